@@ -1,0 +1,2 @@
+// Placeholder: the CLI's commander wiring lands with its issue.
+console.log('rcs');

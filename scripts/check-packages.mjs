@@ -1,0 +1,20 @@
+// Checks the published shape of the library packages: publint (exports map, files) and
+// @arethetypeswrong/cli (types resolve for ESM and CJS consumers). Runs after `npm run build`.
+import { execFileSync } from 'node:child_process';
+
+const libs = ['packages/transcript', 'packages/client'];
+let failed = false;
+for (const dir of libs) {
+  for (const [cmd, args] of [
+    ['publint', [dir, '--strict']],
+    ['attw', ['--pack', dir, '--profile', 'node16', '--format', 'table-flipped']],
+  ]) {
+    try {
+      execFileSync('npx', ['--no-install', cmd, ...args], { stdio: 'inherit' });
+    } catch {
+      console.error(`check-packages: ${cmd} failed for ${dir}`);
+      failed = true;
+    }
+  }
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,62 @@
+import { defineConfig } from 'tsup';
+
+// One build for the whole monorepo. The client and transcript packages ship ESM + CJS + .d.ts
+// (publint / attw check the exports map); the mock ships ESM + .d.ts; the CLI is one bundled,
+// ESM executable whose heavy commands are split into lazily imported chunks.
+const workspace = ['@rcs/transcript', '@rcs/client', '@rcs/mock'];
+
+export default defineConfig([
+  {
+    name: 'transcript',
+    entry: { index: 'packages/transcript/src/index.ts' },
+    outDir: 'packages/transcript/dist',
+    format: ['esm', 'cjs'],
+    dts: { compilerOptions: { composite: false } },
+    tsconfig: 'packages/transcript/tsconfig.json',
+    platform: 'neutral',
+    target: 'es2022',
+    clean: true,
+    sourcemap: true,
+  },
+  {
+    name: 'client',
+    entry: { index: 'packages/client/src/index.ts' },
+    outDir: 'packages/client/dist',
+    format: ['esm', 'cjs'],
+    dts: true,
+    tsconfig: 'packages/client/tsconfig.json',
+    platform: 'neutral',
+    target: 'es2022',
+    external: ['openapi-fetch', 'p-limit'],
+    clean: true,
+    sourcemap: true,
+  },
+  {
+    name: 'mock',
+    entry: { index: 'packages/mock/src/index.ts' },
+    outDir: 'packages/mock/dist',
+    format: ['esm'],
+    dts: true,
+    tsconfig: 'tsconfig.json',
+    platform: 'node',
+    target: 'node22',
+    external: workspace,
+    clean: true,
+    sourcemap: true,
+  },
+  {
+    name: 'cli',
+    entry: { rcs: 'packages/cli/src/main.ts' },
+    outDir: 'packages/cli/dist',
+    format: ['esm'],
+    platform: 'node',
+    target: 'node22',
+    splitting: true,
+    // Bundle our own packages into the CLI so start-up reads few files; third-party deps stay
+    // external and are imported only by the commands that need them.
+    noExternal: workspace,
+    banner: { js: '#!/usr/bin/env node' },
+    clean: true,
+    sourcemap: false,
+  },
+]);

@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (p: string) => fileURLToPath(new URL(`./packages/${p}/src/index.ts`, import.meta.url));
+
+// Tests import workspace packages from source, so `vitest run` needs no build; the CLI's
+// end-to-end tests spawn the built `rcs` (the README's test command builds first).
+const alias = {
+  '@rcs/transcript': src('transcript'),
+  '@rcs/client': src('client'),
+  '@rcs/mock': src('mock'),
+};
+
+export default defineConfig({
+  test: {
+    projects: ['transcript', 'client', 'mock', 'cli'].map((name) => ({
+      resolve: { alias },
+      test: {
+        name,
+        root: `packages/${name}`,
+        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        testTimeout: 30_000,
+      },
+    })),
+  },
+});
