@@ -1,1 +1,1 @@
-export {};
+export * from './exports-table.js';
