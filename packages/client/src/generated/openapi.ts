@@ -517,7 +517,7 @@ export interface components {
          * @description Stable machine code of a problem (D2, D3).
          * @enum {string}
          */
-        ProblemCode: "validation_failed" | "unauthorized" | "not_found" | "payload_too_large" | "user_not_found" | "rate_limited" | "seat_limit_reached" | "email_exists_in_identity_provider" | "rep_not_in_transcript" | "user_creation_disabled" | "email_domain_not_allowed" | "mission_not_found" | "scorecard_not_found" | "identity_provider_error" | "service_unavailable";
+        ProblemCode: "validation_failed" | "unauthorized" | "not_found" | "payload_too_large" | "user_not_found" | "rate_limited" | "seat_limit_reached" | "email_exists_in_identity_provider" | "rep_not_in_transcript" | "user_creation_disabled" | "email_domain_not_allowed" | "mission_not_found" | "scorecard_not_found" | "identity_provider_error" | "service_unavailable" | "bad_gateway";
         /** @description RFC 9457 problem details, the body of every non-2xx answer (D1), as `application/problem+json`. */
         Problem: {
             /** Format: uri-reference */
@@ -588,6 +588,12 @@ export interface components {
             status?: 502;
             /** @constant */
             code?: "identity_provider_error";
+        };
+        BadGatewayProblem: components["schemas"]["Problem"] & {
+            /** @constant */
+            status?: 502;
+            /** @constant */
+            code?: "bad_gateway";
         };
         ServiceUnavailableProblem: components["schemas"]["Problem"] & {
             /** @constant */
@@ -769,6 +775,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["RateLimitedProblem"];
             };
         };
+        /** @description A gateway or upstream failure on a read; nothing was changed. Safe to retry. */
+        BadGateway: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["BadGatewayProblem"];
+            };
+        };
         /** @description The service is temporarily unavailable; nothing was changed. Safe to retry. */
         ServiceUnavailable: {
             headers: {
@@ -917,6 +932,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -952,6 +968,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -987,6 +1004,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1022,6 +1040,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1057,6 +1076,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1092,6 +1112,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1129,6 +1150,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1164,6 +1186,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1199,6 +1222,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1234,6 +1258,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
+            502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
