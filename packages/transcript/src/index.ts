@@ -1,1 +1,47 @@
-export {};
+// @rcs/transcript: everything about transcripts, pure (no I/O, no dependencies, browser-safe).
+export { type DecodeResult, decodeTranscriptBytes } from './decode.js';
+export { MAX_PER_CODE } from './diagnostics.js';
+export { computeKpis, countWords, type Kpis, MONOLOGUE_GAP_MS } from './kpis.js';
+export { classifyLabel, extractLabel, type LabelMatch, MAX_LABEL_LENGTH } from './labels.js';
+export { stripMarkup } from './markup.js';
+export { parseTranscript } from './parse.js';
+export {
+  codePointLength,
+  EMAIL_PATTERN,
+  emailDomain,
+  HEX24_PATTERN,
+  isValidEmail,
+  normalizeEmail,
+  UUID_PATTERN,
+} from './patterns.js';
+export { type SerializableCue, serializeSrt } from './serialize.js';
+export {
+  classifySpeakers,
+  removedLabels,
+  repSpeaks,
+  type SpeakerSummary,
+  speakerEmails,
+  speakerSummary,
+} from './speakers.js';
+export { storedTranscript } from './stored.js';
+export { formatSrtTime, parseTimingLine, type Timing } from './timing.js';
+export type {
+  ClassifyOptions,
+  Cue,
+  Diagnostic,
+  ParsedTranscript,
+  Severity,
+  Speaker,
+  SpeakerKind,
+  TranscriptFormat,
+} from './types.js';
+export {
+  type PrevalidateOptions,
+  type PrevalidateResult,
+  prevalidateUpload,
+  TRANSCRIPT_MAX_LENGTH,
+  TRANSCRIPT_MIN_LENGTH,
+  UPLOAD_FIELDS,
+  type UploadProblem,
+  type UploadReport,
+} from './validate.js';

@@ -1,0 +1,147 @@
+import type { Diagnostic } from './types.js';
+
+export type DecodeResult =
+  | {
+      text: string;
+      encoding: 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be';
+      diagnostics: Diagnostic[];
+    }
+  | { error: Diagnostic };
+
+/**
+ * Bytes of a transcript file to text. UTF-8 (a BOM is dropped), UTF-16 LE/BE with a BOM, and
+ * UTF-16 LE/BE without a BOM when the NUL pattern makes it unambiguous (warning). Invalid UTF-8
+ * and binary data are rejected with a diagnostic instead of being read as garbage cues: a guessed
+ * 8-bit code page would silently change names and e-mail labels (R4).
+ */
+export function decodeTranscriptBytes(bytes: Uint8Array): DecodeResult {
+  const n = bytes.length;
+  const b0 = bytes[0];
+  const b1 = bytes[1];
+  if (
+    n >= 4 &&
+    ((b0 === 0xff && b1 === 0xfe && bytes[2] === 0 && bytes[3] === 0) ||
+      (b0 === 0 && b1 === 0 && bytes[2] === 0xfe && bytes[3] === 0xff))
+  ) {
+    return fail(
+      'unsupported_encoding',
+      'The file is UTF-32, which is not supported: re-save it as UTF-8.',
+    );
+  }
+  if (n >= 2 && b0 === 0xff && b1 === 0xfe) return utf16(bytes.subarray(2), 'utf-16le', []);
+  if (n >= 2 && b0 === 0xfe && b1 === 0xff) return utf16(bytes.subarray(2), 'utf-16be', []);
+  const bom = n >= 3 && b0 === 0xef && b1 === 0xbb && bytes[2] === 0xbf;
+  const body = bom ? bytes.subarray(3) : bytes;
+
+  const sniffed = sniffUtf16(body);
+  if (sniffed !== null) {
+    return utf16(body, sniffed, [
+      {
+        code: 'utf16_without_bom',
+        severity: 'warning',
+        line: 0,
+        message: `The file has no byte-order mark but its NUL bytes show ${sniffed.toUpperCase()}; it was decoded as such.`,
+      },
+    ]);
+  }
+  if (looksBinary(body)) {
+    return fail(
+      'binary_content',
+      'The file is not text (it contains NUL or other control bytes): upload a transcript (.srt, .vtt, .txt).',
+    );
+  }
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
+    return { text, encoding: bom ? 'utf-8-bom' : 'utf-8', diagnostics: [] };
+  } catch {
+    const at = firstInvalidUtf8(body);
+    return fail(
+      'invalid_utf8',
+      `The file is not valid UTF-8 (first bad byte at offset ${at.offset}, line ${at.line}); it is probably in a legacy encoding such as Windows-1252 or GB2312. Re-save it as UTF-8.`,
+      at.line,
+    );
+  }
+}
+
+function utf16(
+  body: Uint8Array,
+  enc: 'utf-16le' | 'utf-16be',
+  diagnostics: Diagnostic[],
+): DecodeResult {
+  try {
+    const text = new TextDecoder(enc, { fatal: true, ignoreBOM: true }).decode(body);
+    return { text, encoding: enc, diagnostics };
+  } catch {
+    return fail(
+      'invalid_utf16',
+      `The file starts like ${enc.toUpperCase()} but is not valid ${enc.toUpperCase()} (odd length or broken surrogate pairs).`,
+    );
+  }
+}
+
+function fail(code: string, message: string, line = 0): DecodeResult {
+  return { error: { code, message, line, severity: 'error' } };
+}
+
+/** UTF-16 without a BOM: in the first 4 KiB, NULs sit (almost) only at odd or only at even offsets. */
+function sniffUtf16(b: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  const n = Math.min(b.length, 4096) & ~1;
+  if (n < 4) return null;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i++) {
+    if (b[i] === 0) {
+      if (i & 1) odd++;
+      else even++;
+    }
+  }
+  const pairs = n / 2;
+  if (odd >= pairs * 0.3 && even <= pairs * 0.02) return 'utf-16le';
+  if (even >= pairs * 0.3 && odd <= pairs * 0.02) return 'utf-16be';
+  return null;
+}
+
+/** NUL or C0 control bytes other than tab, LF, VT, FF, CR, ESC in the first 8 KiB. */
+function looksBinary(b: Uint8Array): boolean {
+  const n = Math.min(b.length, 8192);
+  let controls = 0;
+  for (let i = 0; i < n; i++) {
+    const c = b[i]!;
+    if (c === 0) return true;
+    if (
+      c < 0x20 &&
+      c !== 0x09 &&
+      c !== 0x0a &&
+      c !== 0x0b &&
+      c !== 0x0c &&
+      c !== 0x0d &&
+      c !== 0x1b
+    )
+      controls++;
+  }
+  return controls > 0 && controls * 50 > n;
+}
+
+function firstInvalidUtf8(b: Uint8Array): { offset: number; line: number } {
+  let line = 1;
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i]!;
+    let need = 0;
+    if (c < 0x80) {
+      if (c === 0x0a) line++;
+      i++;
+      continue;
+    }
+    if (c >= 0xc2 && c <= 0xdf) need = 1;
+    else if (c >= 0xe0 && c <= 0xef) need = 2;
+    else if (c >= 0xf0 && c <= 0xf4) need = 3;
+    else return { offset: i, line };
+    for (let k = 1; k <= need; k++) {
+      const d = b[i + k];
+      if (d === undefined || (d & 0xc0) !== 0x80) return { offset: i, line };
+    }
+    i += need + 1;
+  }
+  return { offset: i, line };
+}

@@ -1,0 +1,108 @@
+import { normalizeEmail } from './patterns.js';
+import type { ParsedTranscript } from './types.js';
+
+export interface Kpis {
+  /** Share of speaking time that is not the rep's, 0–1, 3 decimals (D21). */
+  listenRatio: number | null;
+  /** Seconds of the rep's longest monologue, 1 decimal (D21). */
+  longestMonologue: number | null;
+  /** Rep words per minute of rep speaking time, 1 decimal (D21). */
+  talkSpeed: number | null;
+}
+
+/** A run of rep cues continues across gaps shorter than this (D21). */
+export const MONOLOGUE_GAP_MS = 2000;
+
+const NULL_KPIS: Kpis = { listenRatio: null, longestMonologue: null, talkSpeed: null };
+
+/**
+ * D21 KPIs, shared by the mock and the client-side preview. All three are null when the
+ * transcript has no timing or no cue labeled with the rep's e-mail (the mock's KPIs are SKIPPED
+ * then, D18).
+ *
+ * Speaking time = cue durations of cues with text (an empty cue is not speech); a negative
+ * duration (end before start) counts as 0. Overlapping cues each count in full.
+ * longestMonologue = from the first cue's start to the latest end in the run, where a run is a
+ * sequence of consecutive rep cues (file order) each starting less than 2 s after the run's
+ * latest end. Words = whitespace-separated tokens containing a letter or digit.
+ */
+export function computeKpis(parsed: ParsedTranscript, repEmail: string): Kpis {
+  if (parsed.format === 'plain' || typeof repEmail !== 'string') return { ...NULL_KPIS };
+  const rep = normalizeEmail(repEmail);
+  let total = 0;
+  let repTime = 0;
+  let repWords = 0;
+  let repCues = 0;
+  let longest = 0;
+  let runStart = 0;
+  let runEnd = 0;
+  let inRun = false;
+  for (const c of parsed.cues) {
+    if (c.startMs === null || c.endMs === null) continue;
+    const isRep = c.label === rep;
+    const spoken = hasSpeech(c.text);
+    const d = spoken ? Math.max(0, c.endMs - c.startMs) : 0;
+    total += d;
+    if (!isRep) {
+      // Any other cue with speech ends the rep's run; a silent cue does not.
+      if (spoken) inRun = false;
+      continue;
+    }
+    repCues++;
+    repTime += d;
+    repWords += countWords(c.text);
+    if (inRun && c.startMs - runEnd < MONOLOGUE_GAP_MS) {
+      runEnd = Math.max(runEnd, c.endMs);
+    } else {
+      inRun = true;
+      runStart = c.startMs;
+      runEnd = c.endMs;
+    }
+    longest = Math.max(longest, runEnd - runStart);
+  }
+  if (repCues === 0) return { ...NULL_KPIS };
+  return {
+    listenRatio: total > 0 ? round((total - repTime) / total, 3) : null,
+    longestMonologue: round(longest / 1000, 1),
+    talkSpeed: repTime > 0 ? round(repWords / (repTime / 60000), 1) : null,
+  };
+}
+
+function round(v: number, decimals: number): number {
+  const f = 10 ** decimals;
+  return Math.round(v * f) / f;
+}
+
+function isWordChar(c: number): boolean {
+  // ASCII letters/digits, or anything non-ASCII that is not whitespace/punctuation-ish.
+  if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) return true;
+  return c > 0x7f && c !== 0xa0 && !(c >= 0x2000 && c <= 0x206f) && c !== 0x3000;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0xa0 || c === 0x3000;
+}
+
+/** Whitespace-separated tokens that contain at least one letter or digit ("—" is no word). */
+export function countWords(text: string): number {
+  let words = 0;
+  let inToken = false;
+  let tokenHasWordChar = false;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0x20;
+    if (isSpace(c)) {
+      if (inToken && tokenHasWordChar) words++;
+      inToken = false;
+      tokenHasWordChar = false;
+    } else {
+      inToken = true;
+      if (!tokenHasWordChar && isWordChar(c)) tokenHasWordChar = true;
+    }
+  }
+  return words;
+}
+
+function hasSpeech(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) return true;
+  return false;
+}

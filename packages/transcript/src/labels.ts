@@ -1,0 +1,59 @@
+import { isWhitespace } from './lines.js';
+import { codePointLength, emailDomain, isValidEmail } from './patterns.js';
+import type { Speaker } from './types.js';
+
+/** Longest label (code points, after trimming) that D12 recognises. */
+export const MAX_LABEL_LENGTH = 64;
+
+export interface LabelMatch {
+  /** Trimmed, lowercased (R4, D12). */
+  label: string;
+  /** Characters of the line taken out with the label: label, colon and following whitespace. */
+  cut: number;
+}
+
+/**
+ * D12 / R6: the label is the text before the first ':' of the line, only when that colon is
+ * followed by whitespace or ends the line, and the text before it is 1–64 characters after
+ * trimming. "10:30 works", "see https://x.io", "Re:Budget" have no label.
+ */
+export function extractLabel(line: string): LabelMatch | null {
+  const colon = line.indexOf(':');
+  if (colon < 0) return null;
+  const after = colon + 1;
+  if (after < line.length && !isWhitespace(line.charCodeAt(after))) return null;
+  // Cheap bound before trimming: a label longer than 64 code points needs > 64 UTF-16 units.
+  const raw = line.slice(0, colon).trim();
+  if (raw.length === 0) return null;
+  if (raw.length > MAX_LABEL_LENGTH && codePointLength(raw) > MAX_LABEL_LENGTH) return null;
+  let cut = after;
+  while (cut < line.length && isWhitespace(line.charCodeAt(cut))) cut++;
+  return { label: raw.toLowerCase(), cut };
+}
+
+/** Normalised domain list: trimmed, lowercased, empty entries dropped (D6). */
+export function normalizeDomains(domains: readonly string[] | undefined): string[] {
+  if (!Array.isArray(domains)) return [];
+  const out: string[] = [];
+  for (const d of domains) {
+    if (typeof d !== 'string') continue;
+    const v = d.trim().toLowerCase().replace(/^@/, '');
+    if (v.length > 0) out.push(v);
+  }
+  return out;
+}
+
+/**
+ * D13: an e-mail label is internal when its domain is one of the organization's domains (exact
+ * match, case-insensitive, D6) or when none are configured; otherwise external (R4). Any other
+ * label is removed (R6). No label: none.
+ */
+export function classifyLabel(label: string | null, domains: readonly string[]): Speaker {
+  if (label === null) return { kind: 'none' };
+  if (!isValidEmail(label)) return { kind: 'removed' };
+  if (domains.length === 0) return { kind: 'internal', email: label };
+  const d = emailDomain(label);
+  return domains.includes(d)
+    ? { kind: 'internal', email: label }
+    : { kind: 'external', email: label };
+}

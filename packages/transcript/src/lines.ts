@@ -1,0 +1,51 @@
+/** Strips one leading UTF-8 BOM (U+FEFF). */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Splits on CRLF, CR or LF (D11: all three line ends are accepted). */
+export function splitLines(text: string): string[] {
+  // The common case (LF only) avoids the regex; the alternation is linear either way.
+  return text.indexOf('\r') < 0 ? text.split('\n') : text.split(/\r\n|\r|\n/);
+}
+
+/** Whitespace as `String.prototype.trim` understands it (Unicode White_Space + line ends). */
+export function isWhitespace(c: number): boolean {
+  return (
+    c === 0x20 ||
+    c === 0x09 ||
+    c === 0x0a ||
+    c === 0x0d ||
+    c === 0x0b ||
+    c === 0x0c ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** True when the line is empty or whitespace only. */
+export function isBlank(line: string): boolean {
+  const n = line.length;
+  if (n === 0) return true;
+  if (!isWhitespace(line.charCodeAt(0))) return false;
+  for (let i = 1; i < n; i++) if (!isWhitespace(line.charCodeAt(i))) return false;
+  return true;
+}
+
+/** True for an SRT index such as `12` or `001` (ASCII digits only, surrounding spaces allowed). */
+export function isDigitsLine(line: string): boolean {
+  const s = line.trim();
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}

@@ -1,0 +1,52 @@
+// The description's patterns, verbatim (they are the wire contract). EMAIL_PATTERN has no nested
+// quantifier over overlapping sets: the local part cannot contain '@' and every domain group ends
+// at a '.', so a failing match backtracks at most linearly.
+
+/** E-mail pattern of the description (request `email`, R4 labels, D13). */
+export const EMAIL_PATTERN =
+  /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
+/** Session id pattern of the description (`GET /real-call-sessions/{sessionId}`). */
+export const UUID_PATTERN =
+  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
+
+/** Mission, track and scorecard ids: 24 lowercase hexadecimal characters. */
+export const HEX24_PATTERN = /^[0-9a-f]{24}$/;
+
+/** True when `s` matches the description's e-mail pattern exactly (no trimming: the schema doesn't). */
+export function isValidEmail(s: unknown): s is string {
+  return typeof s === 'string' && EMAIL_PATTERN.test(s);
+}
+
+/** The domain of an e-mail, trimmed and lowercased (D6); '' when there is no '@'. */
+export function emailDomain(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at < 0
+    ? ''
+    : email
+        .slice(at + 1)
+        .trim()
+        .toLowerCase();
+}
+
+/** Normalised form used for every e-mail comparison: trimmed, lowercased (D6). */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Number of Unicode code points (what JSON Schema's minLength/maxLength count, D17). */
+export function codePointLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // A high surrogate followed by a low surrogate is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}

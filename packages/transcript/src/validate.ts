@@ -1,0 +1,186 @@
+import { computeKpis, type Kpis } from './kpis.js';
+import { parseTranscript } from './parse.js';
+import {
+  codePointLength,
+  HEX24_PATTERN,
+  isValidEmail,
+  normalizeEmail,
+  UUID_PATTERN,
+} from './patterns.js';
+import { removedLabels, repSpeaks, type SpeakerSummary, speakerSummary } from './speakers.js';
+import type { Diagnostic, ParsedTranscript, TranscriptFormat } from './types.js';
+
+/** Transcript length limits of the description (D17 says how we count). */
+export const TRANSCRIPT_MIN_LENGTH = 10;
+export const TRANSCRIPT_MAX_LENGTH = 100_000;
+
+/** The body fields of `createRealCallSession`; anything else is an unknown field (D2). */
+export const UPLOAD_FIELDS = [
+  'transcript',
+  'meetingName',
+  'userId',
+  'email',
+  'missionId',
+  'scorecardId',
+] as const;
+
+export interface UploadProblem {
+  /** D2/D3 code the service would answer with, e.g. `validation_failed`, `rep_not_in_transcript`. */
+  code: 'validation_failed' | 'rep_not_in_transcript';
+  status: 400 | 422;
+  field?: string;
+  line?: number;
+  message: string;
+}
+
+export interface UploadReport {
+  format: TranscriptFormat | null;
+  cueCount: number;
+  speakers: SpeakerSummary[];
+  removedLabels: { label: string; line: number }[];
+  /** D14; null when it does not apply (not speaker-labeled) or the rep's e-mail is unknown. */
+  repSpeaks: boolean | null;
+  kpis: Kpis;
+  diagnostics: Diagnostic[];
+}
+
+export interface PrevalidateResult {
+  ok: boolean;
+  problems: UploadProblem[];
+  report: UploadReport;
+  /** The parsed, classified transcript (null when `transcript` is not a string). */
+  parsed: ParsedTranscript | null;
+}
+
+export interface PrevalidateOptions {
+  /** Organization domains for the speaker classification (D13); omit when unknown. */
+  emailDomains?: readonly string[];
+  /** The rep's e-mail when the request designates the rep by `userId` (D14). */
+  repEmail?: string;
+}
+
+/**
+ * Checks an upload as the service would, before any request (CLI `upload`/`check`), and as the
+ * mock does (same code, so they cannot disagree). Problems come in D3's order: every 400 first,
+ * then 422 `rep_not_in_transcript`. Checks that need the organization's data (user exists,
+ * mission exists, domains for rep creation) are the service's.
+ */
+export function prevalidateUpload(
+  request: unknown,
+  options: PrevalidateOptions = {},
+): PrevalidateResult {
+  const problems: UploadProblem[] = [];
+  const bad = (field: string | undefined, message: string, line?: number) => {
+    const p: UploadProblem = { code: 'validation_failed', status: 400, message };
+    if (field !== undefined) p.field = field;
+    if (line !== undefined) p.line = line;
+    problems.push(p);
+  };
+
+  const body: Record<string, unknown> =
+    request !== null && typeof request === 'object' && !Array.isArray(request)
+      ? (request as Record<string, unknown>)
+      : {};
+  if (body !== request) {
+    bad(undefined, `The request body must be a JSON object, got ${describe(request)}.`);
+  }
+  for (const key of Object.keys(body)) {
+    if (!(UPLOAD_FIELDS as readonly string[]).includes(key) && body[key] !== undefined) {
+      bad(key, `Unknown field "${key}" (allowed: ${UPLOAD_FIELDS.join(', ')}) (D2).`);
+    }
+  }
+
+  // transcript: D17's conservative counting.
+  const transcript = body.transcript;
+  let parsed: ParsedTranscript | null = null;
+  if (transcript === undefined) {
+    bad('transcript', 'transcript is required.');
+  } else if (typeof transcript !== 'string') {
+    bad('transcript', `transcript must be a string, got ${describe(transcript)}.`);
+  } else {
+    if (transcript.length > TRANSCRIPT_MAX_LENGTH) {
+      bad(
+        'transcript',
+        `transcript is too long: ${transcript.length} UTF-16 code units, at most ${TRANSCRIPT_MAX_LENGTH} (D17 counts conservatively).`,
+      );
+    }
+    const cp = codePointLength(transcript);
+    if (cp < TRANSCRIPT_MIN_LENGTH) {
+      bad(
+        'transcript',
+        `transcript is too short: ${cp} characters, at least ${TRANSCRIPT_MIN_LENGTH}.`,
+      );
+    }
+    parsed = parseTranscript(transcript, { emailDomains: options.emailDomains ?? [] });
+    for (const d of parsed.diagnostics) {
+      if (d.severity === 'error') bad('transcript', d.message, d.line || undefined);
+    }
+  }
+
+  const meetingName = body.meetingName;
+  if (meetingName === undefined) bad('meetingName', 'meetingName is required.');
+  else if (typeof meetingName !== 'string') {
+    bad('meetingName', `meetingName must be a string, got ${describe(meetingName)}.`);
+  } else if (meetingName.length === 0) bad('meetingName', 'meetingName must not be empty.');
+
+  // D5: exactly one of userId / email designates the rep.
+  const { userId, email } = body;
+  if (userId !== undefined && email !== undefined) {
+    bad(undefined, 'Send exactly one of userId or email to designate the rep, not both (D5).');
+  } else if (userId === undefined && email === undefined) {
+    bad(undefined, 'Send one of userId or email to designate the rep (D5).');
+  }
+  if (userId !== undefined && !(typeof userId === 'string' && UUID_PATTERN.test(userId))) {
+    bad('userId', `userId must be a UUID, got ${describe(userId)}.`);
+  }
+  if (email !== undefined && !isValidEmail(email)) {
+    bad('email', `email is not a valid e-mail address: ${describe(email)}.`);
+  }
+  for (const field of ['missionId', 'scorecardId'] as const) {
+    const v = body[field];
+    if (v !== undefined && !(typeof v === 'string' && HEX24_PATTERN.test(v))) {
+      bad(field, `${field} must be 24 lowercase hexadecimal characters, got ${describe(v)}.`);
+    }
+  }
+
+  // Rule 8 / D14.
+  const rep =
+    typeof email === 'string' && isValidEmail(email)
+      ? normalizeEmail(email)
+      : typeof options.repEmail === 'string'
+        ? normalizeEmail(options.repEmail)
+        : null;
+  let speaks: boolean | null = null;
+  if (parsed !== null && parsed.format === 'labeled-srt' && rep !== null) {
+    speaks = repSpeaks(parsed, rep);
+    if (!speaks) {
+      problems.push({
+        code: 'rep_not_in_transcript',
+        status: 422,
+        field: 'transcript',
+        message: `The transcript is speaker-labeled but the rep ${rep} never speaks in it (rule 8, D14): label the rep's cues "${rep}: …".`,
+      });
+    }
+  }
+
+  const report: UploadReport = {
+    format: parsed?.format ?? null,
+    cueCount: parsed?.cues.length ?? 0,
+    speakers: parsed ? speakerSummary(parsed) : [],
+    removedLabels: parsed ? removedLabels(parsed) : [],
+    repSpeaks: speaks,
+    kpis:
+      parsed && rep !== null
+        ? computeKpis(parsed, rep)
+        : { listenRatio: null, longestMonologue: null, talkSpeed: null },
+    diagnostics: parsed?.diagnostics ?? [],
+  };
+  return { ok: problems.length === 0, problems, report, parsed };
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
+  return typeof v;
+}
