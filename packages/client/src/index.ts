@@ -1,1 +1,39 @@
+export { apiErrorFrom, parseErrorBody } from './api-error.js';
+export { type BackoffOptions, DEFAULT_BACKOFF } from './backoff.js';
+export {
+  createRcsClient,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_USER_AGENT,
+  type RcsClient,
+  type RcsClientOptions,
+} from './client.js';
+export * from './errors.js';
+export type {
+  AnyExportAccessor,
+  ExportAccessor,
+  ExportAllOptions,
+  ExportListOptions,
+  ExportPageOf,
+  ExportQueryOf,
+  ExportRecordOf,
+  ExportsApi,
+} from './exports.js';
 export * from './exports-table.js';
+export {
+  DEFAULT_CONCURRENCY,
+  DEFAULT_EXPORT_LIMIT,
+  type ExportIterable,
+  type ExportStats,
+  MAX_EXPORT_LIMIT,
+  type Page,
+  type PageInfo,
+  type PageMeta,
+  type PageReader,
+  type PaginateOptions,
+  paginate,
+} from './paginate.js';
+export { parseRetryAfter } from './retry-after.js';
+export type { SessionsApi, WaitOptions } from './sessions.js';
+export { isLoopbackHost, type Logger, type RequestOptions } from './transport.js';
+export type * from './types.js';

@@ -1,0 +1,162 @@
+import {
+  ApiError,
+  type ApiErrorInit,
+  AuthenticationError,
+  BadRequestError,
+  IdentityProviderConflictError,
+  IdentityProviderError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RateLimitError,
+  SeatLimitError,
+  ServerError,
+  UnprocessableError,
+  type ValidationIssue,
+} from './errors.js';
+import { type Redactor, redactValue } from './redact.js';
+import { parseRetryAfter } from './retry-after.js';
+
+/** How much of a non-JSON body goes into a message: enough to recognise, not a whole page. */
+const SNIPPET = 200;
+
+interface ParsedBody {
+  code?: string | undefined;
+  title?: string | undefined;
+  detail?: string | undefined;
+  errors?: ValidationIssue[] | undefined;
+  /** The best one-line explanation found in the body. */
+  summary?: string | undefined;
+  body: unknown;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+function readIssues(v: unknown): ValidationIssue[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  return v.map((e) => {
+    if (e !== null && typeof e === 'object') {
+      const o = e as Record<string, unknown>;
+      return { path: String(o.path ?? o.field ?? ''), message: String(o.message ?? '') };
+    }
+    return { path: '', message: String(e) };
+  });
+}
+
+/**
+ * Reads any error body leniently (D1: "decide strictly in the mock, read leniently in the
+ * client"): problem+json, `{ message }`, `{ error }`, `{ error: { message, code } }`, plain text,
+ * an HTML page from a proxy, or nothing.
+ */
+export function parseErrorBody(text: string, redact: Redactor): ParsedBody {
+  const trimmed = redact(text).trim();
+  if (trimmed === '') return { body: undefined };
+  let json: unknown;
+  try {
+    json = JSON.parse(trimmed);
+  } catch {
+    json = undefined;
+  }
+  if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
+    const o = redactValue(json, redact) as Record<string, unknown>;
+    const nested =
+      o.error !== null && typeof o.error === 'object' ? (o.error as Record<string, unknown>) : {};
+    const errors = readIssues(o.errors);
+    const detail = str(o.detail);
+    const title = str(o.title);
+    const summary =
+      detail ?? str(o.message) ?? str(o.error) ?? str(nested.message) ?? title ?? undefined;
+    return {
+      code: str(o.code) ?? str(nested.code),
+      title,
+      detail,
+      errors,
+      summary,
+      body: o,
+    };
+  }
+  if (json !== undefined) return { summary: JSON.stringify(json).slice(0, SNIPPET), body: json };
+  if (/^<(!doctype|html|\?xml|head|body)/i.test(trimmed)) {
+    // An HTML page: usually a proxy or load balancer, not the API. Its <title> is the best hint.
+    const t = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
+    return {
+      summary: `an HTML page${t ? ` "${t}"` : ''} (a proxy or gateway answered, not the API)`,
+      body: trimmed,
+    };
+  }
+  const oneLine = trimmed.replace(/\s+/g, ' ');
+  return {
+    summary: oneLine.length > SNIPPET ? `${oneLine.slice(0, SNIPPET)}…` : oneLine,
+    body: trimmed,
+  };
+}
+
+/** Picks the class by status, and for 502 by `code` (D3 `identity_provider_error`). */
+export function errorClassFor(status: number, code: string | undefined): typeof ApiError {
+  switch (status) {
+    case 400:
+      return BadRequestError;
+    case 401:
+      return AuthenticationError;
+    case 403:
+      return SeatLimitError;
+    case 404:
+      return NotFoundError;
+    case 409:
+      return IdentityProviderConflictError;
+    case 413:
+      return PayloadTooLargeError;
+    case 422:
+      return UnprocessableError;
+    case 429:
+      return RateLimitError;
+    case 502:
+      // Without the code we cannot tell the identity provider from a gateway: a generic 5xx.
+      return code === 'identity_provider_error' ? IdentityProviderError : ServerError;
+  }
+  return status >= 500 ? ServerError : ApiError;
+}
+
+export interface ResponseContext {
+  method?: string | undefined;
+  url?: string | undefined;
+  redact: Redactor;
+  now?: number;
+}
+
+/** Builds the typed error for a non-2xx response whose body text has been read. */
+export function apiErrorFrom(
+  response: Pick<Response, 'status' | 'statusText' | 'headers'>,
+  bodyText: string,
+  ctx: ResponseContext,
+): ApiError {
+  const parsed = parseErrorBody(bodyText, ctx.redact);
+  const status = response.status;
+  const requestId =
+    response.headers.get('x-request-id') ?? response.headers.get('request-id') ?? undefined;
+  const head = `${status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  const where = ctx.method && ctx.url ? ` from ${ctx.method} ${ctx.url}` : '';
+  const codePart = parsed.code ? ` [${parsed.code}]` : '';
+  const explanation = parsed.summary ?? 'no error body';
+  const issues =
+    parsed.errors && parsed.errors.length > 0
+      ? `: ${parsed.errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`
+      : '';
+  const init: ApiErrorInit = {
+    status,
+    statusText: response.statusText,
+    code: parsed.code,
+    title: parsed.title,
+    detail: parsed.detail,
+    requestId,
+    body: parsed.body,
+    method: ctx.method,
+    url: ctx.url,
+    errors: parsed.errors,
+    retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), ctx.now),
+    message: ctx.redact(
+      `${head}${codePart}${where}: ${explanation}${issues}${requestId ? ` (request id ${requestId})` : ''}`,
+    ),
+  };
+  const Cls = errorClassFor(status, parsed.code);
+  return new Cls(init);
+}

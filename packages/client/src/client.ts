@@ -1,0 +1,110 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { type BackoffOptions, DEFAULT_BACKOFF } from './backoff.js';
+import { RcsError } from './errors.js';
+import { type AnyExportAccessor, createExports, type ExportsApi } from './exports.js';
+import type { paths } from './generated/openapi.js';
+import { makeRedactor } from './redact.js';
+import { createSessions, type SessionsApi } from './sessions.js';
+import { assertSecureTransport, createTransport, type Logger } from './transport.js';
+
+export interface RcsClientOptions extends BackoffOptions {
+  /** The service origin, e.g. `https://api.example.com` (paths carry `/api/v1`). */
+  baseUrl: string;
+  /** Sent as `X-API-KEY`. */
+  apiKey?: string | undefined;
+  /** A JWT, sent as `Authorization: Bearer …`. */
+  token?: string | undefined;
+  /** A fetch to use instead of the global one (tests, proxies, other runtimes). */
+  fetch?: typeof fetch | undefined;
+  /** Retries after the first attempt (default 2); see README for which failures retry. */
+  maxRetries?: number | undefined;
+  /** Per attempt (default 60 000 ms). */
+  timeoutMs?: number | undefined;
+  userAgent?: string | undefined;
+  /** Receives one line per request and per retry; never a credential. */
+  logger?: Logger | undefined;
+  /** Allow credentials over plain http to a non-loopback host. Off by default. */
+  allowInsecureHttp?: boolean | undefined;
+}
+
+export interface RcsClient {
+  /** The raw typed openapi-fetch methods (no exceptions on non-2xx; retries still apply). */
+  readonly GET: Client<paths>['GET'];
+  readonly POST: Client<paths>['POST'];
+  readonly sessions: SessionsApi;
+  readonly exports: ExportsApi;
+  /** The accessor of an export by its path name (`track-assignments`), for run-time choices. */
+  exportsByResource(resource: string): AnyExportAccessor;
+  readonly baseUrl: string;
+}
+
+export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_USER_AGENT = 'rcs-client/0.1.0';
+
+function normaliseBaseUrl(raw: unknown): string {
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    throw new RcsError('baseUrl is required, e.g. https://api.example.com');
+  }
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new RcsError(`baseUrl is not an absolute URL: ${raw}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new RcsError(`baseUrl must be http or https, got ${url.protocol}`);
+  }
+  // Every path already starts with /api/v1; accept a base URL that repeats it.
+  return url.href.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+}
+
+function nonNegativeInteger(name: string, v: number | undefined, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (!Number.isInteger(v) || v < 0) throw new RcsError(`${name} must be an integer ≥ 0, got ${v}`);
+  return v;
+}
+
+export function createRcsClient(options: RcsClientOptions): RcsClient {
+  if (options === null || typeof options !== 'object') {
+    throw new RcsError('createRcsClient needs options: { baseUrl, apiKey? | token? }');
+  }
+  const baseUrl = normaliseBaseUrl(options.baseUrl);
+  const hasCredentials = Boolean(options.apiKey || options.token);
+  // Fail at construction, not at the first request, when credentials would go out in clear.
+  assertSecureTransport(new URL(baseUrl), hasCredentials, options.allowInsecureHttp);
+  const maxRetries = nonNegativeInteger('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new RcsError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
+  }
+  const redact = makeRedactor([options.apiKey, options.token]);
+  const transport = createTransport({
+    fetch: options.fetch,
+    apiKey: options.apiKey,
+    token: options.token,
+    userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+    allowInsecureHttp: options.allowInsecureHttp,
+    maxRetries,
+    timeoutMs,
+    logger: options.logger,
+    redact,
+    initialDelayMs: options.initialDelayMs,
+    maxDelayMs: options.maxDelayMs,
+    maxRetryAfterMs: options.maxRetryAfterMs,
+  });
+  const api = createClient<paths>({ baseUrl, fetch: transport() });
+  const deps = { api, transport, redact, baseUrl };
+  const { exports, exportsByResource } = createExports(deps);
+  return {
+    GET: api.GET,
+    POST: api.POST,
+    sessions: createSessions({
+      ...deps,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_BACKOFF.maxRetryAfterMs,
+    }),
+    exports,
+    exportsByResource,
+    baseUrl,
+  };
+}

@@ -1,0 +1,261 @@
+/**
+ * One error class per failure a caller handles differently (Stainless-style `errors.ts`).
+ *
+ * Every error is built from what the wire gave us (D1: problem+json when the service follows the
+ * decision, anything else when a proxy or another implementation answers) and never from the
+ * request headers, so the API key and the token cannot leak into `message`, `toString()` or
+ * `toJSON()`. `redactSecrets` is applied on top, for a service that echoes credentials back.
+ */
+
+/** One entry of a 400 problem's `errors` list (D1). */
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+/** The reasons a 422 can carry: the four of the description (D3) and `user_not_found` (D2). */
+export type UnprocessableReason =
+  | 'rep_not_in_transcript'
+  | 'user_creation_disabled'
+  | 'email_domain_not_allowed'
+  | 'mission_not_found'
+  | 'scorecard_not_found'
+  | 'user_not_found';
+
+const UNPROCESSABLE_REASONS: readonly string[] = [
+  'rep_not_in_transcript',
+  'user_creation_disabled',
+  'email_domain_not_allowed',
+  'mission_not_found',
+  'scorecard_not_found',
+  'user_not_found',
+];
+
+/** Base of every error the SDK throws, so callers can tell ours from everything else. */
+export class RcsError extends Error {
+  override name = 'RcsError';
+
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, message: this.message };
+  }
+}
+
+/** What the client learnt from a non-2xx answer, before choosing the class. */
+export interface ApiErrorInit {
+  status: number;
+  statusText?: string;
+  /** D1 `code` (D2/D3 values), when the body had one. */
+  code?: string | undefined;
+  title?: string | undefined;
+  detail?: string | undefined;
+  requestId?: string | undefined;
+  /** The parsed JSON body, or the raw text when it was not JSON (already redacted). */
+  body?: unknown;
+  method?: string | undefined;
+  url?: string | undefined;
+  errors?: ValidationIssue[] | undefined;
+  retryAfterMs?: number | undefined;
+  message: string;
+}
+
+/** The service answered, with a status that is not 2xx. */
+export class ApiError extends RcsError {
+  override name = 'ApiError';
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly title: string | undefined;
+  readonly detail: string | undefined;
+  readonly requestId: string | undefined;
+  readonly body: unknown;
+  readonly method: string | undefined;
+  readonly url: string | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    this.title = init.title;
+    this.detail = init.detail;
+    this.requestId = init.requestId;
+    this.body = init.body;
+    this.method = init.method;
+    this.url = init.url;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      status: this.status,
+      code: this.code,
+      title: this.title,
+      detail: this.detail,
+      requestId: this.requestId,
+      method: this.method,
+      url: this.url,
+      body: this.body,
+    };
+  }
+}
+
+/** 400 `validation_failed` (D2): the request failed the schema; `errors` says where. */
+export class BadRequestError extends ApiError {
+  override name = 'BadRequestError';
+  readonly errors: ValidationIssue[];
+  constructor(init: ApiErrorInit) {
+    super(init);
+    this.errors = init.errors ?? [];
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), errors: this.errors };
+  }
+}
+
+/** 401 `unauthorized` (D2): no, unknown, or expired credentials. */
+export class AuthenticationError extends ApiError {
+  override name = 'AuthenticationError';
+}
+
+/** 403 `seat_limit_reached` (D3): the organization has no free seat for a new rep. */
+export class SeatLimitError extends ApiError {
+  override name = 'SeatLimitError';
+}
+
+/** 404 `not_found` (D2): unknown session, or one of another organization. */
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+
+/** 409 `email_exists_in_identity_provider` (D3): the email belongs to another organization. */
+export class IdentityProviderConflictError extends ApiError {
+  override name = 'IdentityProviderConflictError';
+}
+
+/** 413 `payload_too_large` (D2): the request body is over 1 MiB. */
+export class PayloadTooLargeError extends ApiError {
+  override name = 'PayloadTooLargeError';
+}
+
+/**
+ * 422: the upload was understood but refused (R3, R8, D3, D2). `reason` is the discriminant a
+ * caller switches on; it is `undefined` when the service sent a code this client does not know.
+ */
+export class UnprocessableError extends ApiError {
+  override name = 'UnprocessableError';
+  readonly reason: UnprocessableReason | undefined;
+  constructor(init: ApiErrorInit) {
+    super(init);
+    this.reason =
+      init.code !== undefined && UNPROCESSABLE_REASONS.includes(init.code)
+        ? (init.code as UnprocessableReason)
+        : undefined;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), reason: this.reason };
+  }
+}
+
+/** 429 `rate_limited` (D2); `retryAfterMs` comes from `Retry-After` when sent. */
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError';
+  readonly retryAfterMs: number | undefined;
+  constructor(init: ApiErrorInit) {
+    super(init);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs };
+  }
+}
+
+/** 502 `identity_provider_error` (D3): nothing was created and the upload can be retried (R9). */
+export class IdentityProviderError extends ApiError {
+  override name = 'IdentityProviderError';
+}
+
+/** Any other 5xx (and a 502 that is not the identity provider's). */
+export class ServerError extends ApiError {
+  override name = 'ServerError';
+}
+
+/**
+ * The request failed below HTTP: DNS, refused or reset connection, or an answer that never came.
+ * `mayHaveBeenCreated` is true when a non-idempotent request (the create POST) may have reached
+ * the service, so its outcome is unknown: the CLI records that in its ledger instead of retrying.
+ */
+export class ConnectionError extends RcsError {
+  override name = 'ConnectionError';
+  readonly mayHaveBeenCreated: boolean;
+  readonly method: string | undefined;
+  readonly url: string | undefined;
+  constructor(
+    message: string,
+    opts: { cause?: unknown; mayHaveBeenCreated?: boolean; method?: string; url?: string } = {},
+  ) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.mayHaveBeenCreated = opts.mayHaveBeenCreated ?? false;
+    this.method = opts.method;
+    this.url = opts.url;
+  }
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      mayHaveBeenCreated: this.mayHaveBeenCreated,
+      method: this.method,
+      url: this.url,
+    };
+  }
+}
+
+/** No answer within the per-request `timeoutMs`. A kind of connection failure. */
+export class TimeoutError extends ConnectionError {
+  override name = 'TimeoutError';
+  readonly timeoutMs: number;
+  constructor(
+    timeoutMs: number,
+    opts: { mayHaveBeenCreated?: boolean; method?: string; url?: string } = {},
+  ) {
+    super(
+      `${opts.method ?? 'request'} ${opts.url ?? ''} got no answer within ${timeoutMs} ms`.replace(
+        '  ',
+        ' ',
+      ),
+      opts,
+    );
+    this.timeoutMs = timeoutMs;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), timeoutMs: this.timeoutMs };
+  }
+}
+
+/** `sessions.waitUntilDone` gave up: the session did not reach DONE in time. */
+export class WaitTimeoutError extends RcsError {
+  override name = 'WaitTimeoutError';
+  readonly sessionId: string;
+  readonly timeoutMs: number;
+  /** The state seen last (PENDING / PROCESSING), when any read succeeded. */
+  readonly lastState: string | undefined;
+  constructor(sessionId: string, timeoutMs: number, lastState?: string) {
+    super(
+      `session ${sessionId} did not reach DONE within ${timeoutMs} ms` +
+        (lastState ? ` (last state: ${lastState})` : '') +
+        '; wait for it again later with the same id',
+    );
+    this.sessionId = sessionId;
+    this.timeoutMs = timeoutMs;
+    this.lastState = lastState;
+  }
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      sessionId: this.sessionId,
+      timeoutMs: this.timeoutMs,
+      lastState: this.lastState,
+    };
+  }
+}
+
+/** True when a failed create may still have created the session (unknown outcome). */
+export function isUnknownOutcome(error: unknown): error is ConnectionError {
+  return error instanceof ConnectionError && error.mayHaveBeenCreated;
+}

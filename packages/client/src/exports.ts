@@ -1,0 +1,151 @@
+import type { Client } from 'openapi-fetch';
+import { errorOf } from './call.js';
+import { RcsError } from './errors.js';
+import { EXPORT_TABLE, type ExportEntry, type ExportResource } from './exports-table.js';
+import type { paths } from './generated/openapi.js';
+import {
+  assertLimit,
+  assertPage,
+  type ExportIterable,
+  type Page,
+  type PaginateOptions,
+  paginate,
+} from './paginate.js';
+import type { Redactor } from './redact.js';
+import type { FetchLike, RequestOptions } from './transport.js';
+import type { ExportMeta } from './types.js';
+
+/** The operation behind one row of the table, read from the generated `paths`. */
+type ExportOperation<E extends ExportEntry> = paths[E['path']]['get'];
+/** `{ data, meta }` of one export, as openapi.yaml declares it. */
+export type ExportPageOf<E extends ExportEntry> =
+  ExportOperation<E>['responses'][200]['content']['application/json'];
+/** One record of an export (e.g. `ExportRecordOf<…users row…>` is `UserExportRecord`). */
+export type ExportRecordOf<E extends ExportEntry> = ExportPageOf<E>['data'][number];
+/** The query of an export: `page`, `limit`, and `archived` for tracks only (D8). */
+export type ExportQueryOf<E extends ExportEntry> = NonNullable<
+  ExportOperation<E>['parameters']['query']
+>;
+
+export type ExportListOptions<Q> = Q & RequestOptions;
+export type ExportAllOptions<Q> = Omit<Q, 'page' | 'limit'> &
+  PaginateOptions &
+  Omit<RequestOptions, 'signal'>;
+
+/** One of the nine exports: one page, or every record. */
+export interface ExportAccessor<R extends { id: string }, Q> {
+  readonly resource: ExportResource;
+  readonly name: string;
+  readonly path: string;
+  /** One page, as the service answers it. */
+  list(options?: ExportListOptions<Q>): Promise<{ data: R[]; meta: ExportMeta }>;
+  /** Every record, de-duplicated by `id`, in page order; see `stats` (D9). */
+  all(options?: ExportAllOptions<Q>): ExportIterable<R>;
+}
+
+type AccessorOf<E extends ExportEntry> = ExportAccessor<ExportRecordOf<E>, ExportQueryOf<E>>;
+
+/** `exports.realCallSessions`, `exports.trackAssignments`, … one per row of EXPORT_TABLE. */
+export type ExportsApi = { readonly [E in ExportEntry as E['name']]: AccessorOf<E> };
+
+/** Any of the nine, as `exportsByResource` returns it for a resource known only at run time. */
+export type AnyExportAccessor = ExportAccessor<
+  { id: string } & Record<string, unknown>,
+  {
+    archived?: 'include' | 'only';
+  }
+>;
+
+export interface ExportDeps {
+  api: Client<paths>;
+  transport: (options?: RequestOptions) => FetchLike;
+  redact: Redactor;
+  baseUrl: string;
+}
+
+const REQUEST_OPTION_KEYS = ['signal', 'timeoutMs', 'maxRetries', 'idempotent'] as const;
+
+function splitOptions(options: Record<string, unknown>): {
+  query: Record<string, unknown>;
+  request: RequestOptions;
+} {
+  const query: Record<string, unknown> = {};
+  const request: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    if ((REQUEST_OPTION_KEYS as readonly string[]).includes(key)) request[key] = value;
+    else query[key] = value;
+  }
+  return { query, request: request as RequestOptions };
+}
+
+const PAGINATE_KEYS = ['concurrency', 'limit', 'signal', 'onPage'] as const;
+
+function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
+  async function list(options: Record<string, unknown> = {}) {
+    const { query, request } = splitOptions(options);
+    if (query.page !== undefined) assertPage(query.page as number);
+    if (query.limit !== undefined) assertLimit(query.limit as number);
+    if (
+      query.archived !== undefined &&
+      (entry.resource !== 'tracks' || !['include', 'only'].includes(query.archived as string))
+    ) {
+      throw new RcsError(
+        entry.resource === 'tracks'
+          ? `archived must be 'include' or 'only' (D8), got ${String(query.archived)}`
+          : `archived applies to the tracks export only, not to ${entry.resource} (D8)`,
+      );
+    }
+    // The nine rows share one shape; the per-row types are restored by ExportsApi.
+    const get = deps.api.GET as unknown as (
+      path: string,
+      init: { params: { query: Record<string, unknown> }; fetch: FetchLike },
+    ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    const result = await get(entry.path, { params: { query }, fetch: deps.transport(request) });
+    const qs = new URLSearchParams(query as Record<string, string>).toString();
+    const url = `${deps.baseUrl}${entry.path}${qs ? `?${qs}` : ''}`;
+    const error = errorOf(result, { method: 'GET', url }, deps.redact);
+    if (error) throw error;
+    return result.data as Page<{ id: string } & Record<string, unknown>>;
+  }
+
+  function all(options: Record<string, unknown> = {}) {
+    const paging: Record<string, unknown> = {};
+    const rest: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(options)) {
+      if ((PAGINATE_KEYS as readonly string[]).includes(key)) paging[key] = value;
+      else rest[key] = value;
+    }
+    return paginate(
+      (page, limit, signal) => list({ ...rest, page, limit, signal }),
+      paging as PaginateOptions,
+    );
+  }
+
+  return { resource: entry.resource, name: entry.name, path: entry.path, list, all };
+}
+
+export function createExports(deps: ExportDeps): {
+  exports: ExportsApi;
+  exportsByResource: (resource: string) => AnyExportAccessor;
+} {
+  const byName: Record<string, AnyExportAccessor> = {};
+  const byResource = new Map<string, AnyExportAccessor>();
+  for (const entry of EXPORT_TABLE) {
+    const accessor = makeAccessor(entry, deps);
+    byName[entry.name] = accessor;
+    byResource.set(entry.resource, accessor);
+  }
+  return {
+    exports: byName as unknown as ExportsApi,
+    exportsByResource(resource: string) {
+      const accessor = byResource.get(resource);
+      if (!accessor) {
+        throw new RcsError(
+          `unknown export resource "${resource}"; expected one of: ${EXPORT_TABLE.map((e) => e.resource).join(', ')}`,
+        );
+      }
+      return accessor;
+    },
+  };
+}

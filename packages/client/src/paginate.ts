@@ -1,0 +1,209 @@
+import pLimit from 'p-limit';
+import { RcsError } from './errors.js';
+
+/**
+ * The auto-pagination engine behind `exports.<name>.all()`, independent of HTTP: it is given a
+ * function that reads one page.
+ *
+ * Reads page 1 (to learn `meta.total`), then the remaining pages with at most `concurrency`
+ * requests in flight, and yields records strictly in page order. A page is requested only when
+ * fewer than `concurrency` pages are in flight or waiting to be consumed, so memory is bounded by
+ * `concurrency` pages (plus the one being yielded), however large the export is.
+ *
+ * D9: the order of records is not guaranteed and offset pagination over a changing list can
+ * repeat or skip records, so records are de-duplicated by `id` and `stats` compares what was
+ * collected with `meta.total`.
+ */
+
+export interface PageMeta {
+  total: number;
+  page: number;
+  limit: number;
+  hasNext: boolean;
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: PageMeta;
+}
+
+/** What an auto-paginated export saw; live while iterating, final afterwards (D9). */
+export interface ExportStats {
+  /** `meta.total` of page 1: what the export was expected to hold. */
+  total: number | undefined;
+  /** `meta.total` of the last page read: differs from `total` when the list changed meanwhile. */
+  totalAtEnd: number | undefined;
+  /** Distinct records yielded. */
+  seen: number;
+  /** Records skipped because their `id` had already been yielded. */
+  duplicates: number;
+  /** Pages read. */
+  pages: number;
+  /** max(0, totalAtEnd − seen): records the service counted but this run did not receive. */
+  missing: number;
+  /** The most pages ever in flight or waiting to be consumed; never above `concurrency`. */
+  maxPagesHeld: number;
+}
+
+export interface PageInfo {
+  page: number;
+  records: number;
+  meta: PageMeta;
+}
+
+export interface PaginateOptions {
+  /** Pages requested at the same time (and buffered ahead). Default 4. */
+  concurrency?: number | undefined;
+  /** Records per page, 1 to 100 (D7). Default 100: fewest requests. */
+  limit?: number | undefined;
+  signal?: AbortSignal | undefined;
+  /** Called once per page, in page order, before its records are yielded. */
+  onPage?: ((info: PageInfo) => void) | undefined;
+}
+
+/** An async iterable of records that also reports what it saw. */
+export interface ExportIterable<T> extends AsyncIterable<T> {
+  readonly stats: ExportStats;
+  /** Collects every record into an array (convenient for small exports). */
+  toArray(): Promise<T[]>;
+}
+
+export type PageReader<T> = (page: number, limit: number, signal: AbortSignal) => Promise<Page<T>>;
+
+export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_EXPORT_LIMIT = 100;
+export const MAX_EXPORT_LIMIT = 100;
+
+export function assertLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EXPORT_LIMIT) {
+    throw new RcsError(`limit must be an integer from 1 to ${MAX_EXPORT_LIMIT} (D7), got ${limit}`);
+  }
+}
+
+export function assertPage(page: number): void {
+  if (!Number.isInteger(page) || page < 1) {
+    throw new RcsError(`page must be an integer of at least 1 (pages start at 1), got ${page}`);
+  }
+}
+
+function emptyStats(): ExportStats {
+  return {
+    total: undefined,
+    totalAtEnd: undefined,
+    seen: 0,
+    duplicates: 0,
+    pages: 0,
+    missing: 0,
+    maxPagesHeld: 0,
+  };
+}
+
+export function paginate<T extends { id: string }>(
+  readPage: PageReader<T>,
+  options: PaginateOptions = {},
+): ExportIterable<T> {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const limit = options.limit ?? DEFAULT_EXPORT_LIMIT;
+  // Bad options fail at the call, before any request, naming the option.
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RcsError(`concurrency must be an integer of at least 1, got ${concurrency}`);
+  }
+  assertLimit(limit);
+
+  let stats = emptyStats();
+
+  async function* run(): AsyncGenerator<T, void, undefined> {
+    stats = emptyStats();
+    const own = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, own.signal]) : own.signal;
+    const limiter = pLimit(concurrency);
+    /** Pages requested and not yet consumed: in flight or buffered. */
+    const held = new Map<number, Promise<Page<T>>>();
+    const ids = new Set<string>();
+    let lastPage = 1;
+    let nextToRequest = 2;
+
+    const fillWindow = () => {
+      while (nextToRequest <= lastPage && held.size < concurrency) {
+        const n = nextToRequest++;
+        const pending = limiter(() => readPage(n, limit, signal));
+        // Rejections are observed when the page is consumed; this avoids an unhandled one if the
+        // run stops earlier.
+        pending.catch(() => {});
+        held.set(n, pending);
+        stats.maxPagesHeld = Math.max(stats.maxPagesHeld, held.size);
+      }
+    };
+
+    try {
+      signal.throwIfAborted();
+      let current = checkPage(await readPage(1, limit, signal), 1);
+      stats.total = current.meta.total;
+      // The service may clamp `limit`; its own answer says how many records a page holds.
+      const pageSize = current.meta.limit > 0 ? current.meta.limit : limit;
+      for (let n = 1; ; n++) {
+        stats.pages++;
+        stats.totalAtEnd = current.meta.total;
+        if (current.data.length === 0 || !hasNext(current, n, pageSize)) {
+          // Past the end (D7), or the list shrank: nothing further to read.
+          lastPage = n;
+        } else {
+          // The list may have grown since page 1: extend the plan, never shrink it here.
+          lastPage = Math.max(lastPage, Math.ceil(current.meta.total / pageSize), n + 1);
+        }
+        options.onPage?.({ page: n, records: current.data.length, meta: current.meta });
+        // Request ahead before yielding, so the network works while the consumer does.
+        fillWindow();
+        for (const record of current.data) {
+          if (ids.has(record.id)) {
+            stats.duplicates++;
+            continue;
+          }
+          ids.add(record.id);
+          stats.seen++;
+          stats.missing = Math.max(0, (stats.totalAtEnd ?? 0) - stats.seen);
+          yield record;
+        }
+        stats.missing = Math.max(0, (stats.totalAtEnd ?? 0) - stats.seen);
+        if (n >= lastPage) break;
+        const next = held.get(n + 1);
+        if (!next) break;
+        held.delete(n + 1);
+        current = checkPage(await next, n + 1);
+      }
+    } finally {
+      // Stops pages still in flight when the consumer breaks early, fails or finishes.
+      own.abort();
+      held.clear();
+    }
+  }
+
+  return {
+    get stats() {
+      return stats;
+    },
+    [Symbol.asyncIterator]: run,
+    async toArray() {
+      const out: T[] = [];
+      for await (const record of run()) out.push(record);
+      return out;
+    },
+  };
+}
+
+/** Lenient but not blind: a page without `data` or `meta` cannot be paginated. */
+function checkPage<T>(page: Page<T>, n: number): Page<T> {
+  const meta = page?.meta as Partial<PageMeta> | undefined;
+  if (!page || !Array.isArray(page.data) || !meta || typeof meta.total !== 'number') {
+    throw new RcsError(
+      `page ${n} of the export is not { data: [...], meta: { total, page, limit, hasNext } }`,
+    );
+  }
+  return page;
+}
+
+/** `meta.hasNext` when the service sent it; otherwise what `total` implies. */
+function hasNext(page: Page<unknown>, n: number, pageSize: number): boolean {
+  const flag = (page.meta as Partial<PageMeta>).hasNext;
+  return typeof flag === 'boolean' ? flag : n * pageSize < page.meta.total;
+}

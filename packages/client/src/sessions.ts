@@ -1,0 +1,134 @@
+import type { Client } from 'openapi-fetch';
+import { sleep } from './backoff.js';
+import { errorOf } from './call.js';
+import { RateLimitError, RcsError, WaitTimeoutError } from './errors.js';
+import type { paths } from './generated/openapi.js';
+import type { Redactor } from './redact.js';
+import { parseRetryAfter } from './retry-after.js';
+import type { FetchLike, RequestOptions } from './transport.js';
+import type { CreateRealCallSessionRequest, RealCallSession } from './types.js';
+
+export interface WaitOptions {
+  /** Give up after this long (default 10 minutes) with a WaitTimeoutError carrying the id. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Called with every session read that is not DONE yet (PENDING, PROCESSING). */
+  onProgress?: (session: RealCallSession) => void;
+  /** First pause between reads (default 1 s); grows ×1.5 per read, with jitter. */
+  initialIntervalMs?: number;
+  /** Longest pause between reads (default 15 s), unless the service asks for longer. */
+  maxIntervalMs?: number;
+}
+
+export interface SessionsApi {
+  /** POST /real-call-sessions: answers 201 before processing has finished (R10, D18). */
+  create(body: CreateRealCallSessionRequest, options?: RequestOptions): Promise<RealCallSession>;
+  /** GET /real-call-sessions/{id}: any 2xx is success (D4: the mock answers 201). */
+  get(sessionId: string, options?: RequestOptions): Promise<RealCallSession>;
+  /** Reads the session until `state` is DONE (D18); resolves with the DONE session. */
+  waitUntilDone(sessionId: string, options?: WaitOptions): Promise<RealCallSession>;
+}
+
+export interface SessionDeps {
+  api: Client<paths>;
+  transport: (options?: RequestOptions) => FetchLike;
+  redact: Redactor;
+  baseUrl: string;
+  maxRetryAfterMs: number;
+  random?: (() => number) | undefined;
+}
+
+const CREATE_PATH = '/api/v1/real-call-sessions';
+
+export function createSessions(deps: SessionDeps): SessionsApi {
+  async function create(body: CreateRealCallSessionRequest, options: RequestOptions = {}) {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new RcsError(
+        'sessions.create needs a request body object { transcript, meetingName, … }',
+      );
+    }
+    // Not idempotent unless the caller says so: a POST that may have reached the service is
+    // never repeated (the transport's rule), so a session is not created twice.
+    const result = await deps.api.POST(CREATE_PATH, { body, fetch: deps.transport(options) });
+    const error = errorOf(
+      result,
+      { method: 'POST', url: `${deps.baseUrl}${CREATE_PATH}` },
+      deps.redact,
+    );
+    if (error) throw error;
+    return result.data as RealCallSession;
+  }
+
+  async function read(sessionId: string, options: RequestOptions = {}) {
+    if (typeof sessionId !== 'string' || sessionId.trim() === '') {
+      throw new RcsError(`sessionId must be a non-empty string (a UUID), got ${String(sessionId)}`);
+    }
+    const result = await deps.api.GET('/api/v1/real-call-sessions/{sessionId}', {
+      params: { path: { sessionId } },
+      fetch: deps.transport(options),
+    });
+    const url = `${deps.baseUrl}/api/v1/real-call-sessions/${encodeURIComponent(sessionId)}`;
+    const error = errorOf(result, { method: 'GET', url }, deps.redact);
+    if (error) throw error;
+    return { session: result.data as RealCallSession, response: result.response };
+  }
+
+  async function get(sessionId: string, options: RequestOptions = {}) {
+    return (await read(sessionId, options)).session;
+  }
+
+  async function waitUntilDone(sessionId: string, options: WaitOptions = {}) {
+    const timeoutMs = options.timeoutMs ?? 10 * 60_000;
+    const initial = options.initialIntervalMs ?? 1_000;
+    const maxInterval = options.maxIntervalMs ?? 15_000;
+    for (const [name, v] of [
+      ['timeoutMs', timeoutMs],
+      ['initialIntervalMs', initial],
+      ['maxIntervalMs', maxInterval],
+    ] as const) {
+      if (!Number.isFinite(v) || v < 0) {
+        throw new RcsError(`waitUntilDone: ${name} must be a number ≥ 0, got ${v}`);
+      }
+    }
+    // One deadline for the whole wait: it cuts a read in flight as well as a pause.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, deadline.signal])
+      : deadline.signal;
+    const random = deps.random ?? Math.random;
+    let lastState: string | undefined;
+    try {
+      for (let n = 0; ; n++) {
+        let askedMs: number | undefined;
+        try {
+          const { session, response } = await read(sessionId, { signal });
+          if (session.state === 'DONE') return session;
+          lastState = session.state;
+          options.onProgress?.(session);
+          askedMs = parseRetryAfter(response.headers.get('retry-after'));
+        } catch (error) {
+          // A rate limit that outlasted the transport's retries is a reason to slow down, not to
+          // give up the wait.
+          if (!(error instanceof RateLimitError) || signal.aborted) throw error;
+          askedMs = error.retryAfterMs;
+        }
+        // Exponential (×1.5) under a cap, with "equal jitter": never less than half the step,
+        // so polling never degenerates into a tight loop.
+        const step = Math.min(maxInterval, initial * 1.5 ** n);
+        let pause = step / 2 + random() * (step / 2);
+        if (askedMs !== undefined) pause = Math.max(pause, Math.min(askedMs, deps.maxRetryAfterMs));
+        await sleep(Math.round(pause), signal);
+      }
+    } catch (error) {
+      if (deadline.signal.aborted && !options.signal?.aborted) {
+        throw new WaitTimeoutError(sessionId, timeoutMs, lastState);
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return { create, get, waitUntilDone };
+}

@@ -1,0 +1,254 @@
+import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay, sleep } from './backoff.js';
+import { ConnectionError, RcsError, TimeoutError } from './errors.js';
+import type { Redactor } from './redact.js';
+import { parseRetryAfter } from './retry-after.js';
+
+/**
+ * The fetch that openapi-fetch calls. openapi-fetch itself does not retry, time out or add
+ * credentials; this function does, around whichever `fetch` the caller gave (or the global one,
+ * looked up per call so that MSW or any later patch of `globalThis.fetch` is seen).
+ */
+
+/** Per-request overrides of the client's defaults. */
+export interface RequestOptions {
+  signal?: AbortSignal | undefined;
+  /** Per attempt, covering the answer's headers and body. */
+  timeoutMs?: number | undefined;
+  maxRetries?: number | undefined;
+  /**
+   * Whether sending the request twice is harmless. Defaults to true for GET/HEAD/PUT/DELETE/
+   * OPTIONS and false for POST/PATCH. Set it on a POST only when the service de-duplicates.
+   */
+  idempotent?: boolean | undefined;
+}
+
+/** Something with console-like methods; the client only ever logs method, URL, status, timing. */
+export interface Logger {
+  debug?: (message: string, data?: Record<string, unknown>) => void;
+  warn?: (message: string, data?: Record<string, unknown>) => void;
+}
+
+export interface TransportConfig extends BackoffOptions {
+  fetch?: typeof fetch | undefined;
+  apiKey?: string | undefined;
+  token?: string | undefined;
+  userAgent?: string | undefined;
+  allowInsecureHttp?: boolean | undefined;
+  maxRetries: number;
+  timeoutMs: number;
+  logger?: Logger | undefined;
+  redact: Redactor;
+  /** For tests of the jitter; defaults to Math.random. */
+  random?: () => number;
+}
+
+export type FetchLike = (input: Request) => Promise<Response>;
+
+/** Statuses worth a second try for a request that may safely be repeated. */
+const RETRY_IDEMPOTENT = new Set([408, 429, 500, 502, 503, 504]);
+/**
+ * For the create POST only statuses that guarantee nothing was created: 429 (rate limit), 503
+ * (not accepted), and 502 with D3 `identity_provider_error` (R9: "no user or session is created.
+ * The upload can be retried"). A 502 from a gateway without that code could hide a created session.
+ */
+const RETRY_NON_IDEMPOTENT = new Set([429, 503]);
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/** Connection failures where the request provably never left this machine. */
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH']);
+
+const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    h === 'localhost' ||
+    h.endsWith('.localhost') ||
+    h === '::1' ||
+    /^127(\.\d{1,3}){3}$/.test(h) ||
+    h === '0:0:0:0:0:0:0:1'
+  );
+}
+
+/**
+ * Refuses to send credentials in clear text to anything but this machine, unless the caller
+ * opted in. Checked per request too, since the raw `GET`/`POST` can override `baseUrl`.
+ */
+export function assertSecureTransport(
+  url: URL,
+  hasCredentials: boolean,
+  allowInsecureHttp: boolean | undefined,
+): void {
+  if (!hasCredentials || allowInsecureHttp || url.protocol !== 'http:') return;
+  if (isLoopbackHost(url.hostname)) return;
+  throw new RcsError(
+    `refusing to send credentials over plain http to ${url.host}: use https, or pass ` +
+      'allowInsecureHttp: true if this network is trusted',
+  );
+}
+
+function neverSent(error: unknown): boolean {
+  let e: unknown = error;
+  for (let depth = 0; depth < 4 && e !== null && typeof e === 'object'; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NEVER_SENT_CODES.has(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+    const detail =
+      cause && typeof cause === 'object'
+        ? [cause.code, cause.message].filter((x) => typeof x === 'string').join(' ')
+        : '';
+    return detail ? `${error.message} (${detail})` : error.message;
+  }
+  return String(error);
+}
+
+/** Reads the D1 `code` of a JSON error body without consuming the response we return. */
+async function problemCode(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.clone().json()) as { code?: unknown } | null;
+    return typeof body?.code === 'string' ? body.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Attempt {
+  response?: Response;
+  failure?: ConnectionError;
+}
+
+export function createTransport(config: TransportConfig) {
+  const backoff = { ...DEFAULT_BACKOFF, ...definedOnly(config) };
+  const hasCredentials = Boolean(config.apiKey || config.token);
+
+  /** Returns the fetch for one logical request, with its per-request options applied. */
+  return function transport(options: RequestOptions = {}): FetchLike {
+    return async (request: Request): Promise<Response> => {
+      const url = new URL(request.url);
+      assertSecureTransport(url, hasCredentials, config.allowInsecureHttp);
+      const method = request.method.toUpperCase();
+      const idempotent = options.idempotent ?? SAFE_METHODS.has(method);
+      const maxRetries = Math.max(0, options.maxRetries ?? config.maxRetries);
+      const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+      const callerSignal = options.signal ?? request.signal;
+      const headers = new Headers(request.headers);
+      if (config.apiKey) headers.set('X-API-KEY', config.apiKey);
+      if (config.token) headers.set('Authorization', `Bearer ${config.token}`);
+      if (config.userAgent) headers.set('User-Agent', config.userAgent);
+      // Buffered once so that every attempt sends the same bytes (bodies are ≤ 1 MiB, D2).
+      const body = request.body === null ? undefined : await request.arrayBuffer();
+      const where = { method, url: request.url };
+
+      for (let retry = 0; ; retry++) {
+        const attempt = await sendOnce(
+          () => new Request(request.url, { method, headers, body, redirect: request.redirect }),
+          { callerSignal, timeoutMs, idempotent, where },
+        );
+        const started = attempt;
+        let retryable = false;
+        let waitMs: number | undefined;
+        if (started.response) {
+          const res = started.response;
+          config.logger?.debug?.(`${method} ${request.url} -> ${res.status}`, {
+            status: res.status,
+            attempt: retry + 1,
+          });
+          if (idempotent) retryable = RETRY_IDEMPOTENT.has(res.status);
+          else if (RETRY_NON_IDEMPOTENT.has(res.status)) retryable = true;
+          else if (res.status === 502)
+            retryable = (await problemCode(res)) === 'identity_provider_error';
+          if (!retryable || retry >= maxRetries) return res;
+          const asked = parseRetryAfter(res.headers.get('retry-after'));
+          if (asked !== undefined) {
+            // The service said when; past the cap we stop and let the caller decide.
+            if (asked > backoff.maxRetryAfterMs) return res;
+            waitMs = asked;
+          }
+        } else {
+          const failure = started.failure as ConnectionError;
+          retryable = !failure.mayHaveBeenCreated;
+          if (!retryable || retry >= maxRetries) throw failure;
+          config.logger?.debug?.(`${method} ${request.url} failed: ${failure.message}`, {
+            attempt: retry + 1,
+          });
+        }
+        waitMs ??= fullJitterDelay(retry, backoff, config.random);
+        config.logger?.warn?.(
+          `retrying ${method} ${request.url} in ${waitMs} ms (retry ${retry + 1} of ${maxRetries})`,
+          { retry: retry + 1, waitMs },
+        );
+        await sleep(waitMs, callerSignal);
+      }
+    };
+  };
+
+  async function sendOnce(
+    build: () => Request,
+    ctx: {
+      callerSignal: AbortSignal;
+      timeoutMs: number;
+      idempotent: boolean;
+      where: { method: string; url: string };
+    },
+  ): Promise<Attempt> {
+    ctx.callerSignal.throwIfAborted();
+    const timeout = new AbortController();
+    // setTimeout rather than AbortSignal.timeout: fake timers drive it in tests, and it is cleared.
+    const timer = setTimeout(() => timeout.abort(), ctx.timeoutMs);
+    const signal = AbortSignal.any([ctx.callerSignal, timeout.signal]);
+    const base = config.fetch ?? globalThis.fetch;
+    try {
+      const res = await base(new Request(build(), { signal }));
+      // Read the body inside the timeout, so a stalled body is a timeout too, not a hang.
+      const buf = NULL_BODY_STATUS.has(res.status) ? null : await res.arrayBuffer();
+      return {
+        response: new Response(buf, {
+          status: res.status,
+          statusText: res.statusText,
+          headers: res.headers,
+        }),
+      };
+    } catch (error) {
+      if (ctx.callerSignal.aborted) throw ctx.callerSignal.reason;
+      // Once a non-idempotent request may have reached the service, its outcome is unknown.
+      if (timeout.signal.aborted) {
+        return {
+          failure: new TimeoutError(ctx.timeoutMs, {
+            ...ctx.where,
+            mayHaveBeenCreated: !ctx.idempotent,
+          }),
+        };
+      }
+      const unsent = neverSent(error);
+      return {
+        failure: new ConnectionError(
+          config.redact(
+            `${ctx.where.method} ${ctx.where.url} failed: ${describe(error)}` +
+              (!ctx.idempotent && !unsent
+                ? '; the request may have reached the service, so it was not repeated'
+                : ''),
+          ),
+          { ...ctx.where, cause: error, mayHaveBeenCreated: !ctx.idempotent && !unsent },
+        ),
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function definedOnly(o: BackoffOptions): BackoffOptions {
+  const out: BackoffOptions = {};
+  if (o.initialDelayMs !== undefined) out.initialDelayMs = o.initialDelayMs;
+  if (o.maxDelayMs !== undefined) out.maxDelayMs = o.maxDelayMs;
+  if (o.maxRetryAfterMs !== undefined) out.maxRetryAfterMs = o.maxRetryAfterMs;
+  return out;
+}
