@@ -1,0 +1,107 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRcsClient, isLoopbackHost, RcsError } from '@rcs/client';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY, SESSION_ID, sessionFixture } from './helpers.js';
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+describe('credentials never go out over plain http to another machine', () => {
+  it('refuses at creation, naming the host and the way out', () => {
+    expect(() => createRcsClient({ baseUrl: 'http://api.example.com', apiKey: API_KEY })).toThrow(
+      /plain http to api\.example\.com.*allowInsecureHttp/,
+    );
+    expect(() => createRcsClient({ baseUrl: 'http://10.0.0.5:8080', token: 'jwt.x.y' })).toThrow(
+      RcsError,
+    );
+  });
+
+  it.each([
+    'http://localhost:4010',
+    'http://127.0.0.1:4010',
+    'http://[::1]:4010',
+    'http://app.localhost',
+  ])('allows loopback %s', (baseUrl) => {
+    expect(() => createRcsClient({ baseUrl, apiKey: API_KEY })).not.toThrow();
+  });
+
+  it('allows http with no credentials, and with an explicit opt-in', async () => {
+    expect(() => createRcsClient({ baseUrl: 'http://api.example.com' })).not.toThrow();
+    server.use(
+      http.get('http://api.example.com/api/v1/real-call-sessions/:id', ({ request }) =>
+        HttpResponse.json(
+          { ...sessionFixture('DONE'), id: request.headers.get('x-api-key') ?? '' },
+          { status: 201 },
+        ),
+      ),
+    );
+    const c = createRcsClient({
+      baseUrl: 'http://api.example.com',
+      apiKey: API_KEY,
+      allowInsecureHttp: true,
+    });
+    await expect(c.sessions.get(SESSION_ID)).resolves.toMatchObject({ id: API_KEY });
+  });
+
+  it('also per request: the raw GET cannot be pointed at a plain-http host', async () => {
+    let calls = 0;
+    server.use(
+      http.get('http://evil.example/api/v1/real-call-sessions/:id', () => {
+        calls++;
+        return HttpResponse.json(sessionFixture('DONE'));
+      }),
+    );
+    const c = createRcsClient({ baseUrl: 'https://rcs.test', apiKey: API_KEY });
+    await expect(
+      c.GET('/api/v1/real-call-sessions/{sessionId}', {
+        params: { path: { sessionId: SESSION_ID } },
+        baseUrl: 'http://evil.example',
+      }),
+    ).rejects.toThrow(/plain http/);
+    expect(calls).toBe(0);
+  });
+
+  it('isLoopbackHost', () => {
+    expect(isLoopbackHost('localhost')).toBe(true);
+    expect(isLoopbackHost('127.8.9.10')).toBe(true);
+    expect(isLoopbackHost('[::1]')).toBe(true);
+    expect(isLoopbackHost('127.0.0.1.example.com')).toBe(false);
+    expect(isLoopbackHost('localhost.example.com')).toBe(false);
+  });
+});
+
+describe('options are checked at creation', () => {
+  it.each([
+    [{ baseUrl: '' }, /baseUrl is required/],
+    [{ baseUrl: 'api.example.com' }, /not an absolute URL/],
+    [{ baseUrl: 'ftp://api.example.com' }, /http or https/],
+    [{ baseUrl: 'https://a.io', maxRetries: -1 }, /maxRetries must be an integer/],
+    [{ baseUrl: 'https://a.io', timeoutMs: 0 }, /timeoutMs must be a positive/],
+  ])('%o', (options, message) => {
+    expect(() => createRcsClient(options)).toThrow(message);
+  });
+
+  it('a base URL that already ends in /api/v1 is not doubled', () => {
+    expect(createRcsClient({ baseUrl: 'https://a.io/api/v1/' }).baseUrl).toBe('https://a.io');
+  });
+});
+
+describe('runs outside Node (browsers, Deno, Bun)', () => {
+  it('no source file of the client imports a node: module or a Node global', () => {
+    const src = fileURLToPath(new URL('../src', import.meta.url));
+    const files = (readdirSync(src, { recursive: true }) as string[]).filter(
+      (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'),
+    );
+    expect(files.length).toBeGreaterThan(5);
+    for (const f of files) {
+      const text = readFileSync(join(src, f), 'utf8');
+      expect(text, f).not.toMatch(/from\s+['"]node:|require\(|\bprocess\.|\bBuffer\b/);
+    }
+  });
+});
