@@ -36,7 +36,7 @@ function answer(status: number, payload: unknown, headers: Record<string, string
     http.post(CREATE_URL, () =>
       typeof payload === 'string'
         ? new HttpResponse(payload, { status, headers })
-        : HttpResponse.json(payload, {
+        : HttpResponse.json(payload as Record<string, unknown>, {
             status,
             headers: { 'content-type': 'application/problem+json', ...headers },
           }),
