@@ -1,6 +1,15 @@
 // @rcs/transcript: everything about transcripts, pure (no I/O, no dependencies, browser-safe).
 export { type DecodeResult, decodeTranscriptBytes } from './decode.js';
 export { MAX_PER_CODE } from './diagnostics.js';
+export { detectSource } from './importers/detect.js';
+export {
+  type ImportedSpeaker,
+  type ImportOptions,
+  type ImportResult,
+  importTranscript,
+} from './importers/import.js';
+export { IMPORT_SOURCES, type ImportSource } from './importers/types.js';
+export { parseWebVtt } from './importers/vtt.js';
 export { computeKpis, countWords, type Kpis, MONOLOGUE_GAP_MS } from './kpis.js';
 export { classifyLabel, extractLabel, type LabelMatch, MAX_LABEL_LENGTH } from './labels.js';
 export { stripMarkup } from './markup.js';

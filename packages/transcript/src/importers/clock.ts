@@ -1,0 +1,43 @@
+/**
+ * Reads a clock `M:SS`, `MM:SS` or `H:MM:SS` (1–3 digit leading field, two-digit others) filling
+ * all of `s`; returns milliseconds or null. No regex: meeting-tool lines are scanned by hand.
+ */
+export function parseClock(s: string): number | null {
+  const parts = s.split(':');
+  if (parts.length < 2 || parts.length > 3) return null;
+  let v = 0;
+  for (let k = 0; k < parts.length; k++) {
+    const p = parts[k]!;
+    if (p.length === 0 || p.length > (k === 0 ? 3 : 2) || (k > 0 && p.length !== 2)) return null;
+    for (let i = 0; i < p.length; i++) {
+      const c = p.charCodeAt(i);
+      if (c < 0x30 || c > 0x39) return null;
+    }
+    const n = Number(p);
+    if (k > 0 && n >= 60) return null;
+    v = v * 60 + n;
+  }
+  return v * 1000;
+}
+
+/** `Name<2+ spaces>clock` (Otter: two spaces, Teams docx: three). Returns name, ms, gap or null. */
+export function parseSpeakerHeader(
+  line: string,
+): { name: string; startMs: number; spaces: number } | null {
+  const s = line.trimEnd();
+  const sp = s.lastIndexOf(' ');
+  if (sp < 2) return null;
+  const ms = parseClock(s.slice(sp + 1));
+  if (ms === null) return null;
+  let k = sp;
+  while (k > 0 && s.charCodeAt(k - 1) === 0x20) k--;
+  const spaces = sp - k + 1;
+  if (spaces < 2) return null;
+  const name = s.slice(0, k).trim();
+  if (name.length === 0 || name.length > 100) return null;
+  return { name, startMs: ms, spaces };
+}
+
+/** Speaking-time estimate for tools that give no end time: 150 words per minute, at least 1 s. */
+export const ESTIMATE_MS_PER_WORD = 400;
+export const ESTIMATE_MIN_MS = 1000;

@@ -1,0 +1,43 @@
+// HTML character references as Teams writes them in names (`Mar&#237;a`) and WebVTT in text.
+const NAMED: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  lrm: '\u200e',
+  rlm: '\u200f',
+};
+
+/** Decodes `&name;`, `&#NNN;`, `&#xHH;` (linear: each '&' looks at most 10 characters ahead). */
+export function decodeEntities(s: string): string {
+  if (s.indexOf('&') < 0) return s;
+  let out = '';
+  let last = 0;
+  let i = s.indexOf('&');
+  while (i >= 0) {
+    const semi = s.indexOf(';', i + 1);
+    if (semi > i + 1 && semi - i <= 10) {
+      const body = s.slice(i + 1, semi);
+      let rep: string | undefined;
+      if (body.charCodeAt(0) === 0x23 /* # */) {
+        const hex = body[1] === 'x' || body[1] === 'X';
+        const digits = body.slice(hex ? 2 : 1);
+        const cp =
+          digits.length > 0 && /^[0-9a-fA-F]+$/.test(digits)
+            ? Number.parseInt(digits, hex ? 16 : 10)
+            : Number.NaN;
+        if (Number.isInteger(cp) && cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff)) {
+          if (hex || /^[0-9]+$/.test(digits)) rep = String.fromCodePoint(cp);
+        }
+      } else rep = NAMED[body];
+      if (rep !== undefined) {
+        out += s.slice(last, i) + rep;
+        last = semi + 1;
+      }
+    }
+    i = s.indexOf('&', i + 1);
+  }
+  return out + s.slice(last);
+}

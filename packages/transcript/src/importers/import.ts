@@ -1,0 +1,223 @@
+import { countWords } from '../kpis.js';
+import { MAX_LABEL_LENGTH } from '../labels.js';
+import { isValidEmail } from '../patterns.js';
+import { type SerializableCue, serializeSrt } from '../serialize.js';
+import type { Diagnostic } from '../types.js';
+import { ESTIMATE_MIN_MS, ESTIMATE_MS_PER_WORD } from './clock.js';
+import { detectSource } from './detect.js';
+import { decodeEntities } from './entities.js';
+import {
+  firefliesTurns,
+  gongTurns,
+  headerTurns,
+  meetTurns,
+  plainTurns,
+  srtTurns,
+  teamsLegacyTurns,
+  vttTurns,
+  zoomChatTurns,
+} from './turns.js';
+import { IMPORT_SOURCES, type ImportSource, type Turn, type TurnsResult } from './types.js';
+
+export interface ImportOptions {
+  /** Skip detection. */
+  source?: ImportSource;
+  /** Helps detection (extension). */
+  fileName?: string;
+  /** Display name (or Gong speaker id) → e-mail. Names match trimmed, case-insensitively. */
+  speakers?: Record<string, string>;
+}
+
+export interface ImportedSpeaker {
+  /** The name as the tool wrote it (first spelling seen). */
+  name: string;
+  /** The e-mail it maps to, or null when unmapped (its turns will be unattributed, R6). */
+  email: string | null;
+  cueCount: number;
+}
+
+export interface ImportResult {
+  /** Speaker-labeled SRT the API accepts (`email: text` labels, R4). */
+  srt: string;
+  source: ImportSource;
+  speakers: ImportedSpeaker[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Converts a meeting-tool transcript to speaker-labeled SRT (R4): each turn becomes a cue whose
+ * first line is `email: text` for mapped speakers. An unmapped speaker keeps its name as a
+ * non-email label, which the service removes without attribution (R6), and gets an error
+ * diagnostic `unmapped_speaker`. A display name that is itself a valid e-mail maps to itself.
+ * Turns without times get estimated ones (warning `timing_estimated`). Never throws.
+ */
+export function importTranscript(text: string, options: ImportOptions = {}): ImportResult {
+  const diagnostics: Diagnostic[] = [];
+  const input = typeof text === 'string' ? text : '';
+  let source = options.source ?? detectSource(input, options.fileName);
+  if (!IMPORT_SOURCES.includes(source)) {
+    diagnostics.push({
+      code: 'unknown_source',
+      severity: 'error',
+      line: 0,
+      message: `Unknown source "${String(source)}"; expected one of ${IMPORT_SOURCES.join(', ')}.`,
+    });
+    source = 'plain';
+  }
+  const got = turnsOf(source, input, diagnostics);
+  diagnostics.push(...got.diagnostics);
+
+  const map = normalizeMap(options.speakers ?? {}, diagnostics);
+  const speakers = new Map<string, ImportedSpeaker & { line: number }>();
+  const turns = fillTimes(got.turns, diagnostics);
+  const cues: SerializableCue[] = [];
+  for (const t of turns) {
+    let label: string | null = null;
+    if (t.speaker !== null && t.speaker.trim().length > 0) {
+      const key = nameKey(t.speaker);
+      let s = speakers.get(key);
+      if (s === undefined) {
+        const email =
+          map.get(key) ??
+          (isValidEmail(t.speaker.trim().toLowerCase()) ? t.speaker.trim().toLowerCase() : null);
+        s = { name: t.speaker.trim(), email, cueCount: 0, line: t.line };
+        speakers.set(key, s);
+      }
+      s.cueCount++;
+      label = s.email ?? nameAsLabel(s.name);
+    }
+    cues.push({ startMs: t.startMs, endMs: t.endMs, text: t.text, label });
+  }
+  for (const s of speakers.values()) {
+    if (s.email === null) {
+      diagnostics.push({
+        code: 'unmapped_speaker',
+        severity: 'error',
+        line: s.line,
+        message: `Speaker "${s.name}" (${s.cueCount} cue${s.cueCount === 1 ? '' : 's'}${s.line ? `, first at line ${s.line}` : ''}) has no e-mail in the speaker map; their turns would stay unattributed (R6). Map "${s.name}" to an e-mail.`,
+      });
+    }
+  }
+  if (cues.length === 0) {
+    diagnostics.push({
+      code: 'no_speech',
+      severity: 'error',
+      line: 0,
+      message: `No speech turns were found in the ${source} input.`,
+    });
+  }
+  return {
+    srt: serializeSrt(cues),
+    source,
+    speakers: [...speakers.values()].map(({ name, email, cueCount }) => ({
+      name,
+      email,
+      cueCount,
+    })),
+    diagnostics,
+  };
+}
+
+function turnsOf(source: ImportSource, text: string, diagnostics: Diagnostic[]): TurnsResult {
+  switch (source) {
+    case 'webvtt':
+    case 'zoom-vtt':
+    case 'teams-vtt':
+      return vttTurns(text);
+    case 'srt':
+      return srtTurns(text);
+    case 'teams-docx-legacy':
+      return teamsLegacyTurns(text);
+    case 'teams-docx':
+    case 'otter-txt':
+      return headerTurns(text);
+    case 'meet-txt':
+      return meetTurns(text);
+    case 'zoom-txt':
+      return zoomChatTurns(text);
+    case 'fireflies-json':
+    case 'gong-json': {
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (e) {
+        diagnostics.push({
+          code: 'invalid_json',
+          severity: 'error',
+          line: 0,
+          message: `The ${source} input is not valid JSON: ${(e as Error).message}`,
+        });
+        return { turns: [], diagnostics: [] };
+      }
+      return source === 'fireflies-json' ? firefliesTurns(json) : gongTurns(json);
+    }
+    default:
+      return plainTurns(text);
+  }
+}
+
+/** Names compare trimmed, case-insensitively, with entities decoded and spaces collapsed. */
+function nameKey(name: string): string {
+  return decodeEntities(name).trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+function normalizeMap(
+  speakers: Record<string, string>,
+  diagnostics: Diagnostic[],
+): Map<string, string> {
+  const map = new Map<string, string>();
+  if (speakers === null || typeof speakers !== 'object') return map;
+  for (const [name, email] of Object.entries(speakers)) {
+    const e = typeof email === 'string' ? email.trim().toLowerCase() : '';
+    if (!isValidEmail(e)) {
+      diagnostics.push({
+        code: 'invalid_speaker_email',
+        severity: 'error',
+        line: 0,
+        message: `The speaker map gives "${name}" the value ${JSON.stringify(email)}, which is not a valid e-mail.`,
+      });
+      continue;
+    }
+    map.set(nameKey(name), e);
+  }
+  return map;
+}
+
+/** An unmapped name written as a label the service will remove (R6): no ':' and ≤ 64 chars (D12). */
+function nameAsLabel(name: string): string {
+  const s = name.replace(/:/g, ' ').replace(/\s+/g, ' ').trim();
+  return s.slice(0, MAX_LABEL_LENGTH) || 'speaker';
+}
+
+/** Estimates missing times: start after the previous turn, 150 wpm, ends capped at the next start. */
+function fillTimes(turns: Turn[], diagnostics: Diagnostic[]): Turn[] {
+  let estimated = false;
+  let cursor = 0;
+  const out = turns.map((t) => ({ ...t }));
+  for (let i = 0; i < out.length; i++) {
+    const t = out[i]!;
+    if (t.startMs === null) {
+      t.startMs = cursor;
+      estimated = true;
+    }
+    if (t.endMs === null) {
+      const guess =
+        t.startMs + Math.max(ESTIMATE_MIN_MS, countWords(t.text) * ESTIMATE_MS_PER_WORD);
+      const next = out[i + 1]?.startMs;
+      t.endMs =
+        next !== null && next !== undefined && next > t.startMs ? Math.min(guess, next) : guess;
+      estimated = true;
+    }
+    cursor = Math.max(cursor, t.endMs);
+  }
+  if (estimated) {
+    diagnostics.push({
+      code: 'timing_estimated',
+      severity: 'warning',
+      line: 0,
+      message:
+        'The source gives no start and/or end time for some turns; they were estimated (150 words per minute), so KPIs such as talk speed are approximate.',
+    });
+  }
+  return out;
+}

@@ -1,0 +1,375 @@
+import { extractLabel } from '../labels.js';
+import { isBlank, splitLines, stripBom } from '../lines.js';
+import { stripMarkup } from '../markup.js';
+import { parseTranscript } from '../parse.js';
+import type { Cue, Diagnostic } from '../types.js';
+import { parseClock, parseSpeakerHeader } from './clock.js';
+import { decodeEntities } from './entities.js';
+import type { Turn, TurnsResult } from './types.js';
+import { parseWebVtt } from './vtt.js';
+
+/** The display name before a `Name: text` label, as written (case kept), and the rest. */
+function splitNameLabel(line: string): { name: string; rest: string } | null {
+  const m = extractLabel(line);
+  if (m === null) return null;
+  return { name: line.slice(0, line.indexOf(':')).trim(), rest: line.slice(m.cut) };
+}
+
+function cueText(lines: readonly string[], decode: boolean): string {
+  const t = stripMarkup(lines.join('\n'));
+  return decode ? decodeEntities(t) : t;
+}
+
+/** WebVTT: Teams `<v Name>` voice spans, Zoom `Name: text` prefixes, or neither. */
+export function vttTurns(text: string): TurnsResult {
+  const { cues, diagnostics } = parseWebVtt(text);
+  return { turns: cues.map((c) => vttTurn(c)), diagnostics };
+}
+
+function vttTurn(c: Cue): Turn {
+  const first = c.lines[0] ?? '';
+  const base = { startMs: c.startMs, endMs: c.endMs, line: c.line };
+  const voice = voiceName(first);
+  if (voice !== null) return { ...base, speaker: voice || null, text: cueText(c.lines, true) };
+  const named = splitNameLabel(first);
+  if (named !== null) {
+    return {
+      ...base,
+      speaker: decodeEntities(named.name),
+      text: cueText([named.rest, ...c.lines.slice(1)], true),
+    };
+  }
+  return { ...base, speaker: null, text: cueText(c.lines, true) };
+}
+
+/** `<v Name>` or `<v.class Name>` at the start of a line: the name (entities decoded), '' if none. */
+export function voiceName(line: string): string | null {
+  const s = line.trimStart();
+  if (!s.startsWith('<v') || !(s[2] === ' ' || s[2] === '.' || s[2] === '>' || s[2] === '\t'))
+    return null;
+  const close = s.indexOf('>');
+  if (close < 0) return null;
+  const inner = s.slice(2, close);
+  const space = inner.search(/[ \t]/);
+  return space < 0 ? '' : decodeEntities(inner.slice(space + 1).trim());
+}
+
+/** SRT, as exported by Otter and others: `Name: text` labels on the first line of a cue. */
+export function srtTurns(text: string): TurnsResult {
+  const parsed = parseTranscript(text);
+  const turns = parsed.cues.map((c): Turn => {
+    const named = c.lines.length > 0 ? splitNameLabel(c.lines[0]!) : null;
+    const lines = named ? [named.rest, ...c.lines.slice(1)] : c.lines;
+    return {
+      speaker: named?.name ?? null,
+      startMs: c.startMs,
+      endMs: c.endMs,
+      text: cueText(lines, false),
+      line: c.line,
+    };
+  });
+  return { turns, diagnostics: parsed.diagnostics };
+}
+
+/** Teams docx, 2021–22 layout: unpadded timing line, speaker line, text lines. */
+export function teamsLegacyTurns(text: string): TurnsResult {
+  const parsed = parseTranscript(text);
+  const diagnostics = parsed.diagnostics.filter(
+    (d) => d.code !== 'missing_index' && d.code !== 'timing_tolerated',
+  );
+  const turns = parsed.cues.map((c): Turn => {
+    const name = c.lines[0]?.trim() ?? '';
+    return {
+      speaker: name.length > 0 ? decodeEntities(name) : null,
+      startMs: c.startMs,
+      endMs: c.endMs,
+      text: cueText(c.lines.slice(1), false),
+      line: c.line,
+    };
+  });
+  return { turns, diagnostics };
+}
+
+const TEAMS_SYSTEM = [' started transcription', ' stopped transcription'];
+
+/**
+ * `Name  M:SS` turn headers followed by paragraphs: Otter TXT (two spaces) and Teams docx text
+ * (three spaces). Lines before the first header (title, date, duration) and tool footers
+ * ("Transcribed by https://otter.ai", "… started transcription") are skipped with an info.
+ */
+export function headerTurns(text: string): TurnsResult {
+  const lines = splitLines(stripBom(text));
+  const turns: Turn[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let cur: Turn | null = null;
+  let parts: string[] = [];
+  const flush = () => {
+    if (cur) {
+      cur.text = parts.join('\n');
+      turns.push(cur);
+    }
+    parts = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (isBlank(line)) continue;
+    const t = line.trim();
+    if (t.startsWith('Transcribed by ') || TEAMS_SYSTEM.some((s) => t.endsWith(s))) {
+      skipped(diagnostics, i + 1, t);
+      continue;
+    }
+    const h = parseSpeakerHeader(line);
+    if (h !== null) {
+      flush();
+      cur = { speaker: h.name, startMs: h.startMs, endMs: null, text: '', line: i + 1 };
+      continue;
+    }
+    if (cur === null) {
+      skipped(diagnostics, i + 1, t);
+      continue;
+    }
+    parts.push(t);
+  }
+  flush();
+  return { turns, diagnostics };
+}
+
+function skipped(diagnostics: Diagnostic[], line: number, text: string): void {
+  diagnostics.push({
+    code: 'skipped_line',
+    severity: 'info',
+    line,
+    message: `Line ${line} is not speech (title, date, attendees or a tool notice) and is left out: "${text.length > 60 ? `${text.slice(0, 60)}…` : text}".`,
+  });
+}
+
+/**
+ * Google Meet transcript text: `Name: text` paragraphs, `HH:MM:SS` markers every few minutes,
+ * a header (title, "Attendees", attendee list, disclaimer) and "Meeting ended after …".
+ */
+export function meetTurns(text: string): TurnsResult {
+  const lines = splitLines(stripBom(text));
+  const turns: Turn[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let clock: number | null = null;
+  let afterAttendees = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (isBlank(line)) continue;
+    const t = line.trim();
+    const marker = parseClock(t);
+    if (marker !== null) {
+      clock = marker;
+      continue;
+    }
+    if (t === 'Attendees') {
+      afterAttendees = true;
+      skipped(diagnostics, i + 1, t);
+      continue;
+    }
+    if (afterAttendees) {
+      // The line after "Attendees" lists names with commas; it is no speech.
+      afterAttendees = false;
+      skipped(diagnostics, i + 1, t);
+      continue;
+    }
+    if (
+      t.startsWith('Meeting ended after ') ||
+      t.endsWith(') - Transcript') ||
+      t.startsWith('This editable transcript was computer generated')
+    ) {
+      skipped(diagnostics, i + 1, t);
+      continue;
+    }
+    const named = splitNameLabel(line);
+    if (named !== null) {
+      turns.push({
+        speaker: named.name,
+        startMs: clock,
+        endMs: null,
+        text: named.rest,
+        line: i + 1,
+      });
+      clock = null;
+      continue;
+    }
+    const prev = turns[turns.length - 1];
+    if (prev) prev.text += `\n${t}`;
+    else skipped(diagnostics, i + 1, t);
+  }
+  return { turns, diagnostics };
+}
+
+/**
+ * Zoom chat saves (FORMATS.md 1c): one-line `HH:MM:SS From Sender : msg` (or `… to X(Direct
+ * Message) : msg`), two-line `HH:MM:SS From Sender to X:` + tab-indented lines, and the cloud
+ * `HH:MM:SS<TAB>Sender:<TAB>msg`. Local saves carry wall-clock times, taken relative to the
+ * first message.
+ */
+export function zoomChatTurns(text: string): TurnsResult {
+  const lines = splitLines(stripBom(text));
+  const turns: Turn[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let first: number | null = null;
+  let wallClock = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (isBlank(line)) continue;
+    const head = chatHead(line);
+    if (head === null) {
+      const prev = turns[turns.length - 1];
+      if (prev && (line.startsWith('\t') || line.startsWith(' '))) {
+        prev.text = prev.text.length > 0 ? `${prev.text}\n${line.trim()}` : line.trim();
+      } else if (prev) {
+        prev.text += `\n${line.trim()}`;
+      } else skipped(diagnostics, i + 1, line.trim());
+      continue;
+    }
+    if (head.from) wallClock = true;
+    if (first === null) first = head.ms;
+    turns.push({
+      speaker: head.sender,
+      startMs: head.ms,
+      endMs: null,
+      text: head.message,
+      line: i + 1,
+    });
+  }
+  if (wallClock && first !== null) {
+    for (const t of turns) if (t.startMs !== null) t.startMs -= first;
+  }
+  return { turns, diagnostics };
+}
+
+interface ChatHead {
+  ms: number;
+  sender: string;
+  message: string;
+  from: boolean;
+}
+
+export function chatHead(line: string): ChatHead | null {
+  const sp = line.search(/[ \t]/);
+  if (sp < 5 || sp > 8) return null;
+  const ms = parseClock(line.slice(0, sp));
+  if (ms === null) return null;
+  const rest = line.slice(sp).trimStart();
+  if (rest.startsWith('From ')) {
+    const body = rest.slice(5);
+    // One-line: "Sender : message" / "Sender to X(Direct Message) : message".
+    const sep = body.indexOf(' : ');
+    const colonEnd = body.trimEnd().endsWith(':') && sep < 0;
+    if (sep < 0 && !colonEnd) return null;
+    const who = colonEnd ? body.trimEnd().slice(0, -1) : body.slice(0, sep);
+    const message = colonEnd ? '' : body.slice(sep + 3).trim();
+    return { ms, sender: chatSender(who), message, from: true };
+  }
+  // Cloud: "Sender:<TAB>message".
+  const tab = rest.indexOf(':\t');
+  if (tab > 0)
+    return {
+      ms,
+      sender: rest.slice(0, tab).trim(),
+      message: rest.slice(tab + 2).trim(),
+      from: false,
+    };
+  return null;
+}
+
+/** "Ana Ruiz to Everyone" / "Ben Okafor  to  Ana Ruiz(Direct Message)" → the sender. */
+function chatSender(who: string): string {
+  const s = who.replace(/\(Direct Message\)\s*$/, '').trim();
+  const to = s.lastIndexOf(' to ');
+  return (to > 0 ? s.slice(0, to) : s).trim().replace(/\s+/g, ' ');
+}
+
+/** Plain text `Name: text` lines (no timing); lines without a label continue the previous turn. */
+export function plainTurns(text: string): TurnsResult {
+  const lines = splitLines(stripBom(text));
+  const turns: Turn[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (isBlank(line)) continue;
+    const named = splitNameLabel(line);
+    const prev = turns[turns.length - 1];
+    if (named === null && prev) {
+      prev.text += `\n${line.trim()}`;
+      continue;
+    }
+    turns.push({
+      speaker: named?.name ?? null,
+      startMs: null,
+      endMs: null,
+      text: named ? named.rest : line.trim(),
+      line: i + 1,
+    });
+  }
+  return { turns, diagnostics: [] };
+}
+
+/** Fireflies GraphQL `sentences[]` (times in seconds) or the same inside `transcript`/`data`. */
+export function firefliesTurns(json: unknown): TurnsResult {
+  const sentences = findArray(json, 'sentences');
+  const turns: Turn[] = [];
+  for (const s of sentences) {
+    if (s === null || typeof s !== 'object') continue;
+    const o = s as Record<string, unknown>;
+    turns.push({
+      speaker: typeof o.speaker_name === 'string' ? o.speaker_name : null,
+      startMs: seconds(o.start_time),
+      endMs: seconds(o.end_time),
+      text: typeof o.text === 'string' ? o.text : '',
+      line: 0,
+    });
+  }
+  return { turns, diagnostics: [] };
+}
+
+/** Gong `callTranscripts[].transcript[]` monologues: speaker = speakerId, times in ms. */
+export function gongTurns(json: unknown): TurnsResult {
+  const turns: Turn[] = [];
+  for (const call of findArray(json, 'callTranscripts')) {
+    const monologues = (call as Record<string, unknown> | null)?.transcript;
+    if (!Array.isArray(monologues)) continue;
+    for (const m of monologues) {
+      const o = (m ?? {}) as Record<string, unknown>;
+      const speaker =
+        typeof o.speakerId === 'string' || typeof o.speakerId === 'number'
+          ? String(o.speakerId)
+          : null;
+      if (!Array.isArray(o.sentences)) continue;
+      for (const s of o.sentences) {
+        const t = (s ?? {}) as Record<string, unknown>;
+        turns.push({
+          speaker,
+          startMs: typeof t.start === 'number' ? t.start : null,
+          endMs: typeof t.end === 'number' ? t.end : null,
+          text: typeof t.text === 'string' ? t.text : '',
+          line: 0,
+        });
+      }
+    }
+  }
+  return { turns, diagnostics: [] };
+}
+
+function seconds(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 1000) : null;
+}
+
+function findArray(json: unknown, key: string): unknown[] {
+  if (json === null || typeof json !== 'object') return [];
+  const o = json as Record<string, unknown>;
+  if (Array.isArray(o[key])) return o[key] as unknown[];
+  for (const k of ['data', 'transcript']) {
+    const inner = o[k];
+    if (
+      inner &&
+      typeof inner === 'object' &&
+      Array.isArray((inner as Record<string, unknown>)[key])
+    ) {
+      return (inner as Record<string, unknown>)[key] as unknown[];
+    }
+  }
+  return [];
+}
