@@ -1,1 +1,30 @@
-export {};
+/**
+ * @rcs/mock: the Real-Call Scoring and Coaching Data API as an executable spec. MSW handlers
+ * over an org-scoped in-memory store (`createMockApi`), a real HTTP server over them
+ * (`startMockServer`), fixture loading (`loadFixture`) and the demo dataset.
+ */
+export {
+  createMockApi,
+  type MockApi,
+  type MockApiOptions,
+  type MockState,
+  type OrgView,
+} from './api.js';
+export { MAX_BODY_BYTES } from './body.js';
+export type { Collection } from './collection.js';
+export type { Dataset, OrgData } from './dataset.js';
+export {
+  DEFAULT_DEMO_RECORDS,
+  DEFAULT_DEMO_SEED,
+  type DemoDataset,
+  type DemoOptions,
+  generateDemoDataset,
+  generateDemoFixture,
+  MIN_DEMO_RECORDS,
+  type MockInfo,
+} from './demo-data.js';
+export type { FaultOptions } from './faults.js';
+export { type Fixture, FixtureError, loadFixture, loadFixtureFile } from './fixture.js';
+export type { Clock } from './handlers/context.js';
+export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
+export type { CreatedUser } from './store.js';

@@ -1,0 +1,79 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { jwtVerify } from 'jose';
+import type { Dataset, OrgData } from './dataset.js';
+import { ProblemError } from './problem.js';
+
+/** The schemes a client may use (D2: 401 carries `WWW-Authenticate`). */
+export const WWW_AUTHENTICATE = 'Bearer realm="rcs", ApiKey header="X-API-KEY"';
+
+const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+
+function unauthorized(detail: string, bearerError = false): ProblemError {
+  return new ProblemError(401, 'unauthorized', detail, undefined, {
+    'www-authenticate': bearerError
+      ? `Bearer realm="rcs", error="invalid_token", ApiKey header="X-API-KEY"`
+      : WWW_AUTHENTICATE,
+  });
+}
+
+/**
+ * D22: API keys from the fixture and HS256 bearer JWTs (`org` claim = organization id, `exp`
+ * enforced when present). When both headers are sent each must be valid, for the same
+ * organization. Returns the caller's organization (D23 scope) or throws a 401 problem.
+ */
+export class Authenticator {
+  private readonly keys: { hash: Buffer; org: OrgData }[];
+  private readonly secret: Uint8Array | undefined;
+  private readonly byId: Map<string, OrgData>;
+
+  constructor(dataset: Dataset) {
+    this.keys = dataset.organizations.flatMap((org) =>
+      org.apiKeys.map((k) => ({ hash: digest(k), org })),
+    );
+    this.secret =
+      dataset.jwtSecret === undefined ? undefined : new TextEncoder().encode(dataset.jwtSecret);
+    this.byId = new Map(dataset.organizations.map((o) => [o.id, o]));
+  }
+
+  async authenticate(headers: Headers): Promise<OrgData> {
+    const apiKey = headers.get('x-api-key');
+    const authorization = headers.get('authorization');
+    if (apiKey === null && authorization === null) {
+      throw unauthorized('No credentials: send an API key in X-API-KEY or a bearer token.');
+    }
+    const fromKey = apiKey === null ? undefined : this.byApiKey(apiKey);
+    if (apiKey !== null && !fromKey) throw unauthorized('Unknown API key.');
+    const fromToken = authorization === null ? undefined : await this.byBearer(authorization);
+    if (fromKey && fromToken && fromKey !== fromToken) {
+      throw unauthorized('The API key and the bearer token belong to different organizations.');
+    }
+    return (fromKey ?? fromToken) as OrgData;
+  }
+
+  /** Constant-time: equal-length digests compared with timingSafeEqual, every key visited. */
+  private byApiKey(key: string): OrgData | undefined {
+    const h = digest(key);
+    let found: OrgData | undefined;
+    for (const k of this.keys) if (timingSafeEqual(k.hash, h)) found = k.org;
+    return found;
+  }
+
+  private async byBearer(authorization: string): Promise<OrgData> {
+    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+    if (!m?.[1]) throw unauthorized('The Authorization header must be "Bearer <JWT>".', true);
+    if (!this.secret)
+      throw unauthorized('Bearer tokens are not accepted by this mock (no jwtSecret).', true);
+    let org: unknown;
+    try {
+      // Only HS256: `none` and every other alg fail here (D22).
+      const { payload } = await jwtVerify(m[1], this.secret, { algorithms: ['HS256'] });
+      org = payload.org;
+    } catch (err) {
+      throw unauthorized(`Invalid bearer token: ${(err as Error).message}`, true);
+    }
+    const found = typeof org === 'string' ? this.byId.get(org) : undefined;
+    if (!found)
+      throw unauthorized('The bearer token names no known organization (claim "org").', true);
+    return found;
+  }
+}

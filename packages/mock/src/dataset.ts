@@ -1,0 +1,110 @@
+import { arrayCollection, type Collection, compareD9 } from './collection.js';
+import type { Fixture, FixtureMission, FixtureScorecard } from './fixture.js';
+import type {
+  MissionAssignmentExportRecord,
+  RealCallSession,
+  SprintExportRecord,
+  TeamExportRecord,
+  TrackAssignmentExportRecord,
+  TrackExportRecord,
+  UserExportRecord,
+} from './wire.js';
+
+export type Scorecard = FixtureScorecard;
+export type Mission = FixtureMission;
+
+export interface OrgSettings {
+  autoCreateUsers: boolean;
+  /** Lowercase; `[]` means none configured. */
+  emailDomains: string[];
+  /** Absent: unlimited seats (D24). */
+  seatLimit?: number;
+}
+
+/**
+ * One organization's starting data, every list already in D9 order. Fixture organizations hold
+ * arrays; the demo dataset holds collections that make record `i` on demand, with finders that
+ * map an id or email back to its index, so a million records cost nothing until read.
+ */
+export interface OrgData {
+  id: string;
+  name: string;
+  apiKeys: string[];
+  settings: OrgSettings;
+  users: Collection<UserExportRecord>;
+  teams: Collection<TeamExportRecord>;
+  scorecards: Collection<Scorecard>;
+  missions: Collection<Mission>;
+  tracks: Collection<TrackExportRecord>;
+  sprints: Collection<SprintExportRecord>;
+  trackAssignments: Collection<TrackAssignmentExportRecord>;
+  missionAssignments: Collection<MissionAssignmentExportRecord>;
+  realCallSessions: Collection<RealCallSession>;
+  findUserById(id: string): UserExportRecord | undefined;
+  /** `email` already trimmed and lowercased (D6). */
+  findUserByEmail(email: string): UserExportRecord | undefined;
+  findScorecard(id: string): Scorecard | undefined;
+  findMission(id: string): Mission | undefined;
+  findSession(id: string): RealCallSession | undefined;
+}
+
+export interface Dataset {
+  jwtSecret?: string;
+  identityProvider: { existingEmails: string[]; refuse: Record<string, number> };
+  organizations: OrgData[];
+}
+
+const sorted = <T extends { id: string; createdAt?: string }>(items: readonly T[]): T[] =>
+  [...items].sort(compareD9);
+
+function finder<T>(
+  items: readonly T[],
+  key: (t: T) => string | null,
+): (k: string) => T | undefined {
+  const m = new Map<string, T>();
+  for (const t of items) {
+    const k = key(t);
+    if (k !== null) m.set(k, t);
+  }
+  return (k) => m.get(k);
+}
+
+/** A validated fixture (see `loadFixture`) as a dataset: lists sorted by D9, lookups indexed. */
+export function datasetFromFixture(f: Fixture): Dataset {
+  const refuse: Record<string, number> = {};
+  for (const [email, n] of Object.entries(f.identityProvider?.refuse ?? {})) {
+    refuse[email.trim().toLowerCase()] = n; // D6
+  }
+  return {
+    ...(f.jwtSecret === undefined ? {} : { jwtSecret: f.jwtSecret }),
+    identityProvider: { existingEmails: f.identityProvider?.existingEmails ?? [], refuse },
+    organizations: f.organizations.map((o) => {
+      const sessions = o.realCallSessions ?? [];
+      return {
+        id: o.id,
+        name: o.name,
+        apiKeys: o.apiKeys,
+        settings: {
+          autoCreateUsers: o.settings.autoCreateUsers,
+          emailDomains: o.settings.emailDomains,
+          ...(o.settings.seatLimit === undefined ? {} : { seatLimit: o.settings.seatLimit }),
+        },
+        users: arrayCollection(sorted(o.users)),
+        teams: arrayCollection(sorted(o.teams)),
+        // Scorecards and missions carry no createdAt: by id (D9).
+        scorecards: arrayCollection(sorted(o.scorecards)),
+        missions: arrayCollection(sorted(o.missions)),
+        tracks: arrayCollection(sorted(o.tracks)),
+        sprints: arrayCollection(sorted(o.sprints)),
+        trackAssignments: arrayCollection(sorted(o.trackAssignments)),
+        missionAssignments: arrayCollection(sorted(o.missionAssignments)),
+        realCallSessions: arrayCollection(sorted(sessions)),
+        findUserById: finder(o.users, (u) => u.id),
+        findUserByEmail: finder(o.users, (u) => u.email),
+        findScorecard: finder(o.scorecards, (s) => s.id),
+        findMission: finder(o.missions, (m) => m.id),
+        findSession: finder(sessions, (s) => s.id),
+      };
+    }),
+  };
+}

@@ -1,0 +1,396 @@
+import { readFile } from 'node:fs/promises';
+import { EMAIL_PATTERN, HEX24_PATTERN, UUID_PATTERN } from '@rcs/transcript';
+import { z } from 'zod';
+import type {
+  MissionAssignmentExportRecord,
+  RealCallSession,
+  SprintExportRecord,
+  TeamExportRecord,
+  TrackAssignmentExportRecord,
+  TrackExportRecord,
+  UserExportRecord,
+} from './wire.js';
+import { LANGUAGES } from './wire.js';
+
+/**
+ * The fixture format of mock-fixture.md, validated with zod. Unknown keys are errors (typos must
+ * not pass silently); every message names the JSON path, e.g.
+ * `organizations[0].users[3].email: invalid email`.
+ */
+
+const uuid = z.string().regex(UUID_PATTERN, 'invalid UUID');
+const hex24 = z.string().regex(HEX24_PATTERN, 'invalid id (24 lowercase hex characters)');
+const email = z.string().regex(EMAIL_PATTERN, 'invalid email');
+const dateTime = z.iso.datetime({ message: 'invalid date-time (ISO 8601 UTC with Z)' });
+const language = z.enum(LANGUAGES, {
+  message: `invalid language (one of ${LANGUAGES.join(', ')})`,
+});
+const domain = z
+  .string()
+  .regex(/^([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/, 'invalid email domain')
+  .transform((d) => d.toLowerCase());
+
+const userSchema = z.strictObject({
+  id: uuid,
+  // D6: stored emails are lowercase.
+  email: email.transform((e) => e.trim().toLowerCase()).nullable(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  teamIds: z.array(uuid),
+  createdAt: dateTime,
+});
+const teamSchema = z.strictObject({ id: uuid, name: z.string() });
+const scorecardSchema = z.strictObject({
+  id: hex24,
+  title: z.string(),
+  language,
+  items: z.array(
+    z.strictObject({
+      name: z.string().min(1),
+      keywords: z.array(z.string().trim().min(1).toLowerCase()).min(1),
+    }),
+  ),
+});
+const missionSchema = z.strictObject({
+  id: hex24,
+  title: z.string(),
+  language,
+  scorecardId: hex24,
+});
+const trackSchema = z.strictObject({
+  id: hex24,
+  title: z.string(),
+  description: z.string(),
+  missionIds: z.array(hex24),
+  archived: z.boolean(),
+});
+const sprintSchema = z.strictObject({
+  id: uuid,
+  title: z.string(),
+  createdAt: dateTime,
+  lastUpdatedAt: dateTime,
+  userId: uuid,
+  dueDate: dateTime,
+  assignedTeamId: uuid,
+});
+const assignmentStatus = z.enum(['completed', 'open']);
+const trackAssignmentSchema = z.strictObject({
+  id: uuid,
+  createdAt: dateTime,
+  lastUpdatedAt: dateTime,
+  learnerUserId: uuid,
+  trackId: hex24,
+  startDate: dateTime,
+  dueDate: dateTime.nullable(),
+  status: assignmentStatus,
+  completedAt: dateTime.nullable(),
+  completedMissionIds: z.array(hex24),
+  assignedByUserId: uuid.nullable(),
+  sprintId: uuid.nullable(),
+});
+const missionAssignmentSchema = z.strictObject({
+  id: uuid,
+  createdAt: dateTime,
+  lastUpdatedAt: dateTime,
+  learnerUserId: uuid,
+  missionId: hex24,
+  startDate: dateTime,
+  dueDate: dateTime.nullable(),
+  status: assignmentStatus,
+  completedAt: dateTime.nullable(),
+  assignedByUserId: uuid.nullable(),
+  sprintId: uuid.nullable(),
+});
+
+const nullableString = z.string().nullable();
+const behaviourSchema = z.strictObject({
+  evidence: z.array(z.string()),
+  verdict: z.string(),
+  score: z.number(),
+});
+const analysisItemSchema = z.strictObject({
+  id: z.string(),
+  createdAt: dateTime,
+  lastUpdatedAt: dateTime,
+  state: z.enum(['PROCESSING', 'DONE', 'ERROR']),
+  score: z.number().min(0).max(100),
+  name: nullableString.optional(),
+  explanation: nullableString.optional(),
+  suggestion: nullableString.optional(),
+  conversationItemReferenceId: nullableString.optional(),
+  solved: z.enum(['undetected', 'notSolved', 'partlySolved', 'solved']).nullable().optional(),
+  behaviours: z.array(behaviourSchema).default([]),
+});
+const sessionSchema = z.strictObject({
+  id: uuid,
+  createdAt: dateTime,
+  lastUpdatedAt: dateTime,
+  userId: uuid,
+  call: z.strictObject({
+    id: z.string(),
+    createdAt: dateTime,
+    lastUpdatedAt: dateTime,
+    assistantReferenceId: z.string(),
+    state: z.enum(['PENDING', 'DONE', 'DATA-NOT-AVAILABLE', 'CAN-NOT-PROCESS-TRANSCRIPT']),
+    endedReason: nullableString.optional(),
+    providerCallId: nullableString.optional(),
+    summary: nullableString.optional(),
+    transcript: nullableString.optional(),
+  }),
+  analysis: z.strictObject({
+    id: z.string(),
+    createdAt: dateTime,
+    lastUpdatedAt: dateTime,
+    state: z.enum(['PENDING', 'PROCESSING', 'DONE', 'SKIPPED']),
+    items: z.array(analysisItemSchema),
+    score: z.number().min(0).max(100),
+  }),
+  kpis: z.strictObject({
+    id: z.string(),
+    createdAt: dateTime,
+    lastUpdatedAt: dateTime,
+    state: z.enum(['PENDING', 'PROCESSING', 'DONE', 'SKIPPED']),
+    listenRatio: z.number().min(0).max(1).nullable().optional(),
+    longestMonologue: z.number().min(0).nullable().optional(),
+    talkSpeed: z.number().min(0).nullable().optional(),
+  }),
+  language,
+  // mock-fixture.md: pre-existing sessions are "already DONE".
+  state: z.literal('DONE', { message: 'pre-existing sessions must be DONE' }),
+  completed: z.boolean(),
+  type: z.literal('REAL_CALL'),
+  missionReferenceId: hex24.nullable().optional(),
+  missionTitle: nullableString.optional(),
+  scorecardReferenceId: hex24.nullable().optional(),
+  scorecardTitle: nullableString.optional(),
+  trackId: nullableString.optional(),
+  trackTitle: nullableString.optional(),
+  participantUserIds: z.array(uuid).optional(),
+  playedLanguage: z
+    .enum([
+      'en',
+      'de',
+      'fr',
+      'es',
+      'it',
+      'nl',
+      'pl',
+      'zh',
+      'ja',
+      'id',
+      'tr',
+      'pt',
+      'el',
+      'ko',
+      'vi',
+      'hi',
+      'ms',
+      'th',
+      'hr',
+      'ro',
+      'bg',
+      'sv',
+      'no',
+      'yue',
+    ])
+    .nullable()
+    .optional(),
+});
+
+const organizationSchema = z.strictObject({
+  id: uuid,
+  name: z.string().min(1),
+  apiKeys: z.array(z.string().min(8, 'API keys need at least 8 characters')),
+  settings: z.strictObject({
+    autoCreateUsers: z.boolean(),
+    emailDomains: z.array(domain),
+    seatLimit: z.number().int().min(0).optional(),
+  }),
+  users: z.array(userSchema),
+  teams: z.array(teamSchema),
+  scorecards: z.array(scorecardSchema),
+  missions: z.array(missionSchema),
+  tracks: z.array(trackSchema),
+  sprints: z.array(sprintSchema),
+  trackAssignments: z.array(trackAssignmentSchema),
+  missionAssignments: z.array(missionAssignmentSchema),
+  realCallSessions: z.array(sessionSchema).optional(),
+});
+
+export const fixtureSchema = z.strictObject({
+  jwtSecret: z.string().min(32, 'jwtSecret needs at least 32 characters (HS256, D22)').optional(),
+  identityProvider: z
+    .strictObject({
+      existingEmails: z.array(email.transform((e) => e.trim().toLowerCase())).optional(),
+      refuse: z.record(email, z.number().int().min(0)).optional(),
+    })
+    .optional(),
+  organizations: z.array(organizationSchema).min(1, 'at least one organization is needed'),
+});
+
+export type Fixture = z.output<typeof fixtureSchema>;
+export type FixtureOrganization = Fixture['organizations'][number];
+export type FixtureScorecard = FixtureOrganization['scorecards'][number];
+export type FixtureMission = FixtureOrganization['missions'][number];
+
+// Two-way checks: the fixture records are the export records of openapi.yaml, so a drift of
+// either side fails the type check.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameShapes: [
+  Same<z.output<typeof userSchema>, UserExportRecord>,
+  Same<z.output<typeof teamSchema>, TeamExportRecord>,
+  Same<z.output<typeof trackSchema>, TrackExportRecord>,
+  Same<z.output<typeof sprintSchema>, SprintExportRecord>,
+  Same<z.output<typeof trackAssignmentSchema>, TrackAssignmentExportRecord>,
+  Same<z.output<typeof missionAssignmentSchema>, MissionAssignmentExportRecord>,
+] = [true, true, true, true, true, true];
+void sameShapes;
+// A fixture session is a RealCallSession narrowed to DONE.
+const sessionFits: z.output<typeof sessionSchema> extends RealCallSession ? true : false = true;
+void sessionFits;
+
+/** A fixture that failed validation; `issues` lists every problem as `path: message`. */
+export class FixtureError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`invalid fixture:\n  ${issues.join('\n  ')}`);
+    this.name = 'FixtureError';
+  }
+}
+
+/** `organizations[0].users[3].email`, the path style of mock-fixture.md. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out ? `.${String(p)}` : String(p);
+  }
+  return out || '(root)';
+}
+
+/** Validates and normalises a fixture object (D6 emails lowercase); throws FixtureError. */
+export function loadFixture(json: unknown): Fixture {
+  const parsed = fixtureSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new FixtureError(
+      parsed.error.issues.map((i) => {
+        const message =
+          i.code === 'unrecognized_keys' ? `unknown key(s) ${i.keys.join(', ')}` : i.message;
+        return `${formatPath(i.path)}: ${message}`;
+      }),
+    );
+  }
+  const problems = integrityProblems(parsed.data);
+  if (problems.length > 0) throw new FixtureError(problems);
+  return parsed.data;
+}
+
+export async function loadFixtureFile(path: string): Promise<Fixture> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new FixtureError([`${path}: cannot read fixture file (${(err as Error).message})`]);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new FixtureError([`${path}: not valid JSON (${(err as Error).message})`]);
+  }
+  return loadFixture(json);
+}
+
+/** Referential integrity and uniqueness: every referenced id exists in the same organization. */
+function integrityProblems(f: Fixture): string[] {
+  const out: string[] = [];
+  const apiKeys = new Map<string, string>();
+  const emails = new Map<string, string>();
+  const orgIds = new Map<string, string>();
+  f.organizations.forEach((org, o) => {
+    const at = `organizations[${o}]`;
+    unique(orgIds, org.id, `${at}.id`, out);
+    org.apiKeys.forEach((k, i) => {
+      unique(apiKeys, k, `${at}.apiKeys[${i}]`, out);
+    });
+    const ids = (list: { id: string }[], name: string) => {
+      const m = new Map<string, string>();
+      list.forEach((r, i) => {
+        unique(m, r.id, `${at}.${name}[${i}].id`, out);
+      });
+      return m;
+    };
+    const users = ids(org.users, 'users');
+    const teams = ids(org.teams, 'teams');
+    const scorecards = ids(org.scorecards, 'scorecards');
+    const missions = ids(org.missions, 'missions');
+    const tracks = ids(org.tracks, 'tracks');
+    const sprints = ids(org.sprints, 'sprints');
+    ids(org.trackAssignments, 'trackAssignments');
+    ids(org.missionAssignments, 'missionAssignments');
+    ids(org.realCallSessions ?? [], 'realCallSessions');
+    const need = (
+      m: Map<string, string>,
+      id: string | null | undefined,
+      path: string,
+      kind: string,
+    ) => {
+      if (id != null && !m.has(id)) out.push(`${path}: ${kind} ${id} does not exist in ${at}`);
+    };
+    org.users.forEach((u, i) => {
+      if (u.email) unique(emails, u.email, `${at}.users[${i}].email`, out);
+      u.teamIds.forEach((t, j) => {
+        need(teams, t, `${at}.users[${i}].teamIds[${j}]`, 'team');
+      });
+    });
+    org.missions.forEach((m, i) => {
+      need(scorecards, m.scorecardId, `${at}.missions[${i}].scorecardId`, 'scorecard');
+    });
+    org.tracks.forEach((t, i) => {
+      t.missionIds.forEach((m, j) => {
+        need(missions, m, `${at}.tracks[${i}].missionIds[${j}]`, 'mission');
+      });
+    });
+    org.sprints.forEach((s, i) => {
+      need(users, s.userId, `${at}.sprints[${i}].userId`, 'user');
+      need(teams, s.assignedTeamId, `${at}.sprints[${i}].assignedTeamId`, 'team');
+    });
+    org.trackAssignments.forEach((a, i) => {
+      const p = `${at}.trackAssignments[${i}]`;
+      need(users, a.learnerUserId, `${p}.learnerUserId`, 'user');
+      need(tracks, a.trackId, `${p}.trackId`, 'track');
+      need(users, a.assignedByUserId, `${p}.assignedByUserId`, 'user');
+      need(sprints, a.sprintId, `${p}.sprintId`, 'sprint');
+      a.completedMissionIds.forEach((m, j) => {
+        need(missions, m, `${p}.completedMissionIds[${j}]`, 'mission');
+      });
+    });
+    org.missionAssignments.forEach((a, i) => {
+      const p = `${at}.missionAssignments[${i}]`;
+      need(users, a.learnerUserId, `${p}.learnerUserId`, 'user');
+      need(missions, a.missionId, `${p}.missionId`, 'mission');
+      need(users, a.assignedByUserId, `${p}.assignedByUserId`, 'user');
+      need(sprints, a.sprintId, `${p}.sprintId`, 'sprint');
+    });
+    (org.realCallSessions ?? []).forEach((s, i) => {
+      const p = `${at}.realCallSessions[${i}]`;
+      need(users, s.userId, `${p}.userId`, 'user');
+      need(missions, s.missionReferenceId, `${p}.missionReferenceId`, 'mission');
+      need(scorecards, s.scorecardReferenceId, `${p}.scorecardReferenceId`, 'scorecard');
+      (s.participantUserIds ?? []).forEach((u, j) => {
+        need(users, u, `${p}.participantUserIds[${j}]`, 'user');
+      });
+    });
+    if (org.settings.seatLimit !== undefined && org.users.length > org.settings.seatLimit) {
+      out.push(
+        `${at}.settings.seatLimit: ${org.users.length} users already exceed the seat limit ${org.settings.seatLimit}`,
+      );
+    }
+  });
+  return out;
+}
+
+function unique(seen: Map<string, string>, key: string, path: string, out: string[]): void {
+  const first = seen.get(key);
+  if (first !== undefined) out.push(`${path}: duplicate of ${first}`);
+  else seen.set(key, path);
+}

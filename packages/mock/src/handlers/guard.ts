@@ -1,0 +1,69 @@
+import type { OrgData } from '../dataset.js';
+import type { FaultKind } from '../faults.js';
+import { ProblemError, problemResponse } from '../problem.js';
+import type { OrgState } from '../store.js';
+import type { HandlerContext } from './context.js';
+
+export interface Guarded {
+  org: OrgState;
+  now: number;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The credential a rate limit counts against (D2: per key); anonymous callers share one. */
+function credentialOf(headers: Headers): string {
+  return headers.get('x-api-key') ?? headers.get('authorization') ?? 'anonymous';
+}
+
+/**
+ * The common front of every operation, in this order: latency, rate limit (429), injected fault
+ * (before any state change), `before` (e.g. the 413 body check), authentication (401, D22),
+ * the processing queue brought up to the clock (D18), then the operation in the caller's
+ * organization (D23). Problems become D1 answers; nothing else is ever thrown to MSW.
+ */
+export async function guarded<T>(
+  ctx: HandlerContext,
+  kind: FaultKind,
+  request: Request,
+  before: () => Promise<T>,
+  run: (g: Guarded, prepared: T) => Promise<Response> | Response,
+): Promise<Response> {
+  try {
+    if (ctx.faults.latencyMs > 0) await sleep(ctx.faults.latencyMs);
+    const limited = ctx.faults.rateLimit(credentialOf(request.headers), ctx.clock.now());
+    if (limited) throw limited;
+    const fault = ctx.faults.injected(kind);
+    if (fault?.kind === 'drop') return Response.error();
+    if (fault?.kind === 'problem') throw fault.problem;
+    const prepared = await before();
+    const orgData: OrgData = await ctx.auth.authenticate(request.headers);
+    const now = ctx.clock.now();
+    ctx.store.advance(now);
+    return await run({ org: ctx.store.org(orgData.id), now }, prepared);
+  } catch (err) {
+    if (err instanceof ProblemError) return problemResponse(err);
+    // A bug, not a client error: still a problem body, and visible in the server's log.
+    console.error('[rcs mock] unexpected error:', err);
+    return new Response(
+      JSON.stringify({
+        type: 'https://rcs.dev/problems/internal_error',
+        title: 'Internal error',
+        status: 500,
+        detail: (err as Error)?.message ?? String(err),
+        code: 'internal_error',
+      }),
+      { status: 500, headers: { 'content-type': 'application/problem+json' } },
+    );
+  }
+}
+
+export const json = (
+  body: unknown,
+  status: number,
+  headers: Record<string, string> = {},
+): Response =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });

@@ -1,0 +1,67 @@
+import type { Problem, ProblemCode } from './wire.js';
+
+/** One failed check of a request body or query (D1: `errors` is a list of `{ path, message }`). */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+const TITLES: Record<ProblemCode, string> = {
+  validation_failed: 'Validation failed',
+  unauthorized: 'Unauthorized',
+  not_found: 'Not found',
+  payload_too_large: 'Payload too large',
+  user_not_found: 'User not found',
+  rate_limited: 'Too many requests',
+  seat_limit_reached: 'Seat limit reached',
+  email_exists_in_identity_provider: 'Email exists in identity provider',
+  rep_not_in_transcript: 'Rep not in transcript',
+  user_creation_disabled: 'User creation disabled',
+  email_domain_not_allowed: 'Email domain not allowed',
+  mission_not_found: 'Mission not found',
+  scorecard_not_found: 'Scorecard not found',
+  identity_provider_error: 'Identity provider error',
+  service_unavailable: 'Service unavailable',
+  bad_gateway: 'Bad gateway',
+};
+
+/** A rejection on its way to the wire: status, stable code (D2, D3) and a human detail. */
+export class ProblemError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+/** D1: every non-2xx answer is `application/problem+json` with type, title, status, detail, code. */
+export function problemBody(p: ProblemError): Problem {
+  const body: Problem = {
+    type: `https://rcs.dev/problems/${p.code}`,
+    title: TITLES[p.code],
+    status: p.status,
+    detail: p.detail,
+    code: p.code,
+  };
+  if (p.errors) body.errors = p.errors;
+  return body;
+}
+
+export function problemResponse(p: ProblemError): Response {
+  return new Response(JSON.stringify(problemBody(p)), {
+    status: p.status,
+    headers: { 'content-type': 'application/problem+json', ...p.headers },
+  });
+}
+
+export const validationFailed = (errors: FieldError[], detail?: string): ProblemError =>
+  new ProblemError(
+    400,
+    'validation_failed',
+    detail ?? errors.map((e) => `${e.path || '/'}: ${e.message}`).join('; '),
+    errors,
+  );

@@ -1,0 +1,125 @@
+import { codePointLength, EMAIL_PATTERN, HEX24_PATTERN } from '@rcs/transcript';
+import { z } from 'zod';
+import { type FieldError, validationFailed } from './problem.js';
+import type { CreateRealCallSessionRequest } from './wire.js';
+
+/** `format: uuid` of openapi.yaml (any version, as JSON Schema's format checks it). */
+const UUID_FORMAT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** D17: the mock counts code points, as JSON Schema does. */
+const transcript = z.string().superRefine((s, ctx) => {
+  const n = codePointLength(s);
+  if (n < 10)
+    ctx.addIssue({ code: 'custom', message: `must be at least 10 characters (has ${n})` });
+  if (n > 100_000) {
+    ctx.addIssue({ code: 'custom', message: `must be at most 100000 characters (has ${n})` });
+  }
+});
+
+/**
+ * The body of `createRealCallSession`: unknown fields are refused (D2), exactly one of userId /
+ * email (R1, D5). Typed against the generated type in both directions below, so a change of
+ * openapi.yaml that is not made here fails the type check.
+ */
+export const createRealCallSessionBody = z
+  .strictObject({
+    transcript,
+    meetingName: z.string().min(1, 'must be at least 1 character'),
+    userId: z.string().regex(UUID_FORMAT, 'must be a UUID').optional(),
+    email: z.string().regex(EMAIL_PATTERN, 'must match the e-mail pattern').optional(),
+    missionId: z.string().regex(HEX24_PATTERN, 'must be 24 lowercase hex characters').optional(),
+    scorecardId: z.string().regex(HEX24_PATTERN, 'must be 24 lowercase hex characters').optional(),
+  })
+  .superRefine((b, ctx) => {
+    if ((b.userId === undefined) === (b.email === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message:
+          b.userId === undefined
+            ? 'one of userId or email is required (R1, D5)'
+            : 'send only one of userId or email, not both (R1, D5)',
+      });
+    }
+  });
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const bodyMatchesContract: Same<
+  z.output<typeof createRealCallSessionBody>,
+  CreateRealCallSessionRequest
+> = true;
+void bodyMatchesContract;
+
+/** zod issues as D1's `errors`, with JSON Pointer paths (`/email`). */
+export function fieldErrors(error: z.ZodError): FieldError[] {
+  const out: FieldError[] = [];
+  for (const i of error.issues) {
+    const base = i.path.map((p) => `/${String(p)}`).join('');
+    if (i.code === 'unrecognized_keys') {
+      for (const k of i.keys) out.push({ path: `${base}/${k}`, message: 'unknown field' });
+    } else if (i.code === 'invalid_type') {
+      out.push({ path: base, message: i.message.replace(/^Invalid input: /, '') });
+    } else {
+      out.push({ path: base, message: i.message });
+    }
+  }
+  return out;
+}
+
+export function parseCreateBody(json: unknown): CreateRealCallSessionRequest {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw validationFailed([{ path: '', message: 'the body must be a JSON object' }]);
+  }
+  const r = createRealCallSessionBody.safeParse(json);
+  if (!r.success) throw validationFailed(fieldErrors(r.error));
+  return r.data;
+}
+
+export interface PageQuery {
+  page: number;
+  limit: number;
+}
+
+/** D7: page >= 1 and 1 <= limit <= 100, integers written in decimal; defaults 1 and 20. */
+export function parsePageQuery(params: URLSearchParams): PageQuery {
+  const errors: FieldError[] = [];
+  const int = (name: string, def: number, min: number, max: number): number => {
+    const all = params.getAll(name);
+    if (all.length === 0) return def;
+    const raw = all[0] as string;
+    if (all.length > 1) {
+      errors.push({ path: `/query/${name}`, message: 'must be given once' });
+      return def;
+    }
+    if (!/^\d{1,15}$/.test(raw)) {
+      errors.push({ path: `/query/${name}`, message: `must be an integer (got "${raw}")` });
+      return def;
+    }
+    const n = Number(raw);
+    if (n < min || n > max) {
+      errors.push({
+        path: `/query/${name}`,
+        message:
+          max === Number.MAX_SAFE_INTEGER ? `must be at least ${min}` : `must be ${min} to ${max}`,
+      });
+    }
+    return n;
+  };
+  const page = int('page', 1, 1, Number.MAX_SAFE_INTEGER);
+  const limit = int('limit', 20, 1, 100);
+  if (errors.length > 0) throw validationFailed(errors);
+  return { page, limit };
+}
+
+/** D8: the tracks export's `archived` filter: include (default) or only. */
+export function parseArchived(params: URLSearchParams): 'include' | 'only' {
+  const all = params.getAll('archived');
+  if (all.length === 0) return 'include';
+  const v = all[0];
+  if (all.length > 1 || (v !== 'include' && v !== 'only')) {
+    throw validationFailed([
+      { path: '/query/archived', message: 'must be "include" or "only", given once' },
+    ]);
+  }
+  return v;
+}

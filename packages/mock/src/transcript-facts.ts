@@ -1,0 +1,68 @@
+import {
+  computeKpis,
+  type Kpis,
+  normalizeEmail,
+  type ParsedTranscript,
+  parseTranscript,
+  repSpeaks,
+  speakerEmails,
+  storedTranscript,
+} from '@rcs/transcript';
+
+/**
+ * What the mock needs to know about an uploaded transcript, read through @rcs/transcript so that
+ * the server and the client-side pre-validation apply the same rules 4–8 code (no label parsing
+ * here).
+ */
+export interface TranscriptFacts {
+  parsed: ParsedTranscript;
+  /** D11: at least one cue carries an e-mail label. */
+  speakerLabeled: boolean;
+  /** D16: the text as stored in `call.transcript` and the export. */
+  stored: string;
+  /** D15: internal speakers' emails in first-speaking order (lowercase). */
+  internalSpeakers: string[];
+}
+
+export function transcriptFacts(text: string, emailDomains: readonly string[]): TranscriptFacts {
+  const parsed = parseTranscript(text, { emailDomains });
+  const internal = new Set(
+    parsed.cues.filter((c) => c.speaker.kind === 'internal').map((c) => c.speaker.email),
+  );
+  return {
+    parsed,
+    speakerLabeled: parsed.format === 'labeled-srt',
+    stored: storedTranscript(text, { emailDomains }),
+    internalSpeakers: speakerEmails(parsed).filter((e) => internal.has(e)),
+  };
+}
+
+/** D14 / R8: in a speaker-labeled transcript, some cue's label equals the rep's email. */
+export function repSpeaksIn(facts: TranscriptFacts, repEmail: string | null): boolean {
+  if (!facts.speakerLabeled) return true;
+  return repEmail !== null && repSpeaks(facts.parsed, normalizeEmail(repEmail));
+}
+
+/**
+ * The lines the rep says (D19 scores only the rep, R7): the rep's labeled cues, or every cue of a
+ * transcript without speaker attribution (the whole call is the rep's).
+ */
+export function repLines(facts: TranscriptFacts, repEmail: string | null): string[] {
+  const email = repEmail === null ? null : normalizeEmail(repEmail);
+  const cues = facts.speakerLabeled
+    ? facts.parsed.cues.filter((c) => c.label !== null && c.label === email)
+    : facts.parsed.cues;
+  return cues.map((c) => c.text.trim()).filter((t) => t.length > 0);
+}
+
+/** Every spoken line, whoever says it (for D19's "undetected": no keyword occurs at all). */
+export function allLines(facts: TranscriptFacts): string[] {
+  return facts.parsed.cues.map((c) => c.text);
+}
+
+/** D21 through the transcript package; null (KPIs SKIPPED, D18) without timing or rep cue. */
+export function kpisOf(facts: TranscriptFacts, repEmail: string | null): Kpis | null {
+  if (repEmail === null) return null;
+  const k = computeKpis(facts.parsed, normalizeEmail(repEmail));
+  return k.listenRatio === null && k.longestMonologue === null && k.talkSpeed === null ? null : k;
+}
