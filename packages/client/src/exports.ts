@@ -79,7 +79,7 @@ function splitOptions(options: Record<string, unknown>): {
   return { query, request: request as RequestOptions };
 }
 
-const PAGINATE_KEYS = ['concurrency', 'limit', 'signal', 'onPage'] as const;
+const PAGINATE_KEYS = ['concurrency', 'limit', 'signal', 'onPage', 'dedupeWindow'] as const;
 
 function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
   async function list(options: Record<string, unknown> = {}) {

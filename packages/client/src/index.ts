@@ -22,6 +22,7 @@ export type {
 export * from './exports-table.js';
 export {
   DEFAULT_CONCURRENCY,
+  DEFAULT_DEDUPE_WINDOW,
   DEFAULT_EXPORT_LIMIT,
   type ExportIterable,
   type ExportStats,

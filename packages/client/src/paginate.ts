@@ -57,6 +57,13 @@ export interface PaginateOptions {
   /** Records per page, 1 to 100 (D7). Default 100: fewest requests. */
   limit?: number | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * How many of the most recent ids are remembered to drop duplicates (D9). Default 10,000:
+   * offset pagination repeats a record near where it was first seen (shifted by the records
+   * inserted meanwhile), so a bounded window catches the repeats while keeping memory independent
+   * of the export's size. `Infinity` remembers every id (memory grows ~70 bytes per record).
+   */
+  dedupeWindow?: number | undefined;
   /** Called once per page, in page order, before its records are yielded. */
   onPage?: ((info: PageInfo) => void) | undefined;
 }
@@ -73,6 +80,7 @@ export type PageReader<T> = (page: number, limit: number, signal: AbortSignal) =
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_EXPORT_LIMIT = 100;
 export const MAX_EXPORT_LIMIT = 100;
+export const DEFAULT_DEDUPE_WINDOW = 10_000;
 
 export function assertLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EXPORT_LIMIT) {
@@ -109,6 +117,10 @@ export function paginate<T extends { id: string }>(
     throw new RcsError(`concurrency must be an integer of at least 1, got ${concurrency}`);
   }
   assertLimit(limit);
+  const window = options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW;
+  if (!(window === Number.POSITIVE_INFINITY || (Number.isInteger(window) && window >= 0))) {
+    throw new RcsError(`dedupeWindow must be an integer ≥ 0 or Infinity, got ${window}`);
+  }
 
   let stats = emptyStats();
 
@@ -119,7 +131,7 @@ export function paginate<T extends { id: string }>(
     const limiter = pLimit(concurrency);
     /** Pages requested and not yet consumed: in flight or buffered. */
     const held = new Map<number, Promise<Page<T>>>();
-    const ids = new Set<string>();
+    const ids = new RecentIds(window);
     let lastPage = 1;
     let nextToRequest = 2;
 
@@ -155,11 +167,10 @@ export function paginate<T extends { id: string }>(
         // Request ahead before yielding, so the network works while the consumer does.
         fillWindow();
         for (const record of current.data) {
-          if (ids.has(record.id)) {
+          if (!ids.add(record.id)) {
             stats.duplicates++;
             continue;
           }
-          ids.add(record.id);
           stats.seen++;
           stats.missing = Math.max(0, (stats.totalAtEnd ?? 0) - stats.seen);
           yield record;
@@ -206,4 +217,30 @@ function checkPage<T>(page: Page<T>, n: number): Page<T> {
 function hasNext(page: Page<unknown>, n: number, pageSize: number): boolean {
   const flag = (page.meta as Partial<PageMeta>).hasNext;
   return typeof flag === 'boolean' ? flag : n * pageSize < page.meta.total;
+}
+
+/** The last `capacity` distinct ids, oldest forgotten first (a ring over a Set). */
+class RecentIds {
+  private readonly set = new Set<string>();
+  private readonly ring: string[] = [];
+  private next = 0;
+  constructor(private readonly capacity: number) {}
+
+  /** Adds `id`; false when it is already remembered (a duplicate). */
+  add(id: string): boolean {
+    if (this.set.has(id)) return false;
+    if (this.capacity === 0) return true;
+    if (this.capacity === Number.POSITIVE_INFINITY) {
+      this.set.add(id);
+      return true;
+    }
+    if (this.ring.length < this.capacity) this.ring.push(id);
+    else {
+      this.set.delete(this.ring[this.next]!);
+      this.ring[this.next] = id;
+      this.next = (this.next + 1) % this.capacity;
+    }
+    this.set.add(id);
+    return true;
+  }
 }

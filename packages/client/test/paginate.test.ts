@@ -1,0 +1,114 @@
+import { DEFAULT_DEDUPE_WINDOW, type Page, paginate } from '@rcs/client';
+import { describe, expect, it } from 'vitest';
+
+type Rec = { id: string };
+
+/** A page reader over fixed pages (1-based), as the service would answer them. */
+function pagesOf(pages: string[][], total = pages.flat().length) {
+  const requested: number[] = [];
+  const read = async (page: number, limit: number): Promise<Page<Rec>> => {
+    requested.push(page);
+    const ids = pages[page - 1] ?? [];
+    return {
+      data: ids.map((id) => ({ id })),
+      meta: { total, page, limit, hasNext: page < pages.length },
+    };
+  };
+  return { read, requested };
+}
+
+describe('paginate: the engine behind exports.<name>.all', () => {
+  it('drops a repeat within the dedupe window and counts it', async () => {
+    const { read } = pagesOf([['a', 'b'], ['b', 'c'], ['d']], 4);
+    const it = paginate(read, { limit: 2, dedupeWindow: 10 });
+    expect((await it.toArray()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(it.stats).toMatchObject({ seen: 4, duplicates: 1, total: 4 });
+  });
+
+  it('a window of N ids forgets older ones: a far repeat passes, a near one is dropped', async () => {
+    const { read } = pagesOf(
+      [
+        ['a', 'b'],
+        ['c', 'd'],
+        ['a', 'd'],
+      ],
+      6,
+    );
+    const it = paginate(read, { limit: 2, dedupeWindow: 2 });
+    // Remembered after page 2: c, d. So 'a' comes again, 'd' does not.
+    expect((await it.toArray()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'd', 'a']);
+    expect(it.stats.duplicates).toBe(1);
+  });
+
+  it('dedupeWindow: Infinity remembers every id', async () => {
+    const { read } = pagesOf(
+      [
+        ['a', 'b'],
+        ['c', 'd'],
+        ['a', 'd'],
+      ],
+      6,
+    );
+    const it = paginate(read, { limit: 2, dedupeWindow: Number.POSITIVE_INFINITY });
+    expect((await it.toArray()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(it.stats).toMatchObject({ duplicates: 2, missing: 2 });
+  });
+
+  it('the default window is 10,000 ids', async () => {
+    expect(DEFAULT_DEDUPE_WINDOW).toBe(10_000);
+    const many = Array.from({ length: 100 }, (_, p) =>
+      Array.from({ length: 100 }, (_, i) => `p${p}-${i}`),
+    );
+    // 'extra' is the 10,001st id: it pushes p0-0 out of the window, so p0-0 comes through again;
+    // p0-2 is still remembered, so it is dropped.
+    many.push(['extra', 'p0-0', 'p0-2']);
+    const { read } = pagesOf(many, 10_003);
+    const it = paginate(read, { limit: 100 });
+    const got = await it.toArray();
+    expect(got.slice(-2).map((r) => r.id)).toEqual(['extra', 'p0-0']);
+    expect(it.stats.duplicates).toBe(1);
+  });
+
+  it('onPage reports every page in order, before its records', async () => {
+    const { read } = pagesOf([['a'], ['b'], ['c']]);
+    const seen: string[] = [];
+    const it = paginate(read, {
+      limit: 1,
+      concurrency: 3,
+      onPage: (p) => seen.push(`page${p.page}`),
+    });
+    for await (const r of it) seen.push(r.id);
+    expect(seen).toEqual(['page1', 'a', 'page2', 'b', 'page3', 'c']);
+  });
+
+  it('each iteration is a fresh run with fresh stats', async () => {
+    const { read, requested } = pagesOf([['a'], ['b']]);
+    const it = paginate(read, { limit: 1 });
+    await it.toArray();
+    await it.toArray();
+    expect(requested).toEqual([1, 2, 1, 2]);
+    expect(it.stats.seen).toBe(2);
+  });
+
+  it('a page that is not { data, meta } is an error naming the page', async () => {
+    const it = paginate(async () => ({ items: [] }) as unknown as Page<Rec>, {});
+    await expect(it.toArray()).rejects.toThrow(/page 1 of the export is not \{ data/);
+  });
+
+  it('without hasNext, total decides how many pages there are', async () => {
+    const requested: number[] = [];
+    const it = paginate<Rec>(
+      async (page) => {
+        requested.push(page);
+        return { data: [{ id: `r${page}` }], meta: { total: 3, page, limit: 1 } } as Page<Rec>;
+      },
+      { limit: 1 },
+    );
+    expect(await it.toArray()).toHaveLength(3);
+    expect(requested.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('rejects a bad dedupeWindow', () => {
+    expect(() => paginate(pagesOf([]).read, { dedupeWindow: -1 })).toThrow(/dedupeWindow must be/);
+  });
+});
