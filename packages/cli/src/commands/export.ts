@@ -1,0 +1,113 @@
+/**
+ * `rcs export <resource...|all>` (cli.md, issue 6): the nine data exports to JSONL or CSV files,
+ * complete and exact or not at all. Options are validated here (exit 2), then the run happens in
+ * ../export/run.ts; this file maps outcomes to exit codes and one clear line.
+ */
+import type { CliContext } from '../context.js';
+import { CliError, describeError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { ExportLockedError } from '../export/lock.js';
+import type { Manifest } from '../export/manifest.js';
+import { type ExportOptions, ExportUsageError, planExport } from '../export/options.js';
+import { ExportIntegrityError } from '../export/pager.js';
+import { createProgress, formatCount, renderTable } from '../export/progress.js';
+import { type ExportClient, exportToDirectory, exportToStream } from '../export/run.js';
+import { safeLine } from '../output/sanitize.js';
+
+export type { ExportOptions } from '../export/options.js';
+
+/** 130 for SIGINT (cli.md); 143 (128 + 15) when the run was stopped by SIGTERM. */
+function interruptedCode(signal: AbortSignal): number {
+  const reason = signal.reason as { signal?: unknown; message?: unknown } | string | undefined;
+  const text =
+    typeof reason === 'string'
+      ? reason
+      : `${String(reason?.signal ?? '')} ${String(reason?.message ?? '')}`;
+  return /SIGTERM/.test(text) ? 143 : EXIT.interrupted;
+}
+
+function summary(manifest: Manifest): string {
+  const rows = manifest.resources.map((e) => [
+    e.resource,
+    formatCount(e.count),
+    formatCount(e.total),
+    `${(e.durationMs / 1000).toFixed(1)} s`,
+    e.status,
+    e.items ? `${e.file} + ${e.items.file} (${formatCount(e.items.count)} rows)` : e.file,
+  ]);
+  return renderTable(['export', 'records', 'total', 'time', 'status', 'file'], rows);
+}
+
+export async function runExport(options: ExportOptions, ctx: CliContext): Promise<number> {
+  let plan: ReturnType<typeof planExport>;
+  try {
+    plan = planExport(options);
+  } catch (error) {
+    if (error instanceof ExportUsageError) {
+      ctx.error(`export: ${error.message}`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+
+  const progress = createProgress(
+    ctx.stderr,
+    plan.entries.map((e) => e.resource),
+    ctx.stderrIsTTY && !ctx.quiet,
+  );
+  const where = plan.dir === undefined ? '' : `; files in ${plan.dir} were left as they were`;
+  try {
+    const client: ExportClient = await ctx.getClient();
+    const deps = { client, signal: ctx.signal, progress, version: ctx.version };
+    if (plan.dir === undefined) {
+      await exportToStream(
+        plan,
+        deps,
+        ctx.stdout as unknown as Parameters<typeof exportToStream>[2],
+      );
+      progress.stop();
+      return EXIT.ok;
+    }
+    const manifest = await exportToDirectory(plan, deps);
+    progress.stop();
+    for (const entry of manifest.resources) {
+      // --allow-drift: accepted, but never silently (also in the manifest).
+      for (const warning of entry.warnings)
+        ctx.error(`warning: export ${entry.resource}: ${safeLine(warning)}`);
+    }
+    if (ctx.json) ctx.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
+    ctx.log(`\n${summary(manifest)}Wrote ${plan.dir}/manifest.json`);
+    return EXIT.ok;
+  } catch (error) {
+    progress.stop();
+    if (ctx.signal.aborted) {
+      ctx.error(`export interrupted; nothing was replaced${where}`);
+      return interruptedCode(ctx.signal);
+    }
+    if (error instanceof ExportIntegrityError) {
+      ctx.error(
+        `export ${safeLine(error.message)}; the export is not exact${where}. Run it again, or pass --allow-drift to accept it with a warning in the manifest`,
+      );
+      return EXIT.failure;
+    }
+    if (error instanceof ExportLockedError) {
+      ctx.error(`export: ${safeLine(error.message)}`);
+      return EXIT.failure;
+    }
+    if (error instanceof CliError) {
+      ctx.error(error.message);
+      return error.exitCode;
+    }
+    const code = (error as NodeJS.ErrnoException)?.code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && (error as { path?: string }).path) {
+      // A file-system failure (disk full, no permission, not a directory).
+      ctx.error(
+        `export: ${safeLine((error as Error).message)}${where}; check the output directory`,
+      );
+      return EXIT.failure;
+    }
+    const described = describeError(error);
+    ctx.error(`export failed: ${described.message}${where}`);
+    return described.exitCode;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * A file that appears only complete (issue 6, cli.md "Files appear only complete").
+ *
+ * Bytes go to a hidden file beside the target, in the same directory so that the final
+ * `rename` is atomic on the same file system. The file is created with mode 0600 (the exports
+ * hold personal data: emails, transcripts) and with O_EXCL, so a leftover never gets reused.
+ * `finish()` fsyncs, closes and re-reads the file to check that what is on disk is exactly what
+ * was written (size and SHA-256); only then may `commit()` rename it over the previous file.
+ * `discard()` removes it, leaving the previous file untouched.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export const PARTIAL_SUFFIX = '.partial';
+export const FILE_MODE = 0o600;
+
+/** `DIR/.users.jsonl.<pid>.<random>.partial`: names the run that owns it (lock.ts cleans up). */
+export function partialPathFor(target: string, pid = process.pid): string {
+  const tag = randomBytes(4).toString('hex');
+  return join(dirname(target), `.${basename(target)}.${pid}.${tag}${PARTIAL_SUFFIX}`);
+}
+
+export interface WrittenFile {
+  /** Final path. */
+  path: string;
+  bytes: number;
+  sha256: string;
+}
+
+export class AtomicFile {
+  readonly target: string;
+  readonly partial: string;
+  #handle: FileHandle | undefined;
+  #hash = createHash('sha256');
+  #bytes = 0;
+  #result: WrittenFile | undefined;
+  #state: 'open' | 'finished' | 'committed' | 'discarded' = 'open';
+
+  private constructor(target: string, partial: string, handle: FileHandle) {
+    this.target = target;
+    this.partial = partial;
+    this.#handle = handle;
+  }
+
+  static async create(target: string): Promise<AtomicFile> {
+    const partial = partialPathFor(target);
+    // 'wx': never reuse or follow an existing path; mode applies on creation (umask can only
+    // remove bits, and 0600 has none a umask would normally remove).
+    const handle = await open(partial, 'wx', FILE_MODE);
+    return new AtomicFile(target, partial, handle);
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  async write(chunk: string | Uint8Array): Promise<void> {
+    if (this.#state !== 'open' || !this.#handle) throw new Error(`${this.target}: write after end`);
+    if (typeof chunk === 'string' && chunk.length === 0) return;
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    this.#hash.update(buffer);
+    this.#bytes += buffer.byteLength;
+    let offset = 0;
+    while (offset < buffer.byteLength) {
+      const { bytesWritten } = await this.#handle.write(buffer, offset);
+      offset += bytesWritten;
+    }
+  }
+
+  /** fsync, close, and verify the bytes on disk against what was written. */
+  async finish(): Promise<WrittenFile> {
+    if (this.#state !== 'open' || !this.#handle) throw new Error(`${this.target}: finished twice`);
+    const handle = this.#handle;
+    this.#handle = undefined;
+    await handle.sync();
+    await handle.close();
+    this.#state = 'finished';
+    const sha256 = this.#hash.digest('hex');
+    const onDisk = await hashFile(this.partial);
+    if (onDisk.bytes !== this.#bytes || onDisk.sha256 !== sha256) {
+      throw new Error(
+        `${basename(this.target)}: the file on disk (${onDisk.bytes} bytes) differs from what was written (${this.#bytes} bytes); check the disk and run again`,
+      );
+    }
+    this.#result = { path: this.target, bytes: this.#bytes, sha256 };
+    return this.#result;
+  }
+
+  /** Renames the verified file over the target (atomic on one file system). */
+  async commit(): Promise<WrittenFile> {
+    if (this.#state !== 'finished' || !this.#result) {
+      throw new Error(`${this.target}: commit before finish`);
+    }
+    await rename(this.partial, this.target);
+    this.#state = 'committed';
+    return this.#result;
+  }
+
+  /** Removes the partial file; the previous target file stays as it was. Never throws. */
+  async discard(): Promise<void> {
+    if (this.#state === 'committed' || this.#state === 'discarded') return;
+    this.#state = 'discarded';
+    const handle = this.#handle;
+    this.#handle = undefined;
+    await handle?.close().catch(() => {});
+    await unlink(this.partial).catch(() => {});
+  }
+}
+
+export async function hashFile(path: string): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).byteLength;
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+/** fsync a directory so that renames in it survive a crash (no-op where unsupported). */
+export async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic.
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+/** Writes a whole small file (the manifest) the same way: aside, fsync, verify, rename. */
+export async function writeFileAtomically(target: string, content: string): Promise<WrittenFile> {
+  const file = await AtomicFile.create(target);
+  try {
+    await file.write(content);
+    await file.finish();
+    const written = await file.commit();
+    await syncDirectory(dirname(target));
+    return written;
+  } catch (error) {
+    await file.discard();
+    throw error;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The ids already written for one export, for de-duplication (D9: offset pagination over a list
+ * that changes can repeat records).
+ *
+ * A `Set<string>` of a million UUIDs costs about 80 MB, which would break the flat-memory goal.
+ * This set keeps a 64-bit hash of each id in an open-addressing table of two Uint32Arrays:
+ * 8 bytes a slot, sized from `meta.total` up front (so no growth spikes mid-run), at most 3/4
+ * full. Two different ids share a 64-bit hash with probability about n²/2⁶⁵ (3·10⁻⁸ for a
+ * million records); if it ever happened, the record would be counted as a duplicate, the count
+ * would fall short of `meta.total`, and the export would fail loudly rather than silently.
+ */
+
+const EMPTY_HI = 0;
+const EMPTY_LO = 0;
+
+/** FNV-1a over UTF-16 code units, twice with different offsets, giving 2 × 32 bits. */
+function hash64(id: string): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x9e3779b9;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  // Final avalanche so that ids differing in the last characters spread over the table.
+  a ^= a >>> 16;
+  a = Math.imul(a, 0x85ebca6b);
+  a ^= a >>> 13;
+  b ^= b >>> 16;
+  b = Math.imul(b, 0xc2b2ae35);
+  b ^= b >>> 16;
+  a >>>= 0;
+  b >>>= 0;
+  // (0, 0) marks an empty slot.
+  if (a === EMPTY_HI && b === EMPTY_LO) b = 1;
+  return [a, b];
+}
+
+export class IdSet {
+  #hi: Uint32Array;
+  #lo: Uint32Array;
+  #size = 0;
+
+  constructor(expected = 1024) {
+    const capacity = Math.max(16, Math.ceil((Math.max(expected, 1) * 4) / 3) + 1);
+    this.#hi = new Uint32Array(capacity);
+    this.#lo = new Uint32Array(capacity);
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Adds `id`; false when it was already there. */
+  add(id: string): boolean {
+    if ((this.#size + 1) * 4 > this.#hi.length * 3) this.#grow();
+    const [h, l] = hash64(id);
+    return this.#insert(h, l);
+  }
+
+  #insert(h: number, l: number): boolean {
+    const hi = this.#hi;
+    const lo = this.#lo;
+    const capacity = hi.length;
+    let slot = (h ^ Math.imul(l, 0x27d4eb2d)) >>> 0;
+    slot %= capacity;
+    for (;;) {
+      const sh = hi[slot]!;
+      const sl = lo[slot]!;
+      if (sh === EMPTY_HI && sl === EMPTY_LO) {
+        hi[slot] = h;
+        lo[slot] = l;
+        this.#size++;
+        return true;
+      }
+      if (sh === h && sl === l) return false;
+      slot = slot + 1 === capacity ? 0 : slot + 1;
+    }
+  }
+
+  #grow(): void {
+    const oldHi = this.#hi;
+    const oldLo = this.#lo;
+    this.#hi = new Uint32Array(oldHi.length * 2);
+    this.#lo = new Uint32Array(oldLo.length * 2);
+    this.#size = 0;
+    for (let i = 0; i < oldHi.length; i++) {
+      const h = oldHi[i]!;
+      const l = oldLo[i]!;
+      if (h !== EMPTY_HI || l !== EMPTY_LO) this.#insert(h, l);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * `rcs export` options (cli.md) and their validation. Bad input is rejected before any request,
+ * with one line naming what is wrong (exit 2).
+ */
+import { EXPORT_TABLE, type ExportEntry } from '@rcs/client';
+import type { ExportFormat } from './manifest.js';
+
+export interface ExportOptions {
+  /** Path names of the exports (`users`, `real-call-sessions`, …) or `all`. */
+  resources: string[];
+  format: ExportFormat;
+  /** A directory, or `-` for stdout (exactly one resource). */
+  out: string;
+  /** Requests in flight at once, shared by all resources and pages. Default 8. */
+  concurrency: number;
+  /** Tracks only (D8). */
+  archived?: 'include' | 'only';
+  csvRaw: boolean;
+  bom: boolean;
+  allowDrift: boolean;
+}
+
+export const DEFAULT_OUT_DIR = 'rcs-export';
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 64;
+/** Records per request: the maximum (D7), so the fewest requests. */
+export const PAGE_LIMIT = 100;
+
+export interface ExportPlan {
+  entries: ExportEntry[];
+  format: ExportFormat;
+  /** undefined: stdout. */
+  dir: string | undefined;
+  concurrency: number;
+  archived: 'include' | 'only' | undefined;
+  csvRaw: boolean;
+  bom: boolean;
+  allowDrift: boolean;
+}
+
+export class ExportUsageError extends Error {
+  override name = 'ExportUsageError';
+}
+
+const NAMES = EXPORT_TABLE.map((e) => e.resource).join(', ');
+
+export function planExport(options: ExportOptions): ExportPlan {
+  const requested = options.resources.map((r) => r.trim()).filter((r) => r !== '');
+  if (requested.length === 0) {
+    throw new ExportUsageError(`name what to export: one or more of ${NAMES}, or all`);
+  }
+  const unknown = requested.filter(
+    (r) => r !== 'all' && !EXPORT_TABLE.some((e) => e.resource === r),
+  );
+  if (unknown.length > 0) {
+    throw new ExportUsageError(
+      `unknown export ${unknown.map((r) => `"${r}"`).join(', ')}; the exports are: ${NAMES} (or all)`,
+    );
+  }
+  // Table order, each once: `all` or a list in any order gives the same files and manifest.
+  const entries = EXPORT_TABLE.filter(
+    (e) => requested.includes('all') || requested.includes(e.resource),
+  );
+
+  const format = options.format;
+  if (format !== 'jsonl' && format !== 'csv') {
+    throw new ExportUsageError(`--format must be jsonl or csv, got "${String(format)}"`);
+  }
+  if (format !== 'csv' && (options.csvRaw || options.bom)) {
+    throw new ExportUsageError(
+      `${options.csvRaw ? '--csv-raw' : '--bom'} applies to --format csv only (JSONL is UTF-8 without a BOM)`,
+    );
+  }
+  const concurrency = options.concurrency;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new ExportUsageError(
+      `--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${String(concurrency)}`,
+    );
+  }
+  const archived = options.archived;
+  if (archived !== undefined) {
+    if (archived !== 'include' && archived !== 'only') {
+      throw new ExportUsageError(
+        `--archived must be include or only (D8), got "${String(archived)}"`,
+      );
+    }
+    if (!entries.some((e) => e.resource === 'tracks')) {
+      throw new ExportUsageError(
+        '--archived applies to the tracks export only (D8); add tracks or all',
+      );
+    }
+  }
+  const out = options.out === '' ? DEFAULT_OUT_DIR : options.out;
+  if (out === '-' && entries.length !== 1) {
+    throw new ExportUsageError(
+      `--out - streams exactly one export to stdout, but ${entries.length} were named; pick one, or write to a directory`,
+    );
+  }
+  return {
+    entries,
+    format,
+    dir: out === '-' ? undefined : out,
+    concurrency,
+    archived,
+    csvRaw: options.csvRaw,
+    bom: options.bom,
+    allowDrift: options.allowDrift,
+  };
+}

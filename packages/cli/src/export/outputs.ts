@@ -1,0 +1,174 @@
+/**
+ * Where one export's pages go: files in the output directory (written aside, committed by
+ * rename) or a stream (stdout for `--out -`). Both take pages in page order.
+ */
+import { once } from 'node:events';
+import { join } from 'node:path';
+import type { ExportResource } from '@rcs/client';
+import { AtomicFile, type WrittenFile } from './atomic-file.js';
+import { columnsOf, SESSION_ITEMS_FILE_STEM, SESSION_ITEMS_RESOURCE } from './columns.js';
+import {
+  type ApiRecord,
+  csvEncoder,
+  jsonlEncoder,
+  type PageEncoder,
+  sessionItemsEncoder,
+} from './encoders.js';
+import type { ExportFormat } from './manifest.js';
+
+export interface OutputSettings {
+  format: ExportFormat;
+  csvRaw: boolean;
+  bom: boolean;
+}
+
+export function fileNameOf(resource: string, format: ExportFormat): string {
+  return `${resource}.${format}`;
+}
+
+export const SESSION_ITEMS_FILE = `${SESSION_ITEMS_FILE_STEM}.csv`;
+
+/** The main encoder of an export, and the items encoder when the export has a child table. */
+export function encodersOf(
+  resource: ExportResource,
+  settings: OutputSettings,
+): { main: PageEncoder; items: PageEncoder | undefined } {
+  if (settings.format === 'jsonl') return { main: jsonlEncoder(), items: undefined };
+  const csv = { raw: settings.csvRaw, bom: settings.bom };
+  return {
+    main: csvEncoder(columnsOf(resource), csv),
+    // Real-call sessions in CSV also get one row per analysis item (issue 6); JSONL keeps the
+    // items inside each record, so it needs no child table.
+    items: resource === SESSION_ITEMS_RESOURCE ? sessionItemsEncoder(csv) : undefined,
+  };
+}
+
+function itemCount(records: readonly ApiRecord[]): number {
+  let n = 0;
+  for (const record of records) {
+    const items = (record.analysis as { items?: unknown } | null | undefined)?.items;
+    if (Array.isArray(items)) n += items.length;
+  }
+  return n;
+}
+
+export interface FileResult {
+  file: string;
+  written: WrittenFile;
+  items: { file: string; written: WrittenFile; count: number } | undefined;
+}
+
+/** One export's files in the output directory, invisible until `commit()`. */
+export class FileOutput {
+  #main: AtomicFile;
+  #items: AtomicFile | undefined;
+  #encoders: { main: PageEncoder; items: PageEncoder | undefined };
+  #itemRows = 0;
+  readonly file: string;
+
+  private constructor(
+    file: string,
+    main: AtomicFile,
+    items: AtomicFile | undefined,
+    encoders: { main: PageEncoder; items: PageEncoder | undefined },
+  ) {
+    this.file = file;
+    this.#main = main;
+    this.#items = items;
+    this.#encoders = encoders;
+  }
+
+  static async open(dir: string, resource: ExportResource, settings: OutputSettings) {
+    const encoders = encodersOf(resource, settings);
+    const file = fileNameOf(resource, settings.format);
+    const main = await AtomicFile.create(join(dir, file));
+    let items: AtomicFile | undefined;
+    try {
+      if (encoders.items) items = await AtomicFile.create(join(dir, SESSION_ITEMS_FILE));
+    } catch (error) {
+      await main.discard();
+      throw error;
+    }
+    const output = new FileOutput(file, main, items, encoders);
+    await main.write(encoders.main.preamble);
+    if (items && encoders.items) await items.write(encoders.items.preamble);
+    return output;
+  }
+
+  async writePage(records: readonly ApiRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const pending = [this.#main.write(this.#encoders.main.encode(records))];
+    if (this.#items && this.#encoders.items) {
+      this.#itemRows += itemCount(records);
+      pending.push(this.#items.write(this.#encoders.items.encode(records)));
+    }
+    await Promise.all(pending);
+  }
+
+  /** fsync + verify; nothing is visible yet. */
+  async finish(): Promise<FileResult> {
+    const written = await this.#main.finish();
+    const items = this.#items
+      ? { file: SESSION_ITEMS_FILE, written: await this.#items.finish(), count: this.#itemRows }
+      : undefined;
+    return { file: this.file, written, items };
+  }
+
+  async commit(): Promise<void> {
+    await this.#main.commit();
+    await this.#items?.commit();
+  }
+
+  async discard(): Promise<void> {
+    await Promise.all([this.#main.discard(), this.#items?.discard()]);
+  }
+}
+
+export interface WritableLike {
+  write(chunk: string): boolean;
+  once(event: string, listener: (...args: unknown[]) => void): unknown;
+  removeListener(event: string, listener: (...args: unknown[]) => void): unknown;
+}
+
+/** Writes honouring backpressure; a closed pipe (`| head`) ends the wait with an error. */
+export async function writeToStream(stream: WritableLike, text: string): Promise<void> {
+  if (text.length === 0 || stream.write(text)) return;
+  const ac = new AbortController();
+  try {
+    await Promise.race([
+      once(stream as unknown as NodeJS.EventEmitter, 'drain', { signal: ac.signal }),
+      once(stream as unknown as NodeJS.EventEmitter, 'close', { signal: ac.signal }).then(() => {
+        throw new Error('standard output was closed before the export ended');
+      }),
+      // `once` rejects with the stream's 'error' itself.
+    ]);
+  } finally {
+    ac.abort();
+  }
+}
+
+/** `--out -`: one export streamed to stdout, for `jq` or a loader (no files, no manifest). */
+export class StreamOutput {
+  #stream: WritableLike;
+  #encoder: PageEncoder;
+  #started = false;
+
+  constructor(stream: WritableLike, resource: ExportResource, settings: OutputSettings) {
+    this.#stream = stream;
+    // A stream has room for one table: the child items table exists only in directory mode.
+    this.#encoder = encodersOf(resource, settings).main;
+  }
+
+  async writePage(records: readonly ApiRecord[]): Promise<void> {
+    if (!this.#started) {
+      this.#started = true;
+      await writeToStream(this.#stream, this.#encoder.preamble);
+    }
+    if (records.length > 0) await writeToStream(this.#stream, this.#encoder.encode(records));
+  }
+
+  /** An empty export still gets its CSV header. */
+  async end(): Promise<void> {
+    await this.writePage([]);
+  }
+}

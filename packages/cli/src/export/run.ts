@@ -1,0 +1,233 @@
+/**
+ * One export run: every named export at once under one shared concurrency budget (one p-limit
+ * for all resources and all pages), each streamed in page order to its output.
+ *
+ * Directory mode is all-or-nothing: data files are committed (renamed into place) only when every
+ * export finished and verified, then the manifest is written last. Any failure or interruption
+ * discards this run's partial files and leaves the previous files and manifest as they were.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ExportEntry, ExportResource } from '@rcs/client';
+import pLimit from 'p-limit';
+import { usageError } from '../errors.js';
+import { syncDirectory, writeFileAtomically } from './atomic-file.js';
+import type { ApiRecord } from './encoders.js';
+import { acquireExportLock } from './lock.js';
+import {
+  MANIFEST_FILE,
+  type Manifest,
+  type ManifestEntry,
+  manifestStatus,
+  manifestText,
+} from './manifest.js';
+import { type ExportPlan, PAGE_LIMIT } from './options.js';
+import { FileOutput, type FileResult, StreamOutput, type WritableLike } from './outputs.js';
+import { type ExportPage, type Limiter, type PagerResult, pageThrough } from './pager.js';
+import type { ExportProgress } from './progress.js';
+
+/** What the export needs of the SDK client: `RcsClient` satisfies it; tests pass fakes. */
+export interface ExportClient {
+  exportsByResource(resource: string): {
+    list(options: {
+      page: number;
+      limit: number;
+      archived?: 'include' | 'only';
+      signal?: AbortSignal;
+    }): Promise<{ data: unknown[]; meta: unknown }>;
+  };
+}
+
+export interface RunDeps {
+  client: ExportClient;
+  signal: AbortSignal;
+  progress: ExportProgress;
+  version: string;
+  now?: () => Date;
+}
+
+function listerFor(client: ExportClient, entry: ExportEntry, plan: ExportPlan) {
+  const accessor = client.exportsByResource(entry.resource);
+  // D8: the archive filter exists on the tracks export only.
+  const archived = entry.resource === 'tracks' ? plan.archived : undefined;
+  return (page: number, limit: number, signal: AbortSignal) =>
+    accessor.list({
+      page,
+      limit,
+      signal,
+      ...(archived ? { archived } : {}),
+    }) as Promise<ExportPage>;
+}
+
+/** Runs `task` for each entry; the first failure aborts the others and is the one rethrown. */
+async function allOrFirstError<T>(
+  entries: readonly ExportEntry[],
+  signal: AbortSignal,
+  task: (entry: ExportEntry, signal: AbortSignal) => Promise<T>,
+): Promise<T[]> {
+  const failed = new AbortController();
+  const combined = AbortSignal.any([signal, failed.signal]);
+  let first: { error: unknown } | undefined;
+  const settled = await Promise.allSettled(
+    entries.map(async (entry) => {
+      try {
+        return await task(entry, combined);
+      } catch (error) {
+        // The first failure is the cause; the AbortErrors it provokes elsewhere are not.
+        if (!first && !signal.aborted) first = { error };
+        failed.abort(error);
+        throw error;
+      }
+    }),
+  );
+  signal.throwIfAborted();
+  if (first) throw first.error;
+  return settled.map((s) => {
+    if (s.status === 'rejected') throw s.reason;
+    return s.value;
+  });
+}
+
+interface Timed {
+  result: PagerResult;
+  startedAt: Date;
+  finishedAt: Date;
+}
+
+async function exportOne(
+  entry: ExportEntry,
+  plan: ExportPlan,
+  deps: RunDeps,
+  limiter: Limiter,
+  signal: AbortSignal,
+  write: (records: ApiRecord[]) => Promise<void>,
+): Promise<Timed> {
+  const now = deps.now ?? (() => new Date());
+  const startedAt = now();
+  let written = 0;
+  const result = await pageThrough({
+    resource: entry.resource,
+    list: listerFor(deps.client, entry, plan),
+    limiter,
+    window: plan.concurrency,
+    limit: PAGE_LIMIT,
+    signal,
+    allowDrift: plan.allowDrift,
+    async onPage(records, info) {
+      await write(records);
+      written += records.length;
+      deps.progress.update(entry.resource, written, info.total);
+    },
+  });
+  deps.progress.finish(entry.resource, result.warnings.length > 0 ? 'drift' : 'done');
+  return { result, startedAt, finishedAt: now() };
+}
+
+/** Directory mode: files, lock, manifest. Returns the manifest that was written. */
+export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promise<Manifest> {
+  const dir = plan.dir;
+  if (dir === undefined) throw new Error('exportToDirectory needs a directory');
+  const now = deps.now ?? (() => new Date());
+  const startedAt = now();
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // Rejected before any request (cli.md exit 2): the directory cannot exist there.
+    throw usageError(
+      `--out ${dir}: cannot create the output directory (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  const lock = await acquireExportLock(dir);
+  const outputs = new Map<ExportResource, FileOutput>();
+  let committed = false;
+  try {
+    for (const entry of plan.entries) {
+      outputs.set(entry.resource, await FileOutput.open(dir, entry.resource, plan));
+    }
+    const limiter = pLimit(plan.concurrency);
+    const timed = await allOrFirstError(plan.entries, deps.signal, (entry, signal) => {
+      const output = outputs.get(entry.resource)!;
+      return exportOne(entry, plan, deps, limiter, signal, (records) => output.writePage(records));
+    });
+
+    // Every export is complete and exact (or accepted drift): verify, then make them visible.
+    const files: FileResult[] = [];
+    for (const entry of plan.entries) files.push(await outputs.get(entry.resource)!.finish());
+    deps.signal.throwIfAborted();
+    committed = true;
+    for (const entry of plan.entries) await outputs.get(entry.resource)!.commit();
+    await syncDirectory(dir);
+
+    const entries: ManifestEntry[] = plan.entries.map((entry, i) => {
+      const { result, startedAt: s, finishedAt: f } = timed[i]!;
+      const file = files[i]!;
+      return {
+        resource: entry.resource,
+        file: file.file,
+        format: plan.format,
+        count: result.count,
+        total: result.total,
+        totalAtEnd: result.totalAtEnd,
+        bytes: file.written.bytes,
+        sha256: file.written.sha256,
+        status: result.warnings.length > 0 ? 'drift' : 'complete',
+        pages: result.pages,
+        duplicates: result.duplicates,
+        warnings: result.warnings,
+        startedAt: s.toISOString(),
+        finishedAt: f.toISOString(),
+        durationMs: f.getTime() - s.getTime(),
+        ...(file.items
+          ? {
+              items: {
+                file: file.items.file,
+                count: file.items.count,
+                bytes: file.items.written.bytes,
+                sha256: file.items.written.sha256,
+              },
+            }
+          : {}),
+      };
+    });
+    const finishedAt = now();
+    const manifest: Manifest = {
+      manifestVersion: 1,
+      tool: { name: 'rcs', version: deps.version },
+      status: manifestStatus(entries),
+      format: plan.format,
+      options: {
+        concurrency: plan.concurrency,
+        ...(plan.archived ? { archived: plan.archived } : {}),
+        ...(plan.format === 'csv' ? { csvRaw: plan.csvRaw, bom: plan.bom } : {}),
+        allowDrift: plan.allowDrift,
+      },
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationMs: finishedAt.getTime() - startedAt.getTime(),
+      resources: entries,
+    };
+    // Last, and the same atomic way: a reader of the manifest only ever sees complete files.
+    await writeFileAtomically(join(dir, MANIFEST_FILE), manifestText(manifest));
+    return manifest;
+  } finally {
+    if (!committed) await Promise.all([...outputs.values()].map((o) => o.discard()));
+    await lock.release();
+  }
+}
+
+/** `--out -`: one export to a stream. Records already sent stay sent; a failure still exits 1. */
+export async function exportToStream(
+  plan: ExportPlan,
+  deps: RunDeps,
+  stream: WritableLike,
+): Promise<PagerResult> {
+  const entry = plan.entries[0];
+  if (!entry || plan.entries.length !== 1) throw new Error('--out - takes exactly one export');
+  const output = new StreamOutput(stream, entry.resource, plan);
+  const limiter = pLimit(plan.concurrency);
+  const { result } = await exportOne(entry, plan, deps, limiter, deps.signal, (records) =>
+    output.writePage(records),
+  );
+  await output.end();
+  return result;
+}
