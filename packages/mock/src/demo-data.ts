@@ -190,12 +190,13 @@ function countsFor(records: number): Counts {
 export interface MockInfo {
   /** Every organization's API keys, first organization first. */
   apiKeys: string[];
-  /** Emails of existing reps a newcomer can upload for (R2). */
+  /** Emails of existing reps of the first organization, usable with `apiKeys[0]` (R2). */
   repEmails: string[];
   organizations: {
     id: string;
     name: string;
     apiKeys: string[];
+    repEmails: string[];
     emailDomains: string[];
     autoCreateUsers: boolean;
     seatLimit?: number;
@@ -251,24 +252,27 @@ export function generateDemoDataset(options: DemoOptions = {}): DemoDataset {
 
 /** `info` for any dataset: keys, a few rep emails per organization, the settings. */
 export function infoOf(dataset: Dataset): MockInfo {
-  return {
-    apiKeys: dataset.organizations.flatMap((o) => o.apiKeys),
-    repEmails: dataset.organizations.flatMap((o) => {
-      const out: string[] = [];
-      for (let i = 0; i < o.users.length && out.length < 3; i++) {
-        const e = o.users.at(i).email;
-        if (e) out.push(e);
-      }
-      return out;
-    }),
-    organizations: dataset.organizations.map((o) => ({
+  const organizations = dataset.organizations.map((o) => {
+    const repEmails: string[] = [];
+    for (let i = 0; i < o.users.length && repEmails.length < 3; i++) {
+      const e = o.users.at(i).email;
+      if (e) repEmails.push(e);
+    }
+    return {
       id: o.id,
       name: o.name,
       apiKeys: o.apiKeys,
+      repEmails,
       emailDomains: o.settings.emailDomains,
       autoCreateUsers: o.settings.autoCreateUsers,
       ...(o.settings.seatLimit === undefined ? {} : { seatLimit: o.settings.seatLimit }),
-    })),
+    };
+  });
+  return {
+    apiKeys: organizations.flatMap((o) => o.apiKeys),
+    // The first organization's: they go with the first API key (what `rcs mock` prints).
+    repEmails: organizations[0]?.repEmails ?? [],
+    organizations,
     ...(dataset.jwtSecret === undefined ? {} : { jwtSecret: dataset.jwtSecret }),
   };
 }

@@ -89,7 +89,7 @@ export async function startAcme(options: Partial<MockServerOptions> & { fixture?
     const res = await fetch(`${server.url}${path}`, {
       method,
       headers,
-      ...(body === undefined ? {} : { body }),
+      ...(body === undefined ? {} : { body: body as BodyInit }),
     });
     const status = res.status;
     const resHeaders = res.headers;
