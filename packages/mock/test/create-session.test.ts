@@ -1,5 +1,13 @@
+import { loadFixtureFile } from '@rcs/mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACME, type Acme, GLOBEX, labeledSrt, startAcme } from './helpers/mock-server.js';
+import {
+  ACME,
+  ACME_FIXTURE,
+  type Acme,
+  GLOBEX,
+  labeledSrt,
+  startAcme,
+} from './helpers/mock-server.js';
 
 /**
  * Session creation through real HTTP: rules 1–10, every status of the description and D2/D3,
@@ -13,7 +21,7 @@ beforeEach(async () => {
 afterEach(() => m.close());
 
 const PLAIN = 'We talked about the budget and the next step for the roll-out.';
-const repCall = (rep = ACME.rep.email) =>
+const repCall = (rep: string = ACME.rep.email) =>
   labeledSrt([
     [rep, 'Thanks for joining. What budget do you have in mind?'],
     ['buyer@client.io', 'Around fifty thousand.'],
@@ -252,11 +260,11 @@ describe('403, 409, 502: creating the rep', () => {
   });
 
   it('409 for a member of another organization of a configured domain', async () => {
-    const fixture = structuredClone(
-      (await import('../fixtures/acme.json', { with: { type: 'json' } })).default,
-    );
-    fixture.organizations[1].users[0].email = 'moved@acme.com';
-    const other = await startAcme({ fixture: fixture as never });
+    const fixture = structuredClone(await loadFixtureFile(ACME_FIXTURE));
+    const boss = fixture.organizations[1]?.users[0];
+    if (!boss) throw new Error('fixture changed: Globex has no user');
+    boss.email = 'moved@acme.com';
+    const other = await startAcme({ fixture });
     try {
       const r = await other.create({
         transcript: PLAIN,
