@@ -1,5 +1,6 @@
 // Every file in the shared fixtures (external/ and synthetic/) is read here. Each has our result
-// checked in beside this test (test/expected/<path>.json, written by vitest's file snapshots and
+// checked in beside this test (test/expected/<path>.expected.txt: JSON, not named .json so the formatter
+// leaves it byte-stable; written by vitest file snapshots and
 // reviewed), and each is compared with the team's EXPECTED.json reading: our `lines` joined must
 // equal its cue text (its policy keeps labels and tags in the text; our `text` takes them out on
 // purpose, see parse.test.ts). Where we deliberately read a file differently, DEVIATIONS says why.
@@ -61,7 +62,9 @@ describe('shared transcript fixtures', () => {
         expect(DEVIATIONS[file], `unexpected decode error ${decoded.error.code}`).toBeDefined();
         expect(decoded.error.code).toBe('invalid_utf8');
         expect(decoded.error.message).toMatch(/UTF-8/);
-        await expect(json({ error: decoded.error })).toMatchFileSnapshot(`expected/${file}.json`);
+        await expect(json({ error: decoded.error })).toMatchFileSnapshot(
+          `expected/${file}.expected.txt`,
+        );
         return;
       }
       expect(DEVIATIONS[file]).toBeUndefined();
@@ -76,7 +79,7 @@ describe('shared transcript fixtures', () => {
             srt: r.srt,
             diagnostics: codes(r.diagnostics),
           }),
-        ).toMatchFileSnapshot(`expected/${file}.json`);
+        ).toMatchFileSnapshot(`expected/${file}.expected.txt`);
         expect(parseTranscript(r.srt).format).toBe('labeled-srt');
         return;
       }
@@ -90,7 +93,7 @@ describe('shared transcript fixtures', () => {
           cues: snapshotOf(parsed.cues),
           diagnostics: codes(parsed.diagnostics),
         }),
-      ).toMatchFileSnapshot(`expected/${file}.json`);
+      ).toMatchFileSnapshot(`expected/${file}.expected.txt`);
 
       if (expected === undefined) return;
       if (expected.format === 'plain') {
