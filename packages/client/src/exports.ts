@@ -51,9 +51,7 @@ export type ExportsApi = { readonly [E in ExportEntry as E['name']]: AccessorOf<
 /** Any of the nine, as `exportsByResource` returns it for a resource known only at run time. */
 export type AnyExportAccessor = ExportAccessor<
   { id: string } & Record<string, unknown>,
-  {
-    archived?: 'include' | 'only';
-  }
+  { page?: number; limit?: number; archived?: 'include' | 'only' }
 >;
 
 export interface ExportDeps {

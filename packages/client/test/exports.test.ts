@@ -310,3 +310,13 @@ describe('exports.<name>.all: every record (D9)', () => {
     expect(maxInFlight).toBeLessThanOrEqual(CONCURRENCY);
   });
 });
+
+describe('exportsByResource: for a resource chosen at run time (the CLI)', () => {
+  it('lists a page with page and limit', async () => {
+    const requested = serveUsers(() => range(30));
+    const page = await client().exportsByResource('users').list({ page: 3, limit: 10 });
+    expect(requested).toEqual([3]);
+    expect(page.data).toHaveLength(10);
+    expect(page.meta.hasNext).toBe(false);
+  });
+});
