@@ -61,6 +61,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     else socket.destroy();
   });
+  // `Expect: 100-continue` with a declared body over 1 MiB: refused before the body is sent.
+  server.on('checkContinue', (req, res) => {
+    if (Number(req.headers['content-length'] ?? Number.NaN) > MAX_BODY_BYTES) {
+      sendProblem(res, payloadTooLarge());
+      return;
+    }
+    res.writeContinue();
+    server.emit('request', req, res);
+  });
   server.keepAliveTimeout = 5000;
 
   const host = options.host ?? '127.0.0.1';
@@ -138,31 +147,28 @@ async function handle(api: MockApi, req: IncomingMessage, res: ServerResponse): 
   res.end(payload);
 }
 
-/** The body, or 'too-large' as soon as it passes 1 MiB (the rest is drained, then dropped). */
+/**
+ * The body, or 'too-large' once it passed 1 MiB: from then on nothing is kept, the rest is
+ * drained so that the client, still sending, can read the 413 (past 64 MiB the socket is cut).
+ */
 function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? Number.NaN);
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = declared > MAX_BODY_BYTES;
-    if (tooLarge) resolve('too-large');
+    let tooLarge = Number(req.headers['content-length'] ?? Number.NaN) > MAX_BODY_BYTES;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (tooLarge) {
-        if (size > MAX_DRAIN_BYTES) req.socket.destroy();
-        return;
-      }
-      if (size > MAX_BODY_BYTES) {
+      if (!tooLarge && size > MAX_BODY_BYTES) {
         tooLarge = true;
         chunks.length = 0;
-        resolve('too-large');
-        return;
       }
-      chunks.push(chunk);
+      if (!tooLarge) chunks.push(chunk);
+      else if (size > MAX_DRAIN_BYTES) {
+        resolve('too-large');
+        req.socket.destroy();
+      }
     });
-    req.on('end', () => {
-      if (!tooLarge) resolve(Buffer.concat(chunks));
-    });
+    req.on('end', () => resolve(tooLarge ? 'too-large' : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

@@ -1,0 +1,170 @@
+import { request as httpRequest } from 'node:http';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACME, type Acme, startAcme } from './helpers/mock-server.js';
+
+/**
+ * Bad input never gets a 500 nor hangs: always a 4xx problem body (D1, D2), nothing created,
+ * and the answer matches openapi.yaml (the helper checks every answer).
+ */
+
+let m: Acme;
+beforeAll(async () => {
+  m = await startAcme();
+});
+afterAll(() => m.close());
+
+const valid = {
+  transcript: 'We discussed the budget today.',
+  meetingName: 'x',
+  email: ACME.rep.email,
+};
+
+async function rejected(
+  r: { status: number; body: { code: string } },
+  status: number,
+  code: string,
+) {
+  expect(r.status).toBe(status);
+  expect(r.body.code).toBe(code);
+  expect(m.state.counts().createdSessions).toBe(0);
+}
+
+describe('request bodies', () => {
+  it('malformed JSON: 400', async () => {
+    for (const raw of ['{', '{"transcript": }', "{'a': 1}", 'null x', '']) {
+      const r = await m.call('createRealCallSession', 'POST', '/api/v1/real-call-sessions', {
+        raw,
+      });
+      await rejected(r, 400, 'validation_failed');
+    }
+  });
+
+  it('JSON that is not an object: 400', async () => {
+    for (const raw of ['[]', 'null', '"text"', '42', 'true']) {
+      const r = await m.call('createRealCallSession', 'POST', '/api/v1/real-call-sessions', {
+        raw,
+      });
+      await rejected(r, 400, 'validation_failed');
+    }
+  });
+
+  it('wrong or missing content type, or a charset other than UTF-8: 400', async () => {
+    const raw = JSON.stringify(valid);
+    for (const contentType of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=latin1',
+      null,
+    ]) {
+      const r = await m.call('createRealCallSession', 'POST', '/api/v1/real-call-sessions', {
+        raw,
+        contentType,
+      });
+      await rejected(r, 400, 'validation_failed');
+    }
+    const ok = await m.call('createRealCallSession', 'POST', '/api/v1/real-call-sessions', {
+      raw,
+      contentType: 'application/json; charset=UTF-8',
+    });
+    expect(ok.status).toBe(201);
+    m.state.reset();
+  });
+
+  it('non-UTF-8 bytes: 400', async () => {
+    const prefix = new TextEncoder().encode('{"transcript":"We discussed the budget ');
+    const suffix = new TextEncoder().encode(`","meetingName":"x","email":"${ACME.rep.email}"}`);
+    const raw = new Uint8Array([...prefix, 0xff, 0xfe, 0xc3, ...suffix]);
+    const r = await m.call('createRealCallSession', 'POST', '/api/v1/real-call-sessions', { raw });
+    await rejected(r, 400, 'validation_failed');
+    expect(r.body.errors[0].message).toMatch(/UTF-8/);
+  });
+
+  it('a body over 1 MiB: 413 before parsing (even when the JSON is broken)', async () => {
+    const huge = `{"transcript":"${'a'.repeat(1024 * 1024)}`;
+    const r = await m.call('createRealCallSession', 'POST', '/api/v1/real-call-sessions', {
+      raw: huge,
+    });
+    await rejected(r, 413, 'payload_too_large');
+  });
+
+  it('a body over 1 MiB without a declared length (chunked): 413, and the server stays usable', async () => {
+    const url = new URL(`${m.server.url}/api/v1/real-call-sessions`);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        url,
+        { method: 'POST', headers: { 'x-api-key': ACME.key, 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      for (let i = 0; i < 20; i++) req.write(chunk);
+      req.end();
+    });
+    expect(status).toBe(413);
+    expect((await m.get(ACME.session)).status).toBe(201);
+  });
+
+  it('any JSON value as body: a 4xx problem or 201, never 500 (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.jsonValue(),
+          fc.record(
+            {
+              transcript: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+              meetingName: fc.oneof(fc.string(), fc.constant(null)),
+              email: fc.oneof(fc.emailAddress(), fc.string()),
+              userId: fc.oneof(fc.uuid(), fc.string()),
+              missionId: fc.oneof(fc.stringMatching(/^[0-9a-f]{24}$/), fc.string()),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+        async (body) => {
+          const r = await m.call('createRealCallSession', 'POST', '/api/v1/real-call-sessions', {
+            raw: JSON.stringify(body) ?? 'null',
+          });
+          expect([201, 400, 403, 409, 422, 502]).toContain(r.status);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    m.state.reset();
+  });
+});
+
+describe('paths and queries', () => {
+  it('an unknown path under /api/v1: 404 problem', async () => {
+    const r = await fetch(`${m.server.url}/api/v1/nothing-here`, {
+      headers: { 'x-api-key': ACME.key },
+    });
+    expect(r.status).toBe(404);
+    expect(r.headers.get('content-type')).toMatch(/problem\+json/);
+    expect((await r.json()).code).toBe('not_found');
+  });
+
+  it('any query on an export: 200 or 400, never 500 (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string(), fc.string(), async (page, limit) => {
+        const q = `page=${encodeURIComponent(page)}&limit=${encodeURIComponent(limit)}`;
+        const r = await m.exportPage('exportTeams', '/api/v1/data-exports/teams', q);
+        expect([200, 400]).toContain(r.status);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('any session id: 201, 400 or 404, never 500 (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.uuid(), fc.string({ minLength: 1 })), async (id) => {
+        const r = await m.get(encodeURIComponent(id));
+        expect([201, 400, 404]).toContain(r.status);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
