@@ -23,6 +23,13 @@ export interface ExportOptions {
 export const DEFAULT_OUT_DIR = 'rcs-export';
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
+/**
+ * Retries per page (the client's default is 2). An export is hundreds of idempotent GETs, and a
+ * nightly job should ride out a flaky network rather than fail on the one page in a thousand
+ * that is unlucky three times: at a 20% fault rate a page fails 9 times in a row with
+ * probability 5·10⁻⁷. The client's backoff and Retry-After handling apply (429, 5xx, drops).
+ */
+export const EXPORT_MAX_RETRIES = 8;
 /** Records per request: the maximum (D7), so the fewest requests. */
 export const PAGE_LIMIT = 100;
 

@@ -21,7 +21,7 @@ import {
   manifestStatus,
   manifestText,
 } from './manifest.js';
-import { type ExportPlan, PAGE_LIMIT } from './options.js';
+import { EXPORT_MAX_RETRIES, type ExportPlan, PAGE_LIMIT } from './options.js';
 import { FileOutput, type FileResult, StreamOutput, type WritableLike } from './outputs.js';
 import { type ExportPage, type Limiter, type PagerResult, pageThrough } from './pager.js';
 import type { ExportProgress } from './progress.js';
@@ -34,6 +34,7 @@ export interface ExportClient {
       limit: number;
       archived?: 'include' | 'only';
       signal?: AbortSignal;
+      maxRetries?: number;
     }): Promise<{ data: unknown[]; meta: unknown }>;
   };
 }
@@ -55,6 +56,7 @@ function listerFor(client: ExportClient, entry: ExportEntry, plan: ExportPlan) {
       page,
       limit,
       signal,
+      maxRetries: EXPORT_MAX_RETRIES,
       ...(archived ? { archived } : {}),
     }) as Promise<ExportPage>;
 }
