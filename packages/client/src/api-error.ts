@@ -19,7 +19,7 @@ import { parseRetryAfter } from './retry-after.js';
 /** How much of a non-JSON body goes into a message: enough to recognise, not a whole page. */
 const SNIPPET = 200;
 
-interface ParsedBody {
+export interface ParsedBody {
   code?: string | undefined;
   title?: string | undefined;
   detail?: string | undefined;
@@ -47,7 +47,7 @@ function readIssues(v: unknown): ValidationIssue[] | undefined {
  * client"): problem+json, `{ message }`, `{ error }`, `{ error: { message, code } }`, plain text,
  * an HTML page from a proxy, or nothing.
  */
-export function parseErrorBody(text: string, redact: Redactor): ParsedBody {
+export function parseErrorBody(text: string, redact: Redactor = (t) => t): ParsedBody {
   const trimmed = redact(text).trim();
   if (trimmed === '') return { body: undefined };
   let json: unknown;
@@ -119,7 +119,8 @@ export function errorClassFor(status: number, code: string | undefined): typeof 
 export interface ResponseContext {
   method?: string | undefined;
   url?: string | undefined;
-  redact: Redactor;
+  /** Removes credentials from text; the client passes its own. Default: no change. */
+  redact?: Redactor | undefined;
   now?: number;
 }
 
@@ -129,7 +130,8 @@ export function apiErrorFrom(
   bodyText: string,
   ctx: ResponseContext,
 ): ApiError {
-  const parsed = parseErrorBody(bodyText, ctx.redact);
+  const redact = ctx.redact ?? ((t: string) => t);
+  const parsed = parseErrorBody(bodyText, redact);
   const status = response.status;
   const requestId =
     response.headers.get('x-request-id') ?? response.headers.get('request-id') ?? undefined;
@@ -153,7 +155,7 @@ export function apiErrorFrom(
     url: ctx.url,
     errors: parsed.errors,
     retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), ctx.now),
-    message: ctx.redact(
+    message: redact(
       `${head}${codePart}${where}: ${explanation}${issues}${requestId ? ` (request id ${requestId})` : ''}`,
     ),
   };

@@ -1,4 +1,4 @@
-export { apiErrorFrom, parseErrorBody } from './api-error.js';
+export { apiErrorFrom, type ParsedBody, parseErrorBody } from './api-error.js';
 export { type BackoffOptions, DEFAULT_BACKOFF } from './backoff.js';
 export {
   createRcsClient,
