@@ -445,7 +445,7 @@ describe('rcs export interruption and locking', () => {
     const running = runExport(options({ out: dir, concurrency: 2 }), first.ctx);
     for (
       let i = 0;
-      i < 200 && !(await readdir(dir).catch(() => [])).includes('.rcs-export.lock');
+      i < 200 && !(await readdir(dir).catch((): string[] => [])).includes('.rcs-export.lock');
       i++
     ) {
       await new Promise((r) => setTimeout(r, 5));
