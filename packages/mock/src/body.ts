@@ -69,7 +69,7 @@ async function readLimited(request: Request): Promise<Uint8Array> {
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
+      reader.cancel().catch(() => {});
       throw payloadTooLarge();
     }
     chunks.push(value);

@@ -313,7 +313,7 @@ function demoOrg(seed: number, plan: OrgPlan): OrgData {
     description: `Missions ${(i % c.missions) + 1} to ${((i + 2) % c.missions) + 1}.`,
     missionIds: [...new Set([0, 1, 2].map((d) => missions.at((i + d) % c.missions).id))],
     // Some tracks are archived (soft-deleted) so the D8 filter has something to do.
-    archived: i % 4 === 3,
+    archived: i % 3 === 1,
   }));
   const teams: Collection<TeamExportRecord> = lazyCollection(c.teams, (i) => ({
     id: uuid(SPACE.team, i),
