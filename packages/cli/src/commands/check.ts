@@ -1,0 +1,142 @@
+import type { CliContext } from '../context.js';
+import { CliError, usageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { formatKpis, style } from '../output/format.js';
+import { safeLine } from '../output/sanitize.js';
+import { renderTable } from '../output/table.js';
+import { renderTimeline, segmentsOf } from '../output/timeline.js';
+import { parseSpeakerMap } from '../upload/files.js';
+import {
+  formatProblem,
+  loadTranscript,
+  type Problem,
+  prevalidate,
+  requestBody,
+} from '../upload/prepare.js';
+import { repDesignator } from './validate-flags.js';
+
+export interface CheckOptions {
+  file: string;
+  email?: string;
+  userId?: string;
+  /** Comma-separated organization domains for the D13 classification. */
+  domains?: string;
+  speaker?: string[];
+}
+
+function parseDomains(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const list = raw
+    .split(',')
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
+  for (const d of list) {
+    if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(d)) {
+      throw usageError(`--domains: "${d}" is not a domain name such as acme.com`);
+    }
+  }
+  return list;
+}
+
+/**
+ * `rcs check`: the transcript package's offline report for a person, no credentials needed. Exit 0
+ * when the upload would pass pre-validation, 2 when not (cli.md).
+ */
+export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> {
+  const rep = repDesignator(opts, false);
+  const domains = parseDomains(opts.domains);
+  const speakers = parseSpeakerMap(opts.speaker);
+  const loaded = await loadTranscript(opts.file, ctx.cwd, speakers);
+  if (loaded.text === '' && loaded.problems.length > 0) {
+    throw usageError(loaded.problems.map((p) => safeLine(formatProblem(opts.file, p))).join('; '));
+  }
+  const body = requestBody(loaded, rep);
+  const { result, problems: all } = prevalidate(loaded, body, domains);
+  const repGiven = rep.email !== undefined || rep.userId !== undefined;
+  // Without --email/--user-id the missing rep (D5) is not the transcript's problem: say so once.
+  const problems: Problem[] = [
+    ...loaded.problems,
+    ...all.filter((p, i) => repGiven || result.problems[i]?.field !== undefined),
+  ];
+  const { report } = result;
+  const segments = result.parsed ? segmentsOf(result.parsed) : [];
+  const repEmail = rep.email?.toLowerCase();
+
+  if (ctx.json) {
+    ctx.stdout.write(
+      `${JSON.stringify({
+        file: opts.file,
+        ok: problems.length === 0,
+        source: loaded.source,
+        converted: loaded.converted,
+        ...report,
+        importedSpeakers: loaded.speakers,
+        problems,
+        warnings: loaded.warnings,
+      })}\n`,
+    );
+  } else {
+    const s = style(ctx.color && ctx.stdoutIsTTY);
+    const out: string[] = [];
+    out.push(
+      s.bold(safeLine(opts.file)) +
+        `: ${report.format ?? 'unreadable'}, ${report.cueCount} cue${report.cueCount === 1 ? '' : 's'}` +
+        (loaded.converted ? ` (converted from ${loaded.source} to speaker-labeled SRT)` : ''),
+    );
+    if (report.speakers.length > 0) {
+      out.push('');
+      out.push(
+        renderTable(
+          [
+            { header: 'Speaker label', max: 48 },
+            { header: 'Classification' },
+            { header: 'Cues', align: 'right' },
+            { header: 'First line', align: 'right' },
+          ],
+          report.speakers.map((sp) => [sp.label, sp.kind, sp.cueCount, sp.firstLine]),
+        ),
+      );
+    } else {
+      out.push(
+        'No speaker labels: the call will not attribute speakers (participants stay empty).',
+      );
+    }
+    if (report.removedLabels.length > 0) {
+      const list = report.removedLabels
+        .slice(0, 10)
+        .map((r) => `"${safeLine(r.label)}" (line ${r.line})`)
+        .join(', ');
+      const more =
+        report.removedLabels.length > 10 ? `, … ${report.removedLabels.length - 10} more` : '';
+      out.push(`Labels removed without attribution (rule 6): ${list}${more}`);
+    }
+    if (report.repSpeaks !== null) {
+      out.push(
+        `Rep ${safeLine(repEmail ?? rep.userId)} speaks: ${report.repSpeaks ? 'yes' : 'no'}`,
+      );
+    } else if (!repGiven) {
+      out.push('Rep: not given (pass --email to check rule 8 and preview the KPIs)');
+    }
+    if (repEmail) out.push(`KPI preview: ${formatKpis(report.kpis)}`);
+    const timeline = renderTimeline(segments, repEmail ? { rep: repEmail } : {});
+    if (timeline) out.push('', timeline);
+    if (loaded.warnings.length > 0) {
+      out.push('', 'Warnings:');
+      for (const w of loaded.warnings) out.push(`  ${safeLine(formatProblem(opts.file, w))}`);
+    }
+    if (problems.length > 0) {
+      out.push('', s.red('Problems (the upload would be rejected):'));
+      for (const p of problems) out.push(`  ${safeLine(formatProblem(opts.file, p))}`);
+    } else {
+      out.push('', s.green('OK: the upload would pass pre-validation.'));
+    }
+    ctx.stdout.write(`${out.join('\n')}\n`);
+  }
+  if (problems.length > 0) {
+    throw new CliError(
+      EXIT.usage,
+      `${opts.file}: ${problems.length} problem${problems.length === 1 ? '' : 's'} would make the upload fail; fix the lines listed above`,
+    );
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,125 @@
+import { Writable } from 'node:stream';
+import type { CliContext } from '../context.js';
+import { SAMPLE_MEETING_NAME, sampleCall } from '../demo/sample-call.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { renderSession } from '../output/session-view.js';
+import { startSpinner } from './sessions.js';
+
+export interface DemoOptions {
+  /** Where the nine exports go (default ./rcs-export, as the README promises). */
+  out?: string;
+}
+
+/** Short enough that the demo is quick, long enough that the spinner shows the lifecycle (D18). */
+const DEMO_PROCESSING_MS = 1500;
+
+/**
+ * `rcs demo`: on a fresh clone with no credentials and no server, start the mock in-process on a
+ * free port, upload the bundled sample call, wait for its score, print it, export the nine
+ * resources, and say what to try next.
+ */
+export async function run(opts: DemoOptions, ctx: CliContext): Promise<number> {
+  const outDir = opts.out ?? 'rcs-export';
+  let spinner = await startSpinner(ctx, 'starting a local mock API');
+  const { startMockServer } = await import('@rcs/mock');
+  const server = await startMockServer({
+    port: 0,
+    host: '127.0.0.1',
+    processingMs: DEMO_PROCESSING_MS,
+  });
+  try {
+    const apiKey = server.info.apiKey;
+    const rep = server.info.repEmails[0];
+    if (!apiKey || !rep)
+      throw new CliError(
+        EXIT.failure,
+        'the demo dataset has no API key or rep; this is a bug in @rcs/mock',
+      );
+    const { createRcsClient } = await import('@rcs/client');
+    const client = createRcsClient({
+      baseUrl: server.url,
+      apiKey,
+      userAgent: `rcs-cli/${ctx.version} demo`,
+    });
+    spinner?.succeed(`mock API at ${server.url}`);
+
+    spinner = await startSpinner(ctx, `uploading the sample call for ${rep}`);
+    const created = await client.sessions.create(
+      { transcript: sampleCall(rep), meetingName: SAMPLE_MEETING_NAME, email: rep },
+      { signal: ctx.signal },
+    );
+    spinner?.succeed(`uploaded: session ${created.id} (${created.state})`);
+    spinner = await startSpinner(ctx, `waiting for session ${created.id} to be scored`);
+    const session = await client.sessions.waitUntilDone(created.id, {
+      signal: ctx.signal,
+      timeoutMs: 60_000,
+      initialIntervalMs: 250,
+      onProgress: (s) => {
+        if (spinner) spinner.text = `waiting for session ${created.id}: ${s.state}`;
+      },
+    });
+    spinner?.succeed(`scored: ${session.analysis.score}/100`);
+    spinner = undefined;
+    if (ctx.json) ctx.stdout.write(`${JSON.stringify({ baseUrl: server.url, session })}\n`);
+    else
+      ctx.stdout.write(
+        `\n${renderSession(session, { color: ctx.color && ctx.stdoutIsTTY, repEmail: rep })}\n`,
+      );
+
+    const exported = await exportAll(ctx, client, outDir);
+    ctx.log(nextSteps(server.url, rep, exported ? outDir : undefined));
+    return exported === false ? EXIT.failure : EXIT.ok;
+  } finally {
+    spinner?.stop();
+    await server.close();
+  }
+}
+
+/** Runs the export teammate's `runExport` for all nine with the demo's client. */
+async function exportAll(
+  ctx: CliContext,
+  client: Awaited<ReturnType<CliContext['getClient']>>,
+  out: string,
+): Promise<boolean | undefined> {
+  let runExport: typeof import('./export.js').runExport;
+  try {
+    ({ runExport } = await import('./export.js'));
+  } catch (error) {
+    ctx.error(
+      `the export command could not be loaded (${(error as Error).message}); skipped the export step`,
+    );
+    return undefined;
+  }
+  // With --json the demo's stdout is one JSON document: the export's own output is not added.
+  const sink = new Writable({ write: (_c, _e, done) => done() });
+  const code = await runExport(
+    {
+      resources: ['all'],
+      format: 'jsonl',
+      out,
+      concurrency: 4,
+      csvRaw: false,
+      bom: false,
+      allowDrift: false,
+    },
+    { ...ctx, stdout: ctx.json ? sink : ctx.stdout, json: false, getClient: async () => client },
+  );
+  return code === EXIT.ok;
+}
+
+function nextSteps(url: string, rep: string, outDir: string | undefined): string {
+  return [
+    '',
+    outDir ? `The nine exports are in ./${outDir} (with manifest.json).` : '',
+    'Next, against your own mock (it keeps running in another terminal):',
+    '  rcs mock --port 4010',
+    `  export RCS_BASE_URL=http://127.0.0.1:4010 RCS_API_KEY=<the key it prints>`,
+    `  rcs check my-call.srt --email ${rep}`,
+    `  rcs upload my-call.srt --email ${rep} --wait`,
+    '  rcs export users --format csv',
+    `(this demo's mock at ${url} has stopped with the demo)`,
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
+}

@@ -1,0 +1,93 @@
+import { resolve } from 'node:path';
+import type { CliContext } from '../context.js';
+import { CliError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { parseNonNegativeNumber } from './validate-flags.js';
+
+export interface MockOptions {
+  port?: string;
+  host?: string;
+  fixture?: string;
+  seed?: string;
+  records?: string;
+  processingMs?: string;
+  latencyMs?: string;
+  faultRate?: string;
+  rateLimit?: string;
+}
+
+function integer(flag: string, raw: string | undefined, max: number): number | undefined {
+  const n = parseNonNegativeNumber(flag, raw, max);
+  if (n !== undefined && !Number.isInteger(n)) {
+    throw new CliError(EXIT.usage, `${flag} must be a whole number, got "${raw}"`);
+  }
+  return n;
+}
+
+/**
+ * `rcs mock`: the mock API over real HTTP (mock-fixture.md). The first stdout line is the base URL
+ * (scripts read it); with the demo dataset the next lines give the API key and rep emails. Runs
+ * until SIGINT/SIGTERM, then exits 0. The mock is imported only here, so other commands start fast.
+ */
+export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
+  const port = integer('--port', opts.port, 65535) ?? 4010;
+  const seed = integer('--seed', opts.seed, Number.MAX_SAFE_INTEGER);
+  const records = integer('--records', opts.records, 10_000_000);
+  const processingMs = parseNonNegativeNumber('--processing-ms', opts.processingMs);
+  const latencyMs = parseNonNegativeNumber('--latency-ms', opts.latencyMs, 600_000);
+  const faultRate = parseNonNegativeNumber('--fault-rate', opts.faultRate, 1);
+  const rateLimit = parseNonNegativeNumber('--rate-limit', opts.rateLimit);
+
+  const mock = await import('@rcs/mock');
+  let fixture: unknown;
+  if (opts.fixture !== undefined) {
+    try {
+      fixture = await mock.loadFixtureFile(resolve(ctx.cwd, opts.fixture));
+    } catch (error) {
+      // The loader names the JSON path of the first bad value (mock-fixture.md).
+      throw new CliError(EXIT.usage, `--fixture ${opts.fixture}: ${(error as Error).message}`);
+    }
+  }
+  const faults: Record<string, number> = {};
+  if (latencyMs !== undefined) faults.latencyMs = latencyMs;
+  if (faultRate !== undefined) faults.faultRate = faultRate;
+  if (rateLimit !== undefined) faults.rateLimit = rateLimit;
+  let server: Awaited<ReturnType<typeof mock.startMockServer>>;
+  try {
+    server = await mock.startMockServer({
+      port,
+      host: opts.host ?? '127.0.0.1',
+      ...(fixture !== undefined ? { fixture } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+      ...(records !== undefined ? { records } : {}),
+      ...(processingMs !== undefined ? { processingMs } : {}),
+      faults,
+    });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') {
+      throw new CliError(
+        EXIT.failure,
+        `port ${port} is in use; pick another with --port N (0 = any free port)`,
+      );
+    }
+    if (error instanceof RangeError) throw new CliError(EXIT.usage, e.message);
+    throw error;
+  }
+  const lines = [server.url];
+  if (fixture === undefined) {
+    if (server.info.apiKey) lines.push(`API key: ${server.info.apiKey}`);
+    const reps = server.info.repEmails.slice(0, 5);
+    if (reps.length > 0) lines.push(`Rep emails: ${reps.join(', ')}`);
+  }
+  ctx.stdout.write(`${lines.join('\n')}\n`);
+  ctx.log(
+    `Mock API listening. Try: RCS_BASE_URL=${server.url} RCS_API_KEY=… rcs export users --out -   (Ctrl-C stops)`,
+  );
+  await new Promise<void>((done) => {
+    if (ctx.signal.aborted) done();
+    ctx.signal.addEventListener('abort', () => done(), { once: true });
+  });
+  await server.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,68 @@
+import type { CliContext } from '../context.js';
+import { EXIT } from '../exit-codes.js';
+import { safeLine } from '../output/sanitize.js';
+import { renderSession } from '../output/session-view.js';
+import { DEFAULT_WAIT_SECONDS } from './upload.js';
+import { parseSeconds, sessionIdArg } from './validate-flags.js';
+
+export interface SessionsGetOptions {
+  sessionId: string;
+}
+
+export interface SessionsWaitOptions {
+  sessionId: string;
+  /** Seconds, as typed. */
+  timeout?: string;
+}
+
+/** `rcs sessions get`: the session as the API returns it (--json) or rendered for a person. */
+export async function runGet(opts: SessionsGetOptions, ctx: CliContext): Promise<number> {
+  const id = sessionIdArg(opts.sessionId);
+  const client = await ctx.getClient();
+  const session = await client.sessions.get(id, { signal: ctx.signal });
+  print(ctx, session);
+  return EXIT.ok;
+}
+
+/**
+ * `rcs sessions wait`: polls until DONE (D18) with the client's backoff; exit 5 on timeout with
+ * the id, so the user can wait again later (cli.md).
+ */
+export async function runWait(opts: SessionsWaitOptions, ctx: CliContext): Promise<number> {
+  const id = sessionIdArg(opts.sessionId);
+  const timeoutMs = (parseSeconds('--timeout', opts.timeout) ?? DEFAULT_WAIT_SECONDS) * 1000;
+  const client = await ctx.getClient();
+  const spinner = await startSpinner(ctx, `waiting for session ${id}`);
+  try {
+    const session = await client.sessions.waitUntilDone(id, {
+      timeoutMs,
+      signal: ctx.signal,
+      onProgress: (s) => {
+        if (spinner) spinner.text = `session ${id}: ${safeLine(s.state)}`;
+      },
+    });
+    spinner?.stop();
+    print(ctx, session);
+    return EXIT.ok;
+  } finally {
+    spinner?.stop();
+  }
+}
+
+function print(ctx: CliContext, session: Parameters<typeof renderSession>[0]): void {
+  if (ctx.json) ctx.stdout.write(`${JSON.stringify(session)}\n`);
+  else ctx.stdout.write(renderSession(session, { color: ctx.color && ctx.stdoutIsTTY }));
+}
+
+/** An ora spinner on stderr, only on a TTY and not with --quiet (loaded only when shown). */
+export async function startSpinner(ctx: CliContext, text: string) {
+  if (!ctx.stderrIsTTY || ctx.quiet) return undefined;
+  const { default: ora } = await import('ora');
+  // discardStdin off: ora's stdin handling would otherwise swallow Ctrl-C on some terminals.
+  return ora({
+    text,
+    stream: ctx.stderr as NodeJS.WriteStream,
+    color: 'cyan',
+    discardStdin: false,
+  }).start();
+}

@@ -1,0 +1,359 @@
+import { resolve } from 'node:path';
+import type { RcsClient, RealCallSession } from '@rcs/client';
+import type { CliContext } from '../context.js';
+import { CliError, describeError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { contentHash, Ledger, repKey } from '../ledger.js';
+import { createProgress, type Progress } from '../output/progress.js';
+import { safeLine } from '../output/sanitize.js';
+import { renderSession } from '../output/session-view.js';
+import { expandFiles, parseSpeakerMap } from '../upload/files.js';
+import {
+  formatProblem,
+  type LoadedTranscript,
+  loadTranscript,
+  type Problem,
+  prevalidate,
+  requestBody,
+} from '../upload/prepare.js';
+import { hex24, parsePositiveInt, parseSeconds, repDesignator } from './validate-flags.js';
+
+export interface UploadOptions {
+  files: string[];
+  email?: string;
+  userId?: string;
+  meetingName?: string;
+  missionId?: string;
+  scorecardId?: string;
+  speaker?: string[];
+  wait?: boolean;
+  /** Seconds, as typed. */
+  timeout?: string;
+  concurrency?: string;
+  ledger?: string;
+  force?: boolean;
+  /** false with --no-validate. */
+  validate?: boolean;
+}
+
+export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_LEDGER = '.rcs-ledger.jsonl';
+export const DEFAULT_WAIT_SECONDS = 600;
+
+/** One line of `--json` output (cli.md). */
+export interface UploadResult {
+  file: string;
+  status: 'created' | 'skipped' | 'failed';
+  sessionId?: string;
+  session?: RealCallSession;
+  error?: { code?: string; status?: number; message: string; problems?: Problem[] };
+}
+
+interface Outcome {
+  result: UploadResult;
+  exitCode: number;
+  waitTimedOut?: boolean;
+  interrupted?: boolean;
+}
+
+interface Item {
+  loaded: LoadedTranscript;
+  body: ReturnType<typeof requestBody>;
+}
+
+function errorInfo(error: unknown, message: string): UploadResult['error'] {
+  const e = error as { code?: unknown; status?: unknown };
+  const info: NonNullable<UploadResult['error']> = { message };
+  if (typeof e?.code === 'string') info.code = e.code;
+  if (typeof e?.status === 'number') info.status = e.status;
+  return info;
+}
+
+export async function run(opts: UploadOptions, ctx: CliContext): Promise<number> {
+  // Every flag is checked before anything is read or sent (exit 2).
+  const rep = repDesignator(opts, true);
+  const missionId = hex24('--mission-id', opts.missionId);
+  const scorecardId = hex24('--scorecard-id', opts.scorecardId);
+  const concurrency =
+    parsePositiveInt('--concurrency', opts.concurrency, 64) ?? DEFAULT_CONCURRENCY;
+  const timeoutMs = (parseSeconds('--timeout', opts.timeout) ?? DEFAULT_WAIT_SECONDS) * 1000;
+  if (opts.meetingName !== undefined && opts.meetingName.length === 0) {
+    throw new CliError(EXIT.usage, '--meeting-name must not be empty');
+  }
+  const speakers = parseSpeakerMap(opts.speaker);
+  if (opts.files.length === 0) throw new CliError(EXIT.usage, 'name at least one transcript file');
+  const files = await expandFiles(opts.files, ctx.cwd);
+  const validate = opts.validate !== false;
+
+  // Offline pre-validation of every file first: a bad batch sends nothing (cli.md, exit 2).
+  const items: Item[] = [];
+  let invalid = 0;
+  for (const file of files) {
+    const loaded = await loadTranscript(file, ctx.cwd, speakers);
+    const body = requestBody(loaded, {
+      ...rep,
+      meetingName: opts.meetingName,
+      missionId,
+      scorecardId,
+    });
+    const unreadable = loaded.text === '' && loaded.problems.length > 0;
+    const problems = unreadable || validate ? [...loaded.problems] : [];
+    if (validate && !unreadable) problems.push(...prevalidate(loaded, body).problems);
+    for (const w of loaded.warnings) ctx.log(`${safeLine(formatProblem(file, w))} (warning)`);
+    if (problems.length > 0) {
+      invalid++;
+      for (const p of problems) ctx.error(safeLine(formatProblem(file, p)));
+      if (ctx.json) {
+        writeJson(ctx, {
+          file,
+          status: 'failed',
+          error: { code: 'prevalidation_failed', message: 'failed pre-validation', problems },
+        });
+      }
+      continue;
+    }
+    items.push({ loaded, body });
+  }
+  if (invalid > 0) {
+    throw new CliError(
+      EXIT.usage,
+      `${invalid} of ${files.length} file${files.length === 1 ? '' : 's'} failed pre-validation, so nothing was uploaded; fix the lines above${validate ? ' (or pass --no-validate to let the service decide)' : ''}`,
+    );
+  }
+
+  const client = await ctx.getClient();
+  const ledgerPath = resolve(ctx.cwd, opts.ledger ?? DEFAULT_LEDGER);
+  const ledger = new Ledger(ledgerPath).load();
+  if (ledger.unreadableLines.length > 0) {
+    ctx.error(
+      `warning: ignored unreadable line(s) ${ledger.unreadableLines.join(', ')} of the ledger ${opts.ledger ?? DEFAULT_LEDGER}`,
+    );
+  }
+  // Stops the batch on Ctrl-C and on a 401 (every other upload would fail the same way).
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const progress = createProgress(ctx.stderr, ctx.stderrIsTTY && !ctx.quiet);
+  const { default: pLimit } = await import('p-limit');
+  const limit = pLimit(concurrency);
+  const task = new UploadTask(ctx, client, ledger, progress, stop, {
+    repKey: repKey(rep),
+    repEmail: rep.email,
+    force: Boolean(opts.force),
+    wait: Boolean(opts.wait),
+    timeoutMs,
+  });
+  let outcomes: (Outcome | null)[];
+  try {
+    outcomes = await Promise.all(
+      items.map((item) => limit(() => (stop.signal.aborted ? null : task.one(item)))),
+    );
+  } finally {
+    progress.stop();
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+  return summarize(ctx, files.length, outcomes, opts.ledger ?? DEFAULT_LEDGER);
+}
+
+function summarize(
+  ctx: CliContext,
+  total: number,
+  outcomes: (Outcome | null)[],
+  ledgerName: string,
+): number {
+  const done = outcomes.filter((o): o is Outcome => o !== null);
+  const count = (s: UploadResult['status']) => done.filter((o) => o.result.status === s).length;
+  const failed = done.filter((o) => o.result.status === 'failed');
+  const notStarted = outcomes.length - done.length;
+  ctx.log(
+    `${count('created')} created, ${count('skipped')} skipped, ${failed.length} failed` +
+      (notStarted ? `, ${notStarted} not started` : '') +
+      ` (ledger: ${ledgerName})`,
+  );
+  if (ctx.signal.aborted || done.some((o) => o.interrupted)) {
+    ctx.error(
+      `interrupted: ${count('created')} uploaded and recorded in ${ledgerName}; run the same command again to upload the rest`,
+    );
+    return EXIT.interrupted;
+  }
+  // The failing file's own line (printed as it finished) is the one clear line for these.
+  if (failed.some((o) => o.exitCode === EXIT.auth)) return EXIT.auth;
+  if (failed.length > 0) {
+    if (total === 1) return failed[0]?.exitCode ?? EXIT.failure;
+    ctx.error(
+      `${failed.length} of ${total} uploads failed (see above); fix the cause and run the same command again: uploaded files are skipped (ledger ${ledgerName})`,
+    );
+    return EXIT.partial;
+  }
+  const timedOut = done.filter((o) => o.waitTimedOut);
+  if (timedOut.length > 0) {
+    const ids = timedOut.map((o) => o.result.sessionId).join(' ');
+    ctx.error(
+      `${timedOut.length} session${timedOut.length === 1 ? ' is' : 's are'} not DONE yet; wait again later with \`rcs sessions wait <id>\` (${ids})`,
+    );
+    return EXIT.waitTimeout;
+  }
+  return EXIT.ok;
+}
+
+function writeJson(ctx: CliContext, result: UploadResult): void {
+  ctx.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+interface TaskConfig {
+  repKey: string;
+  repEmail: string | undefined;
+  force: boolean;
+  wait: boolean;
+  timeoutMs: number;
+}
+
+/** One file's upload: ledger check, create, ledger record, optional wait, output. */
+class UploadTask {
+  constructor(
+    private readonly ctx: CliContext,
+    private readonly client: RcsClient,
+    private readonly ledger: Ledger,
+    private readonly progress: Progress,
+    private readonly stop: AbortController,
+    private readonly config: TaskConfig,
+  ) {}
+
+  async one(item: Item): Promise<Outcome> {
+    const outcome = await this.upload(item);
+    this.report(outcome);
+    return outcome;
+  }
+
+  private async upload({ loaded, body }: Item): Promise<Outcome> {
+    const file = loaded.file;
+    const sha256 = contentHash(body.transcript);
+    const prior = this.config.force ? undefined : this.ledger.find(sha256, this.config.repKey);
+    if (prior?.status === 'created' && prior.sessionId) {
+      const result: UploadResult = { file, status: 'skipped', sessionId: prior.sessionId };
+      return this.config.wait ? this.waitFor(result, prior.sessionId) : { result, exitCode: 0 };
+    }
+    if (prior?.status === 'unknown') {
+      // Never silently re-sent: the first attempt may have created a session (R10, no dedupe).
+      return {
+        result: {
+          file,
+          status: 'failed',
+          error: {
+            code: 'unknown_outcome',
+            message: `${file}: an earlier upload's outcome is unknown (the connection dropped after sending, ${prior.at}); it was not re-sent: look for it with \`rcs export real-call-sessions\`, then use --force to upload again`,
+          },
+        },
+        exitCode: EXIT.failure,
+      };
+    }
+    this.progress.set(file, `${safeLine(file)}: uploading`);
+    let session: RealCallSession;
+    try {
+      session = await this.client.sessions.create(body as never, { signal: this.stop.signal });
+    } catch (error) {
+      return this.failed(file, sha256, error);
+    }
+    this.ledger.record({
+      file,
+      sha256,
+      rep: this.config.repKey,
+      status: 'created',
+      sessionId: session.id,
+    });
+    const result: UploadResult = { file, status: 'created', sessionId: session.id, session };
+    return this.config.wait ? this.waitFor(result, session.id) : { result, exitCode: 0 };
+  }
+
+  private failed(file: string, sha256: string, error: unknown): Outcome {
+    const interrupted = this.ctx.signal.aborted;
+    const unknown =
+      interrupted || (error as { mayHaveBeenCreated?: unknown })?.mayHaveBeenCreated === true;
+    const described = describeError(error);
+    const message = interrupted
+      ? 'interrupted while the upload was in flight; its outcome is unknown'
+      : described.message;
+    // Only a stop for authentication ends the batch early; one failure does not stop the others.
+    if (!interrupted && described.exitCode === EXIT.auth) this.stop.abort();
+    if (!(described.exitCode === EXIT.auth && !unknown)) {
+      this.ledger.record({
+        file,
+        sha256,
+        rep: this.config.repKey,
+        status: unknown ? 'unknown' : 'failed',
+        error: message,
+      });
+    }
+    return {
+      result: {
+        file,
+        status: 'failed',
+        error: errorInfo(error, message),
+      },
+      exitCode: interrupted ? EXIT.interrupted : described.exitCode,
+      interrupted,
+    };
+  }
+
+  private async waitFor(result: UploadResult, sessionId: string): Promise<Outcome> {
+    const label = `${safeLine(result.file)} (${sessionId})`;
+    this.progress.set(result.file, `${label}: waiting for the score`);
+    try {
+      const session = await this.client.sessions.waitUntilDone(sessionId, {
+        timeoutMs: this.config.timeoutMs,
+        signal: this.stop.signal,
+        onProgress: (s) => this.progress.set(result.file, `${label}: ${safeLine(s.state)}`),
+      });
+      return { result: { ...result, session }, exitCode: 0 };
+    } catch (error) {
+      const described = describeError(error);
+      if (this.ctx.signal.aborted) return { result, exitCode: EXIT.interrupted, interrupted: true };
+      if (described.exitCode === EXIT.waitTimeout) {
+        return { result, exitCode: EXIT.waitTimeout, waitTimedOut: true };
+      }
+      // The upload itself succeeded (and is in the ledger); only reading it back failed.
+      return {
+        result: { ...result, error: errorInfo(error, described.message) },
+        exitCode: described.exitCode,
+      };
+    }
+  }
+
+  /** Output as each upload finishes: a JSON line, or a result line (stdout) and errors (stderr). */
+  private report(outcome: Outcome): void {
+    const { result } = outcome;
+    this.progress.done(result.file, '');
+    if (this.ctx.json) {
+      writeJson(this.ctx, result);
+      if (result.status === 'failed' && !outcome.interrupted) this.progressError(result);
+      return;
+    }
+    const file = safeLine(result.file);
+    if (result.status === 'failed') {
+      if (!outcome.interrupted) this.progressError(result);
+      return;
+    }
+    const note = result.status === 'skipped' ? '  (already uploaded; --force uploads again)' : '';
+    this.ctx.stdout.write(`${result.status}  ${file}  ${result.sessionId}${note}\n`);
+    if (outcome.waitTimedOut) {
+      this.ctx.error(`${file}: session ${result.sessionId} is not DONE yet`);
+    } else if (result.error) {
+      this.ctx.error(`${file}: ${result.error.message}`);
+    }
+    if (result.session && result.session.state === 'DONE') {
+      this.ctx.stdout.write(
+        `${renderSession(result.session, {
+          color: this.ctx.color && this.ctx.stdoutIsTTY,
+          ...(this.config.repEmail ? { repEmail: this.config.repEmail } : {}),
+        })}\n`,
+      );
+    }
+  }
+
+  private progressError(result: UploadResult): void {
+    const message = result.error?.message ?? 'failed';
+    this.ctx.error(
+      message.startsWith(result.file) ? message : `${safeLine(result.file)}: ${message}`,
+    );
+  }
+}

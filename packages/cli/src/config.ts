@@ -1,0 +1,97 @@
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { CliError, usageError } from './errors.js';
+import { EXIT } from './exit-codes.js';
+
+/**
+ * The config file (cli.md): `$XDG_CONFIG_HOME/rcs/config.json`, else `~/.config/rcs/config.json`,
+ * holding named profiles. It may hold an API key, so it is written 0600 inside a 0700 directory,
+ * atomically (a crash never leaves half a file), and its secrets are never printed.
+ */
+
+export const CONFIG_KEYS = ['base-url', 'api-key', 'token'] as const;
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+export const SECRET_KEYS: readonly ConfigKey[] = ['api-key', 'token'];
+export const DEFAULT_PROFILE = 'default';
+
+export type Profile = Partial<Record<ConfigKey, string>>;
+export interface ConfigFile {
+  profiles: Record<string, Profile>;
+}
+
+export function configPath(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_CONFIG_HOME?.trim() || join(env.HOME?.trim() || homedir(), '.config');
+  return join(base, 'rcs', 'config.json');
+}
+
+export function isConfigKey(key: string): key is ConfigKey {
+  return (CONFIG_KEYS as readonly string[]).includes(key);
+}
+
+export function assertConfigKey(key: string): ConfigKey {
+  if (!isConfigKey(key)) {
+    throw usageError(`unknown config key "${key}"; the keys are ${CONFIG_KEYS.join(', ')}`);
+  }
+  return key;
+}
+
+/** Reads the file; a missing file is an empty config, a broken one is an error naming the file. */
+export async function readConfig(path: string): Promise<ConfigFile> {
+  let raw: string;
+  try {
+    raw = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    throw new CliError(
+      EXIT.failure,
+      `cannot read the config file ${path}: ${(error as Error).message}`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new CliError(EXIT.usage, `the config file ${path} is not valid JSON; fix or delete it`);
+  }
+  const profiles = (parsed as { profiles?: unknown } | null)?.profiles;
+  if (profiles === null || typeof profiles !== 'object' || Array.isArray(profiles)) {
+    throw new CliError(
+      EXIT.usage,
+      `the config file ${path} has no "profiles" object; fix or delete it (rcs config set recreates it)`,
+    );
+  }
+  const out: ConfigFile = { profiles: {} };
+  for (const [name, value] of Object.entries(profiles as Record<string, unknown>)) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new CliError(EXIT.usage, `the config file ${path}: profiles.${name} must be an object`);
+    }
+    const profile: Profile = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (!isConfigKey(k) || typeof v !== 'string') {
+        throw new CliError(
+          EXIT.usage,
+          `the config file ${path}: profiles.${name}.${k} is not a known string setting (${CONFIG_KEYS.join(', ')})`,
+        );
+      }
+      profile[k] = v;
+    }
+    out.profiles[name] = profile;
+  }
+  return out;
+}
+
+export async function writeConfig(path: string, config: ConfigFile): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  // writeFile's mode is masked by umask and ignored for an existing file: set it explicitly.
+  await chmod(tmp, 0o600);
+  await rename(tmp, path);
+}
+
+/** What a user may see of a setting: secrets only as "set". */
+export function displayValue(key: ConfigKey, value: string | undefined): string {
+  if (value === undefined) return '(not set)';
+  return SECRET_KEYS.includes(key) ? '******** (set, hidden)' : value;
+}

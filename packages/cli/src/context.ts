@@ -1,0 +1,209 @@
+import { readFile } from 'node:fs/promises';
+import type { RcsClient } from '@rcs/client';
+import { configPath, DEFAULT_PROFILE, type Profile, readConfig } from './config.js';
+import { CliError, usageError } from './errors.js';
+import { EXIT } from './exit-codes.js';
+
+/** The global flags of cli.md, as commander hands them over. */
+export interface GlobalOptions {
+  baseUrl?: string;
+  apiKey?: string;
+  token?: string;
+  profile?: string;
+  apiKeyFile?: string;
+  tokenFile?: string;
+  apiKeyStdin?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** Everything a command touches outside itself, injected so that commands run in tests too. */
+export interface CliIO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  version: string;
+  signal: AbortSignal;
+  /** Builds the SDK client; defaults to `createRcsClient` (tests pass a fake or a mock's fetch). */
+  createClient?: (options: import('@rcs/client').RcsClientOptions) => RcsClient;
+}
+
+export interface CliContext {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour on stderr: a TTY and no NO_COLOR (cli.md). */
+  color: boolean;
+  json: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  version: string;
+  signal: AbortSignal;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Resolves base URL and credentials (flag > env > config profile) and builds the client once. */
+  getClient(): Promise<RcsClient>;
+  /** Human prose on stderr: only on a TTY and not with --quiet. */
+  log(msg: string): void;
+  /** A warning or error line on stderr, always (scripts need to see why something failed). */
+  error(msg: string): void;
+}
+
+export interface ResolvedSettings {
+  profile: string;
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  token: string | undefined;
+}
+
+async function readSecretFile(path: string, flag: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw usageError(
+      `${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  const secret = text.trim();
+  if (secret === '') throw usageError(`${flag}: ${path} is empty`);
+  return secret;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Settings by precedence: flag (including --api-key-file / --token-file / --api-key-stdin, which
+ * keep secrets out of shell history and the process list), then environment, then the profile.
+ */
+export async function resolveSettings(
+  globals: GlobalOptions,
+  io: Pick<CliIO, 'env' | 'stdin'>,
+): Promise<ResolvedSettings> {
+  const env = io.env;
+  const explicitProfile = globals.profile ?? env.RCS_PROFILE;
+  const profileName = explicitProfile?.trim() || DEFAULT_PROFILE;
+  const path = configPath(env);
+  const config = await readConfig(path);
+  const profile: Profile | undefined = config.profiles[profileName];
+  if (explicitProfile && profile === undefined) {
+    const known = Object.keys(config.profiles);
+    throw usageError(
+      `no profile "${profileName}" in ${path}` +
+        (known.length ? ` (profiles: ${known.join(', ')})` : '') +
+        `; create it with \`rcs config set base-url URL --profile ${profileName}\``,
+    );
+  }
+  let apiKey = globals.apiKey;
+  if (apiKey === undefined && globals.apiKeyFile !== undefined) {
+    apiKey = await readSecretFile(globals.apiKeyFile, '--api-key-file');
+  }
+  if (apiKey === undefined && globals.apiKeyStdin) {
+    apiKey = (await readAll(io.stdin)).trim();
+    if (apiKey === '') throw usageError('--api-key-stdin: standard input was empty');
+  }
+  let token = globals.token;
+  if (token === undefined && globals.tokenFile !== undefined) {
+    token = await readSecretFile(globals.tokenFile, '--token-file');
+  }
+  // An explicit credential flag wins over every other source of either kind, so that
+  // `--token X` is not silently combined with an RCS_API_KEY from the environment (D22: when both
+  // headers are sent, each must be valid).
+  const flagged = apiKey !== undefined || token !== undefined;
+  if (!flagged) {
+    apiKey = env.RCS_API_KEY || undefined;
+    token = env.RCS_TOKEN || undefined;
+  }
+  if (apiKey === undefined && token === undefined) {
+    apiKey = profile?.['api-key'];
+    token = profile?.token;
+  }
+  const baseUrl = globals.baseUrl ?? (env.RCS_BASE_URL || undefined) ?? profile?.['base-url'];
+  return { profile: profileName, baseUrl, apiKey, token };
+}
+
+/** Replaces every credential in a log line; the client already avoids them, this is the belt. */
+export function makeRedactor(secrets: (string | undefined)[]): (s: string) => string {
+  const list = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
+  return (s) => list.reduce((acc, secret) => acc.split(secret).join('[REDACTED]'), s);
+}
+
+export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
+  const color = io.stderrIsTTY && !('NO_COLOR' in io.env && io.env.NO_COLOR !== '');
+  const quiet = Boolean(globals.quiet);
+  const verbose = Boolean(globals.verbose) && !quiet;
+  let client: Promise<RcsClient> | undefined;
+
+  const ctx: CliContext = {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    stdoutIsTTY: io.stdoutIsTTY,
+    stderrIsTTY: io.stderrIsTTY,
+    color,
+    json: Boolean(globals.json),
+    quiet,
+    verbose,
+    version: io.version,
+    signal: io.signal,
+    env: io.env,
+    cwd: io.cwd,
+    log(msg) {
+      if (io.stderrIsTTY && !quiet) io.stderr.write(`${msg}\n`);
+    },
+    error(msg) {
+      io.stderr.write(`rcs: ${msg}\n`);
+    },
+    getClient() {
+      client ??= build();
+      return client;
+    },
+  };
+
+  async function build(): Promise<RcsClient> {
+    const settings = await resolveSettings(globals, io);
+    if (!settings.baseUrl) {
+      throw usageError(
+        'no service URL: pass --base-url, set RCS_BASE_URL, or run `rcs config set base-url URL` (try `rcs demo` for a local mock)',
+      );
+    }
+    if (!settings.apiKey && !settings.token) {
+      throw new CliError(
+        EXIT.auth,
+        'no credentials: set RCS_API_KEY (or RCS_TOKEN), pass --api-key-file FILE, or run `rcs config set api-key -`',
+      );
+    }
+    const redact = makeRedactor([settings.apiKey, settings.token]);
+    const { createRcsClient } = await import('@rcs/client');
+    const create = io.createClient ?? createRcsClient;
+    try {
+      return create({
+        baseUrl: settings.baseUrl,
+        apiKey: settings.apiKey,
+        token: settings.token,
+        userAgent: `rcs-cli/${io.version}`,
+        // --verbose logs method, URL, status and retries; never a header, and redacted anyway.
+        logger: verbose
+          ? {
+              debug: (m) => io.stderr.write(`[rcs] ${redact(m)}\n`),
+              warn: (m) => io.stderr.write(`[rcs] ${redact(m)}\n`),
+            }
+          : undefined,
+      });
+    } catch (error) {
+      // e.g. a malformed URL, or credentials over plain http to a remote host.
+      throw usageError(redact((error as Error).message));
+    }
+  }
+
+  return ctx;
+}

@@ -1,0 +1,153 @@
+import { EXIT } from './exit-codes.js';
+import { safeLine } from './output/sanitize.js';
+
+/**
+ * An error the CLI itself raises: it carries its exit code and a one-line message that says what
+ * is wrong and what to do (cli.md: "every non-zero exit prints one clear line on stderr").
+ */
+export class CliError extends Error {
+  override name = 'CliError';
+  constructor(
+    readonly exitCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const usageError = (message: string) => new CliError(EXIT.usage, message);
+
+/** The abort reason when the user presses Ctrl-C (SIGINT) or the process gets SIGTERM. */
+export class InterruptedError extends Error {
+  override name = 'InterruptedError';
+  constructor(readonly signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
+    super(`interrupted (${signal})`);
+  }
+}
+
+export interface Described {
+  exitCode: number;
+  message: string;
+}
+
+/** The service's own explanation, when it sent one (D1 `detail`), made safe for a terminal. */
+function detailOf(error: { detail?: string | undefined; message: string }): string {
+  return safeLine(error.detail ?? error.message);
+}
+
+/**
+ * Maps any error to the contract's exit code and one actionable line. Works on the client's
+ * error classes by `name` so that this module stays free of the client import (start-up time)
+ * and works across bundle chunks.
+ */
+export function describeError(error: unknown): Described {
+  if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
+  if (
+    error instanceof InterruptedError ||
+    (error instanceof Error && error.name === 'AbortError')
+  ) {
+    return { exitCode: EXIT.interrupted, message: 'interrupted' };
+  }
+  if (!(error instanceof Error)) return { exitCode: EXIT.failure, message: safeLine(error) };
+  const e = error as Error & {
+    status?: number;
+    code?: string;
+    detail?: string;
+    sessionId?: string;
+    mayHaveBeenCreated?: boolean;
+    retryAfterMs?: number;
+  };
+  switch (e.name) {
+    case 'AuthenticationError':
+      return {
+        exitCode: EXIT.auth,
+        message:
+          'the credentials were refused (401); check RCS_API_KEY / RCS_TOKEN or run `rcs config set api-key -`',
+      };
+    case 'WaitTimeoutError':
+      return {
+        exitCode: EXIT.waitTimeout,
+        message: `session ${e.sessionId} is not DONE yet; wait again later with \`rcs sessions wait ${e.sessionId}\``,
+      };
+    case 'SeatLimitError':
+      return {
+        exitCode: EXIT.failure,
+        message: `the organization's seat limit is reached (403 seat_limit_reached), so the rep could not be created; free a seat or upload for an existing user`,
+      };
+    case 'IdentityProviderConflictError':
+      return {
+        exitCode: EXIT.failure,
+        message: `the rep's email belongs to another organization in the identity provider (409); use the rep's address in this organization or --user-id`,
+      };
+    case 'IdentityProviderError':
+      return {
+        exitCode: EXIT.failure,
+        message: `the identity provider refused to create the rep (502); nothing was created, so run the upload again later`,
+      };
+    case 'UnprocessableError':
+      return { exitCode: EXIT.failure, message: unprocessableMessage(e.code, detailOf(e)) };
+    case 'NotFoundError':
+      return {
+        exitCode: EXIT.failure,
+        message: 'not found (404): no such session in your organization; check the id',
+      };
+    case 'BadRequestError':
+      return {
+        exitCode: EXIT.failure,
+        message: `the service rejected the request as invalid (400): ${detailOf(e)}`,
+      };
+    case 'PayloadTooLargeError':
+      return {
+        exitCode: EXIT.failure,
+        message: 'the request is over 1 MiB (413); split or shorten the transcript',
+      };
+    case 'RateLimitError':
+      return {
+        exitCode: EXIT.failure,
+        message:
+          'the service is rate-limiting (429) and retries ran out; lower --concurrency or try later',
+      };
+    case 'ServerError':
+      return {
+        exitCode: EXIT.failure,
+        message: `the service failed (${e.status ?? '5xx'}) after retries; try again later`,
+      };
+    case 'ConnectionError':
+    case 'TimeoutError':
+      return {
+        exitCode: EXIT.failure,
+        message: e.mayHaveBeenCreated
+          ? `the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (check the sessions export before using --force): ${safeLine(e.message)}`
+          : `could not reach the service: ${safeLine(e.message)}; check --base-url / RCS_BASE_URL and your network`,
+      };
+    case 'ApiError':
+      return {
+        exitCode: EXIT.failure,
+        message: `the service answered ${e.status ?? 'an error'}: ${detailOf(e)}`,
+      };
+    case 'RcsError':
+      return { exitCode: EXIT.failure, message: safeLine(e.message) };
+    default:
+      return { exitCode: EXIT.failure, message: safeLine(e.message) };
+  }
+}
+
+/** R3, R8, D2, D3: the 422 reasons, each with what the user can do about it. */
+function unprocessableMessage(code: string | undefined, detail: string): string {
+  switch (code) {
+    case 'rep_not_in_transcript':
+      return `the transcript is speaker-labeled but the rep never speaks in it (422, rule 8); label the rep's cues with their email or use --speaker "Name=rep@company.com"`;
+    case 'user_creation_disabled':
+      return 'the rep has no account and automatic user creation is off for the organization (422); create the user first or pass an existing rep';
+    case 'email_domain_not_allowed':
+      return "the rep's email domain is not one of the organization's email domains (422); use the rep's company address";
+    case 'mission_not_found':
+      return 'no mission with that --mission-id in your organization (422); check the id (rcs export missions)';
+    case 'scorecard_not_found':
+      return 'no scorecard with that --scorecard-id in your organization (422); check the id (rcs export scorecards)';
+    case 'user_not_found':
+      return 'no user with that --user-id in your organization (422); check the id (rcs export users)';
+    default:
+      return `the service refused the upload (422): ${detail}`;
+  }
+}

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { appendFileSync, readFileSync } from 'node:fs';
+
+/**
+ * The upload ledger (`.rcs-ledger.jsonl`): one JSON line per finished upload, appended the moment
+ * it finishes, so an interrupted batch re-run uploads only what is missing. The create POST is not
+ * idempotent (R10: the service has no de-duplication), so an upload whose outcome is unknown
+ * (the connection dropped after sending) is recorded as `unknown` and never silently re-sent.
+ */
+
+export type LedgerStatus = 'created' | 'unknown' | 'failed';
+
+export interface LedgerEntry {
+  file: string;
+  /** sha256 of the transcript text as sent. */
+  sha256: string;
+  /** `email:<lowercased>` or `userId:<uuid>`: the same text for another rep is another upload. */
+  rep: string;
+  status: LedgerStatus;
+  sessionId?: string;
+  /** Why it failed or why the outcome is unknown. */
+  error?: string;
+  at: string;
+}
+
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+export function repKey(rep: { email?: string | undefined; userId?: string | undefined }): string {
+  // D6: emails compare case-insensitively after trimming.
+  return rep.email !== undefined
+    ? `email:${rep.email.trim().toLowerCase()}`
+    : `userId:${rep.userId}`;
+}
+
+const key = (sha256: string, rep: string) => `${sha256} ${rep}`;
+
+export class Ledger {
+  private readonly latest = new Map<string, LedgerEntry>();
+  /** Lines that could not be read (e.g. cut by a crash mid-write); reported, never fatal. */
+  readonly unreadableLines: number[] = [];
+  /** A crash mid-write can leave the file without its final newline: start on a fresh line. */
+  private needsNewline = false;
+
+  constructor(readonly path: string) {}
+
+  /** Loads the existing ledger; a missing file is an empty ledger. */
+  load(): this {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this;
+      throw error;
+    }
+    this.needsNewline = text.length > 0 && !text.endsWith('\n');
+    const lines = text.split('\n');
+    lines.forEach((line, i) => {
+      if (line.trim() === '') return;
+      try {
+        const entry = JSON.parse(line) as LedgerEntry;
+        if (typeof entry.sha256 !== 'string' || typeof entry.rep !== 'string') throw new Error();
+        this.latest.set(key(entry.sha256, entry.rep), entry);
+      } catch {
+        this.unreadableLines.push(i + 1);
+      }
+    });
+    return this;
+  }
+
+  /** The last recorded outcome for this text and rep, if any. */
+  find(sha256: string, rep: string): LedgerEntry | undefined {
+    return this.latest.get(key(sha256, rep));
+  }
+
+  /** Appends synchronously: the line is on disk before the next upload is reported. */
+  record(entry: Omit<LedgerEntry, 'at'>): LedgerEntry {
+    const full: LedgerEntry = { ...entry, at: new Date().toISOString() };
+    const prefix = this.needsNewline ? '\n' : '';
+    appendFileSync(this.path, `${prefix}${JSON.stringify(full)}\n`, { mode: 0o600 });
+    this.needsNewline = false;
+    this.latest.set(key(full.sha256, full.rep), full);
+    return full;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Progress on stderr, only on a TTY and never with --quiet (cli.md): a block of status lines, one
+ * per session being waited for, each with a spinner, redrawn in place. Off a TTY every method is
+ * a no-op, so scripts and pipes see none of it.
+ */
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+export interface Progress {
+  /** Shows or updates the line of `id`. */
+  set(id: string, text: string): void;
+  /** Replaces the line of `id` by a final line that stays above the live block. */
+  done(id: string, text: string): void;
+  /** A line of prose printed above the live block. */
+  print(text: string): void;
+  stop(): void;
+}
+
+const noop: Progress = { set() {}, done() {}, print() {}, stop() {} };
+
+export function createProgress(stream: NodeJS.WritableStream, enabled: boolean): Progress {
+  if (!enabled) return noop;
+  const lines = new Map<string, string>();
+  let drawn = 0;
+  let frame = 0;
+  const clear = () => {
+    // Move up over the block we drew and clear it.
+    if (drawn > 0) stream.write(`\u001b[${drawn}A\u001b[0J`);
+    drawn = 0;
+  };
+  const draw = () => {
+    clear();
+    const spinner = FRAMES[frame % FRAMES.length];
+    const rows = [...lines.values()].slice(0, 20).map((t) => `${spinner} ${t}`);
+    if (lines.size > 20) rows.push(`  … and ${lines.size - 20} more`);
+    if (rows.length > 0) stream.write(`${rows.join('\n')}\n`);
+    drawn = rows.length;
+  };
+  const timer = setInterval(() => {
+    frame++;
+    if (lines.size > 0) draw();
+  }, 100);
+  timer.unref();
+  return {
+    set(id, text) {
+      lines.set(id, text);
+      draw();
+    },
+    done(id, text) {
+      lines.delete(id);
+      clear();
+      if (text) stream.write(`${text}\n`);
+      draw();
+    },
+    print(text) {
+      clear();
+      stream.write(`${text}\n`);
+      draw();
+    },
+    stop() {
+      clearInterval(timer);
+      clear();
+      lines.clear();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { readFile } from 'node:fs/promises';
+import { basename, extname, resolve } from 'node:path';
+import {
+  decodeTranscriptBytes,
+  detectSource,
+  type ImportSource,
+  importTranscript,
+  type PrevalidateResult,
+  prevalidateUpload,
+} from '@rcs/transcript';
+
+/** A line-numbered reason an upload would be refused, as shown to the user. */
+export interface Problem {
+  line?: number | undefined;
+  message: string;
+}
+
+export interface LoadedTranscript {
+  file: string;
+  /** The text that will be sent: the file itself, or speaker-labeled SRT converted from a meeting tool. */
+  text: string;
+  source: ImportSource;
+  /** True when the text was converted (line numbers of later checks refer to the converted SRT). */
+  converted: boolean;
+  problems: Problem[];
+  warnings: Problem[];
+  speakers: { name: string; email: string | null; cueCount: number }[];
+}
+
+/** Sources that are sent as written; everything else is converted to labeled SRT (R4). */
+const AS_IS: readonly ImportSource[] = ['srt', 'plain'];
+
+/**
+ * Reads and decodes a transcript file, and converts meeting-tool exports (Zoom/Teams VTT, Otter,
+ * Meet, …) to speaker-labeled SRT with the `--speaker` map. An unmapped speaker is a problem, not
+ * a guess (issue 5). SRT and plain text are sent as written unless a speaker map is given.
+ */
+export async function loadTranscript(
+  file: string,
+  cwd: string,
+  speakers: Record<string, string>,
+): Promise<LoadedTranscript> {
+  const loaded: LoadedTranscript = {
+    file,
+    text: '',
+    source: 'plain',
+    converted: false,
+    problems: [],
+    warnings: [],
+    speakers: [],
+  };
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(resolve(cwd, file));
+  } catch (error) {
+    loaded.problems.push({
+      message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    });
+    return loaded;
+  }
+  const decoded = decodeTranscriptBytes(bytes);
+  if ('error' in decoded) {
+    loaded.problems.push({ line: decoded.error.line || undefined, message: decoded.error.message });
+    return loaded;
+  }
+  for (const d of decoded.diagnostics) loaded.warnings.push({ message: d.message });
+  const source = detectSource(decoded.text, basename(file));
+  loaded.source = source;
+  const hasMap = Object.keys(speakers).length > 0;
+  if (AS_IS.includes(source) && !hasMap) {
+    loaded.text = decoded.text;
+    return loaded;
+  }
+  const imported = importTranscript(decoded.text, { source, fileName: basename(file), speakers });
+  loaded.text = imported.srt;
+  loaded.converted = true;
+  loaded.speakers = imported.speakers;
+  for (const d of imported.diagnostics) {
+    const p = { line: d.line || undefined, message: d.message };
+    if (d.severity === 'error') loaded.problems.push(p);
+    else loaded.warnings.push(p);
+  }
+  return loaded;
+}
+
+export interface UploadFields {
+  email?: string | undefined;
+  userId?: string | undefined;
+  meetingName?: string | undefined;
+  missionId?: string | undefined;
+  scorecardId?: string | undefined;
+}
+
+/** The request body of `createRealCallSession` for this file (`meetingName` defaults to the name). */
+export function requestBody(loaded: LoadedTranscript, fields: UploadFields) {
+  const body: Record<string, string> = {
+    transcript: loaded.text,
+    meetingName: fields.meetingName ?? basename(loaded.file, extname(loaded.file)),
+  };
+  if (fields.email !== undefined) body.email = fields.email;
+  if (fields.userId !== undefined) body.userId = fields.userId;
+  if (fields.missionId !== undefined) body.missionId = fields.missionId;
+  if (fields.scorecardId !== undefined) body.scorecardId = fields.scorecardId;
+  return body as { transcript: string; meetingName: string; email?: string; userId?: string };
+}
+
+/**
+ * Offline pre-validation with the transcript package (the same rules 4–8 code as the mock, so
+ * they cannot disagree): every problem with its line, before any request.
+ */
+export function prevalidate(
+  loaded: LoadedTranscript,
+  body: Record<string, unknown>,
+  emailDomains?: string[],
+): { result: PrevalidateResult; problems: Problem[] } {
+  const result = prevalidateUpload(body, emailDomains ? { emailDomains } : {});
+  const problems = result.problems.map((p) => ({
+    line: p.line,
+    message: loaded.converted && p.line ? `${p.message} (line of the converted SRT)` : p.message,
+  }));
+  return { result, problems };
+}
+
+export function formatProblem(file: string, p: Problem): string {
+  return p.line ? `${file}:${p.line}: ${p.message}` : `${file}: ${p.message}`;
+}
