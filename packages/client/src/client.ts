@@ -1,11 +1,14 @@
-import createClient, { type Client } from 'openapi-fetch';
+import createClientImport, { type Client } from 'openapi-fetch';
 import { type BackoffOptions, DEFAULT_BACKOFF } from './backoff.js';
 import { RcsError } from './errors.js';
 import { type AnyExportAccessor, createExports, type ExportsApi } from './exports.js';
 import type { paths } from './generated/openapi.js';
+import { defaultExport } from './interop.js';
 import { makeRedactor } from './redact.js';
 import { createSessions, type SessionsApi } from './sessions.js';
 import { assertSecureTransport, createTransport, type Logger } from './transport.js';
+
+const createClient = defaultExport(createClientImport);
 
 export interface RcsClientOptions extends BackoffOptions {
   /** The service origin, e.g. `https://api.example.com` (paths carry `/api/v1`). */

@@ -1,5 +1,8 @@
-import pLimit from 'p-limit';
+import pLimitImport from 'p-limit';
 import { RcsError } from './errors.js';
+import { defaultExport } from './interop.js';
+
+const pLimit = defaultExport(pLimitImport);
 
 /**
  * The auto-pagination engine behind `exports.<name>.all()`, independent of HTTP: it is given a
