@@ -1,0 +1,41 @@
+// Start-up time of the mock: from spawning `node bench/mock/serve.mjs` to its first stdout line
+// (the server is listening), default dataset vs --records 1000000. Median of RUNS runs.
+//   npm run build && npx node bench/mock/startup.mjs
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SERVE = fileURLToPath(new URL('./serve.mjs', import.meta.url));
+const RUNS = Number(process.env.RUNS ?? 5);
+
+function startOnce(args) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [SERVE, ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout.once('data', () => {
+      const ms = performance.now() - t0;
+      child.kill('SIGTERM');
+      child.once('exit', () => resolve(ms));
+    });
+    child.once('error', reject);
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const rows = [];
+for (const [label, args] of [
+  ['default (2,000 records)', []],
+  ['--records 1000000', ['--records', '1000000']],
+]) {
+  const times = [];
+  for (let i = 0; i < RUNS; i++) times.push(await startOnce(args));
+  rows.push({
+    dataset: label,
+    'median ms': Math.round(median(times)),
+    'min ms': Math.round(Math.min(...times)),
+    'max ms': Math.round(Math.max(...times)),
+  });
+}
+console.table(rows);
+console.log(JSON.stringify({ node: process.version, runs: RUNS, rows }));
