@@ -17,8 +17,17 @@ export class DiagnosticList {
     if (n <= MAX_PER_CODE) this.items.push({ code, message, line, severity });
   }
 
-  /** The list, with one summary per capped code. */
+  /** Forgets every diagnostic of `code` (a reading that turned out not to apply). */
+  drop(code: string): void {
+    this.counts.delete(code);
+    for (let i = this.items.length - 1; i >= 0; i--)
+      if (this.items[i]!.code === code) this.items.splice(i, 1);
+  }
+
+  /** The list in line order (whole-text ones first), then one summary per capped code. */
   finish(): Diagnostic[] {
+    // Array.prototype.sort is stable: diagnostics of one line keep the order they were found in.
+    this.items.sort((a, b) => a.line - b.line);
     for (const [code, n] of this.counts) {
       if (n > MAX_PER_CODE) {
         const first = this.items.find((d) => d.code === code);

@@ -1,7 +1,8 @@
-// Cue timing lines (D11), read with a hand-written scanner: no regex, one pass, O(line length).
-// The strict D11 shape is `H+:MM:SS,mmm --> H+:MM:SS,mmm` ('.' also allowed). Everything else we
-// still read (missing or short milliseconds, one-digit fields, no hours, settings after the end
-// time, no spaces around the arrow, negative values) is reported as a warning by the caller.
+// Cue timing lines (D11), read with a hand-written scanner: no regex, no allocation, one pass,
+// O(line length). The strict D11 shape is `H+:MM:SS,mmm --> H+:MM:SS,mmm` ('.' also allowed).
+// Everything else we still read (missing or short milliseconds, one-digit fields, no hours,
+// settings after the end time, no spaces around the arrow, negative values) sets a flag that the
+// parser reports as a warning.
 
 /** Ways a timing line departs from the strict D11 shape (bit flags). */
 export const TIMING_NO_HOURS = 1;
@@ -19,8 +20,11 @@ export interface Timing {
   flags: number;
 }
 
-// Scanner state shared by the helpers below (module-level to avoid allocating per call).
+/** Results of the last successful `scanTiming` (module state: the hot path allocates nothing). */
+export const scanned = { startMs: 0, endMs: 0, flags: 0 };
+
 let pos = 0;
+let lim = 0;
 let flags = 0;
 
 const MAX_DIGITS = 12;
@@ -29,72 +33,83 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09;
 }
 
-/** Reads `-?\d+` at `pos`; returns the absolute value and sets TIMING_NEGATIVE, or -1. */
-function readField(s: string): number {
-  let c = s.charCodeAt(pos);
-  if (c === 0x2d) {
-    flags |= TIMING_NEGATIVE;
-    pos++;
-    c = s.charCodeAt(pos);
-  }
-  const start = pos;
-  let v = 0;
-  while (c >= 0x30 && c <= 0x39) {
-    v = v * 10 + (c - 0x30);
-    pos++;
-    c = s.charCodeAt(pos);
-  }
-  const n = pos - start;
-  if (n === 0 || n > MAX_DIGITS) return -1;
-  return v;
+// Reading past the line end is safe without a bound check: the character there is CR, LF or
+// nothing (NaN), and none of them is a digit, ':', '.', ',', '-', '>' or a space/tab.
+function at(s: string, i: number): number {
+  return s.charCodeAt(i);
 }
 
 /** Reads one timestamp at `pos`; returns milliseconds (sign applied) or NaN. */
 function readTimestamp(s: string): number {
-  const before = flags;
-  flags &= ~TIMING_NEGATIVE;
-  const f: number[] = [];
-  const digits: number[] = [];
+  let negative = false;
+  let f0 = 0;
+  let f1 = 0;
+  let f2 = 0;
+  let d0 = 0;
+  let d1 = 0;
+  let d2 = 0;
+  let fields = 0;
   for (;;) {
+    let c = at(s, pos);
+    if (c === 0x2d /* - */) {
+      negative = true;
+      pos++;
+      c = at(s, pos);
+    }
     const start = pos;
-    const v = readField(s);
-    if (v < 0) return Number.NaN;
-    f.push(v);
-    digits.push(pos - start - (s.charCodeAt(start) === 0x2d ? 1 : 0));
-    if (f.length < 3 && s.charCodeAt(pos) === 0x3a /* : */) {
+    let v = 0;
+    while (c >= 0x30 && c <= 0x39) {
+      v = v * 10 + (c - 0x30);
+      pos++;
+      c = at(s, pos);
+    }
+    const digits = pos - start;
+    if (digits === 0 || digits > MAX_DIGITS) return Number.NaN;
+    if (fields === 0) {
+      f0 = v;
+      d0 = digits;
+    } else if (fields === 1) {
+      f1 = v;
+      d1 = digits;
+    } else {
+      f2 = v;
+      d2 = digits;
+    }
+    fields++;
+    if (fields < 3 && c === 0x3a /* : */) {
       pos++;
       continue;
     }
     break;
   }
-  if (f.length < 2) return Number.NaN;
+  if (fields < 2) return Number.NaN;
   let h = 0;
   let m: number;
   let sec: number;
-  if (f.length === 3) {
-    h = f[0]!;
-    m = f[1]!;
-    sec = f[2]!;
-    if (digits[1] !== 2 || digits[2] !== 2) flags |= TIMING_SHORT_FIELD;
+  if (fields === 3) {
+    h = f0;
+    m = f1;
+    sec = f2;
+    if (d1 !== 2 || d2 !== 2) flags |= TIMING_SHORT_FIELD;
   } else {
-    m = f[0]!;
-    sec = f[1]!;
+    m = f0;
+    sec = f1;
     flags |= TIMING_NO_HOURS;
-    if (digits[0]! > 2 || digits[1] !== 2) flags |= TIMING_SHORT_FIELD;
+    if (d0 > 2 || d1 !== 2) flags |= TIMING_SHORT_FIELD;
   }
   if (m >= 60 || sec >= 60) flags |= TIMING_OUT_OF_RANGE;
   let ms = 0;
-  const c = s.charCodeAt(pos);
+  const c = at(s, pos);
   if (c === 0x2c /* , */ || c === 0x2e /* . */) {
     pos++;
     const start = pos;
-    let d = s.charCodeAt(pos);
+    let d = at(s, pos);
     let frac = 0;
     while (d >= 0x30 && d <= 0x39) {
       // ",04" is 40 ms (a decimal fraction); digits past the third are cut, not rounded.
       if (pos - start < 3) frac = frac * 10 + (d - 0x30);
       pos++;
-      d = s.charCodeAt(pos);
+      d = at(s, pos);
     }
     const n = pos - start;
     if (n === 0) return Number.NaN;
@@ -104,45 +119,57 @@ function readTimestamp(s: string): number {
     flags |= TIMING_FRACTION;
   }
   const total = ((h * 60 + m) * 60 + sec) * 1000 + ms;
-  const negative = (flags & TIMING_NEGATIVE) !== 0;
-  flags |= before;
-  return negative ? -total : total;
+  if (negative) {
+    flags |= TIMING_NEGATIVE;
+    return -total;
+  }
+  return total;
 }
 
-/** Parses a cue timing line, or returns null when the line is not one. */
-export function parseTimingLine(s: string): Timing | null {
-  pos = 0;
+/**
+ * Scans `s[start, end)` as a cue timing line. On success fills `scanned` and returns true.
+ * A negative sign anywhere in a timestamp makes the whole timestamp negative
+ * (`00:00:-5,000` = -5 s, `-00:00:01,000` = -1 s), as EXPECTED.json reads them.
+ */
+export function scanTiming(s: string, start: number, end: number): boolean {
+  // `end` must be the string's end or the index of a CR/LF (see `at`).
+  pos = start;
+  lim = end;
   flags = 0;
-  const n = s.length;
-  while (pos < n && isSpace(s.charCodeAt(pos))) pos++;
-  const c0 = s.charCodeAt(pos);
-  // Quick reject: a timing line starts with a digit or '-' (most text lines fail here).
-  if (!((c0 >= 0x30 && c0 <= 0x39) || c0 === 0x2d)) return null;
+  while (isSpace(s.charCodeAt(pos))) pos++;
+  const c0 = at(s, pos);
+  // Quick reject: a timing line starts with a digit or '-' (most text lines stop here).
+  if (!((c0 >= 0x30 && c0 <= 0x39) || c0 === 0x2d)) return false;
   const startMs = readTimestamp(s);
-  if (Number.isNaN(startMs)) return null;
+  if (Number.isNaN(startMs)) return false;
   let spaced = 0;
-  if (isSpace(s.charCodeAt(pos))) spaced++;
-  while (pos < n && isSpace(s.charCodeAt(pos))) pos++;
-  if (
-    s.charCodeAt(pos) !== 0x2d ||
-    s.charCodeAt(pos + 1) !== 0x2d ||
-    s.charCodeAt(pos + 2) !== 0x3e
-  )
-    return null;
+  if (isSpace(at(s, pos))) spaced++;
+  while (isSpace(s.charCodeAt(pos))) pos++;
+  if (at(s, pos) !== 0x2d || at(s, pos + 1) !== 0x2d || at(s, pos + 2) !== 0x3e) return false;
   pos += 3;
-  if (isSpace(s.charCodeAt(pos))) spaced++;
-  while (pos < n && isSpace(s.charCodeAt(pos))) pos++;
+  if (isSpace(at(s, pos))) spaced++;
+  while (isSpace(s.charCodeAt(pos))) pos++;
   if (spaced !== 2) flags |= TIMING_ARROW_SPACING;
   const endMs = readTimestamp(s);
-  if (Number.isNaN(endMs)) return null;
-  if (pos < n) {
+  if (Number.isNaN(endMs)) return false;
+  if (pos < lim) {
     // Anything after the end time must be separated by whitespace (WebVTT cue settings, the
     // `X1:40 X2:600` coordinates some SRT writers add); it is ignored.
-    if (!isSpace(s.charCodeAt(pos))) return null;
-    while (pos < n && isSpace(s.charCodeAt(pos))) pos++;
-    if (pos < n) flags |= TIMING_SETTINGS;
+    if (!isSpace(s.charCodeAt(pos))) return false;
+    while (pos < lim && isSpace(s.charCodeAt(pos))) pos++;
+    if (pos < lim) flags |= TIMING_SETTINGS;
   }
-  return { startMs, endMs, flags };
+  scanned.startMs = startMs;
+  scanned.endMs = endMs;
+  scanned.flags = flags;
+  return true;
+}
+
+/** Parses a whole line as a cue timing line, or returns null when it is not one. */
+export function parseTimingLine(s: string): Timing | null {
+  return scanTiming(s, 0, s.length)
+    ? { startMs: scanned.startMs, endMs: scanned.endMs, flags: scanned.flags }
+    : null;
 }
 
 /** A readable list of a timing line's departures from D11, for diagnostics. */

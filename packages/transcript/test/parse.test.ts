@@ -105,14 +105,16 @@ describe('cue structure', () => {
 
   it('warns about empty cues, end before start, and "-->" lines that are not timing', () => {
     const p = parseTranscript(
-      '1\n00:00:05,000 --> 00:00:01,000\n\n2\n00:00:06,000 --> 00:00:07,000\nsee a --> b\n',
+      '1\n00:00:05,000 --> 00:00:01,000\n\n2\n00:00:06,000 --> 00:00:07,000\n00:00:07 -> later --> x\nsee a --> b\n',
     );
+    // Diagnostics come in line order.
     expect(p.diagnostics.map((d) => [d.code, d.line])).toEqual([
-      ['malformed_timing', 6],
       ['end_before_start', 2],
       ['empty_cue', 2],
+      ['malformed_timing', 6],
     ]);
-    expect(p.cues[1]?.text).toBe('see a --> b');
+    // Only lines that start like a timestamp are checked; "see a --> b" is ordinary text.
+    expect(p.cues[1]?.text).toBe('00:00:07 -> later --> x\nsee a --> b');
   });
 
   it('caps repeated diagnostics and summarises the rest', () => {
