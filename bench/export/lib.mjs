@@ -1,0 +1,97 @@
+// Shared helpers of the export benches: start the mock and run the built CLI as processes.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const RCS = join(ROOT, 'packages/cli/dist/rcs.js');
+const PROBE = fileURLToPath(new URL('./rss-probe.mjs', import.meta.url));
+
+export function requireBuild() {
+  if (!existsSync(RCS)) {
+    console.error(`${RCS} is missing: run \`npm run build\` first`);
+    process.exit(2);
+  }
+}
+
+/** `rcs mock` in its own process (its memory and its event loop are not the exporter's). */
+export async function startMock(args) {
+  const child = spawn(process.execPath, [RCS, 'mock', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let text = '';
+  await new Promise((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`mock exited with ${code}`)));
+    child.stdout.on('data', (c) => {
+      text += c.toString();
+      if (/API key: \S+/.test(text)) resolve();
+    });
+  });
+  const url = text.split('\n')[0].trim();
+  const apiKey = /API key: (\S+)/.exec(text)[1];
+  return {
+    url,
+    apiKey,
+    stop: () =>
+      new Promise((resolve) => {
+        child.removeAllListeners('exit');
+        child.on('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Runs `rcs export …` against the mock; returns wall time, peak RSS and the manifest. */
+export async function runExport(mock, args) {
+  const dir = await mkdtemp(join(tmpdir(), 'rcs-export-bench-'));
+  const rssFile = join(dir, '.rss');
+  const started = process.hrtime.bigint();
+  const code = await new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', PROBE, RCS, 'export', ...args, '--out', join(dir, 'out')],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: {
+          ...process.env,
+          RCS_BASE_URL: mock.url,
+          RCS_API_KEY: mock.apiKey,
+          RCS_BENCH_RSS_FILE: rssFile,
+        },
+      },
+    );
+    child.on('exit', resolve);
+  });
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  if (code !== 0) throw new Error(`rcs export ${args.join(' ')} exited with ${code}`);
+  const manifest = JSON.parse(await readFile(join(dir, 'out', 'manifest.json'), 'utf8'));
+  const rssBytes = Number(await readFile(rssFile, 'utf8'));
+  await rm(dir, { recursive: true, force: true });
+  return { wallMs, rssBytes, manifest };
+}
+
+/** The baseline: one request at a time, page after page, export after export. */
+export async function sequentialPageLoop(mock, paths) {
+  const started = process.hrtime.bigint();
+  let records = 0;
+  let pages = 0;
+  for (const path of paths) {
+    for (let page = 1; ; page++) {
+      const res = await fetch(`${mock.url}${path}?page=${page}&limit=100`, {
+        headers: { 'X-API-KEY': mock.apiKey },
+      });
+      if (res.status !== 200) throw new Error(`${path} page ${page}: ${res.status}`);
+      const body = await res.json();
+      records += body.data.length;
+      pages++;
+      if (!body.meta.hasNext) break;
+    }
+  }
+  return { wallMs: Number(process.hrtime.bigint() - started) / 1e6, records, pages };
+}
+
+export const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+export const sec = (ms) => `${(ms / 1000).toFixed(2)} s`;

@@ -1,0 +1,28 @@
+// Goal (issue 6): peak RSS of `rcs export all` at 10,000 and at 1,000,000 records under 150 MB,
+// growing by less than 20 MB between the two (memory stays flat however large the export).
+// The mock runs in its own process with no latency; the CLI's peak RSS is read by a preloaded
+// probe (rss-probe.mjs) from process.resourceUsage().maxRSS.
+//
+//   npm run build && npx node bench/export/memory.mjs [small=10000] [large=1000000] [format=jsonl]
+import { mb, requireBuild, runExport, sec, startMock } from './lib.mjs';
+
+requireBuild();
+const sizes = [Number(process.argv[2] ?? 10_000), Number(process.argv[3] ?? 1_000_000)];
+const format = process.argv[4] ?? 'jsonl';
+
+const results = [];
+for (const records of sizes) {
+  const mock = await startMock(['--records', String(records)]);
+  try {
+    const run = await runExport(mock, ['all', '--format', format]);
+    const count = run.manifest.resources.reduce((n, e) => n + e.count, 0);
+    results.push({ records: count, ...run });
+    console.log(
+      `${String(count).padStart(9)} records (${format}): peak RSS ${mb(run.rssBytes)}, ${sec(run.wallMs)}, ${Math.round(count / (run.wallMs / 1000))} records/s end to end`,
+    );
+  } finally {
+    await mock.stop();
+  }
+}
+const growth = results[1].rssBytes - results[0].rssBytes;
+console.log(`growth ${mb(growth)} (goal < 20 MB); peak ${mb(Math.max(...results.map((r) => r.rssBytes)))} (goal < 150 MB)`);
