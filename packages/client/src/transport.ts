@@ -120,6 +120,13 @@ async function problemCode(response: Response): Promise<string | undefined> {
   }
 }
 
+/** Whether an answer is a transient failure that a repeat of this request may get past. */
+async function worthRetrying(res: Response, idempotent: boolean): Promise<boolean> {
+  if (idempotent) return RETRY_IDEMPOTENT.has(res.status);
+  if (RETRY_NON_IDEMPOTENT.has(res.status)) return true;
+  return res.status === 502 && (await problemCode(res)) === 'identity_provider_error';
+}
+
 interface Attempt {
   response?: Response;
   failure?: ConnectionError;
@@ -153,20 +160,14 @@ export function createTransport(config: TransportConfig) {
             new Request(request.url, { method, headers, body, redirect: request.redirect, signal }),
           { callerSignal, timeoutMs, idempotent, where },
         );
-        const started = attempt;
-        let retryable = false;
         let waitMs: number | undefined;
-        if (started.response) {
-          const res = started.response;
+        if (attempt.response) {
+          const res = attempt.response;
           config.logger?.debug?.(`${method} ${request.url} -> ${res.status}`, {
             status: res.status,
             attempt: retry + 1,
           });
-          if (idempotent) retryable = RETRY_IDEMPOTENT.has(res.status);
-          else if (RETRY_NON_IDEMPOTENT.has(res.status)) retryable = true;
-          else if (res.status === 502)
-            retryable = (await problemCode(res)) === 'identity_provider_error';
-          if (!retryable || retry >= maxRetries) return res;
+          if (retry >= maxRetries || !(await worthRetrying(res, idempotent))) return res;
           const asked = parseRetryAfter(res.headers.get('retry-after'));
           if (asked !== undefined) {
             // The service said when; past the cap we stop and let the caller decide.
@@ -174,12 +175,12 @@ export function createTransport(config: TransportConfig) {
             waitMs = asked;
           }
         } else {
-          const failure = started.failure as ConnectionError;
-          retryable = !failure.mayHaveBeenCreated;
-          if (!retryable || retry >= maxRetries) throw failure;
+          const failure = attempt.failure as ConnectionError;
           config.logger?.debug?.(`${method} ${request.url} failed: ${failure.message}`, {
             attempt: retry + 1,
           });
+          // A request that may have reached the service is never sent again (unknown outcome).
+          if (retry >= maxRetries || failure.mayHaveBeenCreated) throw failure;
         }
         waitMs ??= fullJitterDelay(retry, backoff, config.random);
         config.logger?.warn?.(

@@ -100,7 +100,10 @@ describe('runs outside Node (browsers, Deno, Bun)', () => {
     );
     expect(files.length).toBeGreaterThan(5);
     for (const f of files) {
-      const text = readFileSync(join(src, f), 'utf8');
+      // Comments may talk about require(); code may not use it.
+      const text = readFileSync(join(src, f), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
       expect(text, f).not.toMatch(/from\s+['"]node:|require\(|\bprocess\.|\bBuffer\b/);
     }
   });
