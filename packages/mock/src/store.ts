@@ -1,17 +1,11 @@
 import { emailDomain, normalizeEmail } from '@rcs/transcript';
 import { compareD9, MergedCollection } from './collection.js';
 import type { Dataset, OrgData } from './dataset.js';
-import {
-  doneAtMs,
-  isLive,
-  type LiveSession,
-  type StoredSession,
-  sessionView,
-} from './lifecycle.js';
+import { doneAtMs, type LiveSession, type StoredSession } from './lifecycle.js';
 import { hash32, randomUuid, rng } from './random.js';
 import { scoreTranscript } from './scoring.js';
 import { allLines, kpisOf, repLines } from './transcript-facts.js';
-import type { RealCallSession, UserExportRecord } from './wire.js';
+import type { UserExportRecord } from './wire.js';
 
 /** Why the mock created a user: the rep of an upload (R3) or a participant (R5, D15). */
 export interface CreatedUser {
@@ -149,8 +143,8 @@ export class MockStore {
     return o;
   }
 
-  newUser(org: OrgState, email: string, at: number): UserExportRecord {
-    void org;
+  /** A user as the rep (R3) or participant (R5) creation makes it: lowercase email (D6), no team. */
+  newUser(email: string, at: number): UserExportRecord {
     return {
       id: this.nextId(),
       email: normalizeEmail(email),
@@ -216,7 +210,7 @@ export class MockStore {
       return undefined;
     }
     if (this.idp.knowsOutside(email, org) || !this.idp.attemptCreate(email)) return undefined;
-    const user = this.newUser(org, email, at);
+    const user = this.newUser(email, at);
     org.addUser({
       user,
       reason: 'participant',
@@ -226,10 +220,4 @@ export class MockStore {
     });
     return user;
   }
-
-  view(s: StoredSession, now: number): RealCallSession {
-    return sessionView(s, now);
-  }
-
-  isLive = isLive;
 }

@@ -104,7 +104,7 @@ export function createSession(
         `The identity provider refused to create ${email}. Nothing was created; retry the upload.`,
       );
     }
-    newRep = store.newUser(org, email, now);
+    newRep = store.newUser(email, now);
   }
 
   // Every check passed: only now is anything created (R9).
