@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI: e2e tests run what users run (`npm run build` first). */
+export const CLI = fileURLToPath(new URL('../../dist/rcs.js', import.meta.url));
+export const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
+export const FIXTURES = '/work/shared/fixtures/transcripts';
+export const ACME_FIXTURE = join(REPO, 'packages/mock/fixtures/acme.json');
+
+export function assertBuilt(): void {
+  if (!existsSync(CLI))
+    throw new Error(`${CLI} is missing: run \`npm run build\` before the e2e tests`);
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  input?: string;
+  /** Called with the child right after spawn (e.g. to send SIGINT later). */
+  onSpawn?: (child: ChildProcess) => void;
+}
+
+/** A clean environment: no RCS_* from the developer's shell, config in the temp dir, no colour. */
+export function baseEnv(dir: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    NO_COLOR: '1',
+  };
+}
+
+/** Spawns `node dist/rcs.js …` with the same Node as the tests (the pinned Node 24). */
+export function runCli(args: string[], options: RunOptions): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const env: Record<string, string> = { ...baseEnv(options.cwd) };
+    for (const [k, v] of Object.entries(options.env ?? {})) {
+      if (v === undefined) delete env[k];
+      else env[k] = v;
+    }
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    if (options.input !== undefined) child.stdin.end(options.input);
+    else child.stdin.end();
+    options.onSpawn?.(child);
+  });
+}
+
+export function tempDir(prefix = 'rcs-e2e-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function readLedger(path: string): Record<string, unknown>[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** A speaker-labeled SRT in which `rep` speaks; `n` makes each text (and hash) distinct. */
+export function labeledCall(rep: string, n: number, customer = 'buyer@client.example'): string {
+  return [
+    '1',
+    '00:00:01,000 --> 00:00:05,000',
+    `${rep}: Thanks for joining, call ${n}. What budget do you have this year?`,
+    '',
+    '2',
+    '00:00:05,500 --> 00:00:09,000',
+    `${customer}: Around twenty thousand; the decision is next week.`,
+    '',
+    '3',
+    '00:00:09,500 --> 00:00:14,000',
+    `${rep}: Then the next step is a follow up on the calendar for Thursday.`,
+    '',
+  ].join('\n');
+}

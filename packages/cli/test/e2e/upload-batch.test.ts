@@ -1,0 +1,208 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type MockServer, startMockServer } from '@rcs/mock';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, labeledCall, readLedger, runCli, tempDir } from './helpers.js';
+
+// Batches against the mock over real HTTP: failures do not stop the others, the ledger lets a
+// re-run skip what is done, an unknown outcome is never silently re-sent, --wait, and SIGINT.
+
+let server: MockServer | undefined;
+let rep = '';
+let key = '';
+
+async function start(options: Parameters<typeof startMockServer>[0] = {}) {
+  server = await startMockServer({ port: 0, processingMs: 150, ...options });
+  key = server.info.apiKey ?? '';
+  rep = server.info.repEmails[0] ?? '';
+  return server;
+}
+
+function env() {
+  return { RCS_BASE_URL: server?.url, RCS_API_KEY: key };
+}
+
+function created(): number {
+  return server?.api.state.counts().createdSessions ?? 0;
+}
+
+/** A directory of `count` good calls, plus the names of files written. */
+function callsDir(dir: string, count: number, offset = 0): string {
+  const calls = join(dir, 'calls');
+  mkdirSync(calls, { recursive: true });
+  for (let i = 0; i < count; i++) {
+    writeFileSync(
+      join(calls, `call-${String(i + offset).padStart(3, '0')}.srt`),
+      labeledCall(rep, i + offset),
+    );
+  }
+  return calls;
+}
+
+beforeAll(() => assertBuilt());
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('rcs upload batches', () => {
+  it('one failure does not stop the others: exit 3 and a summary; a re-run skips what is done', async () => {
+    await start();
+    const dir = tempDir();
+    const calls = callsDir(dir, 3);
+    // Rule 8 at the service (pre-validation skipped): this one file fails with 422.
+    writeFileSync(join(calls, 'call-bad.srt'), labeledCall('someone-else@demo-sales.example', 99));
+    const first = await runCli(['upload', 'calls', '--email', rep, '--no-validate'], {
+      cwd: dir,
+      env: env(),
+    });
+    expect(first.code).toBe(3);
+    expect(first.stdout.match(/^created /gm)).toHaveLength(3);
+    expect(first.stderr).toMatch(/call-bad\.srt: .*422/);
+    expect(first.stderr).toMatch(/1 of 4 uploads failed.*run the same command again/);
+    expect(created()).toBe(3);
+
+    const again = await runCli(['upload', 'calls', '--email', rep, '--no-validate', '--json'], {
+      cwd: dir,
+      env: env(),
+    });
+    expect(again.code).toBe(3);
+    const lines = again.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.status === 'skipped')).toHaveLength(3);
+    expect(lines.find((l) => l.status === 'failed')).toMatchObject({
+      file: join('calls', 'call-bad.srt'),
+      error: { code: 'rep_not_in_transcript', status: 422 },
+    });
+    expect(created()).toBe(3); // nothing uploaded twice
+
+    // Fixed file: only it is uploaded.
+    writeFileSync(join(calls, 'call-bad.srt'), labeledCall(rep, 99));
+    const fixed = await runCli(['upload', 'calls', '--email', rep], { cwd: dir, env: env() });
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout.match(/^skipped /gm)).toHaveLength(3);
+    expect(fixed.stdout.match(/^created /gm)).toHaveLength(1);
+    expect(created()).toBe(4);
+
+    // --force uploads again, by choice.
+    const forced = await runCli(
+      ['upload', join('calls', 'call-000.srt'), '--email', rep, '--force'],
+      { cwd: dir, env: env() },
+    );
+    expect(forced.code).toBe(0);
+    expect(created()).toBe(5);
+  });
+
+  it('an upload whose outcome is unknown is recorded as such and not re-sent without --force', async () => {
+    await start({ faults: { dropAfterCreate: true } });
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.srt'), labeledCall(rep, 1));
+    const first = await runCli(['upload', 'a.srt', '--email', rep], { cwd: dir, env: env() });
+    expect(first.code).toBe(1);
+    expect(first.stderr).toMatch(/outcome is unknown.*not re-sent/);
+    expect(created()).toBe(1); // the mock did create it
+    expect(readLedger(join(dir, '.rcs-ledger.jsonl'))).toMatchObject([
+      { file: 'a.srt', status: 'unknown' },
+    ]);
+
+    const again = await runCli(['upload', 'a.srt', '--email', rep], { cwd: dir, env: env() });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/earlier upload's outcome is unknown.*--force/);
+    expect(created()).toBe(1); // never silently re-sent
+  });
+
+  it('--wait prints score, KPIs, scorecard items and the talk-time timeline', async () => {
+    await start();
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.srt'), labeledCall(rep, 1));
+    const r = await runCli(['upload', 'a.srt', '--email', rep, '--wait'], { cwd: dir, env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/DONE {2}score \d+\/100/);
+    expect(r.stdout).toMatch(
+      /KPIs: listen ratio \d+\.\d% · longest monologue \d+ s · talk speed \d+ wpm/,
+    );
+    expect(r.stdout).toMatch(/Scorecard item +Result +Score/);
+    expect(r.stdout).toMatch(/Asks about budget/);
+    expect(r.stdout).toContain(`${rep} (rep)`);
+    expect(r.stdout).toMatch(/█/);
+    // Not a TTY: no spinner or prose on stderr.
+    expect(r.stderr).toBe('');
+
+    const json = await runCli(['upload', 'a.srt', '--email', rep, '--wait', '--json', '--force'], {
+      cwd: dir,
+      env: env(),
+    });
+    expect(json.code).toBe(0);
+    const line = JSON.parse(json.stdout);
+    expect(line).toMatchObject({ file: 'a.srt', status: 'created', session: { state: 'DONE' } });
+    expect(line.session.id).toBe(line.sessionId);
+  });
+
+  it('--wait gives up after --timeout with exit 5 and the session id to wait for later', async () => {
+    await start({ processingMs: 60_000 });
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.srt'), labeledCall(rep, 1));
+    const r = await runCli(['upload', 'a.srt', '--email', rep, '--wait', '--timeout', '1'], {
+      cwd: dir,
+      env: env(),
+    });
+    expect(r.code).toBe(5);
+    const id = r.stdout.trim().split(/\s+/)[2];
+    expect(r.stderr).toContain(`rcs sessions wait`);
+    expect(r.stderr).toContain(id);
+    const wait = await runCli(['sessions', 'wait', id!, '--timeout', '0.5'], {
+      cwd: dir,
+      env: env(),
+    });
+    expect(wait.code).toBe(5);
+    expect(wait.stderr.trim()).toBe(
+      `rcs: session ${id} is not DONE yet; wait again later with \`rcs sessions wait ${id}\``,
+    );
+  });
+
+  it('SIGINT during a batch: exit 130, and the ledger is exactly what was created', async () => {
+    await start({ faults: { latencyMs: 150 } });
+    const dir = tempDir();
+    callsDir(dir, 30);
+    const ledgerPath = join(dir, '.rcs-ledger.jsonl');
+    const r = await runCli(['upload', 'calls', '--email', rep, '--concurrency', '2'], {
+      cwd: dir,
+      env: env(),
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (readLedger(ledgerPath).length >= 4) {
+            clearInterval(poll);
+            child.kill('SIGINT');
+          }
+        }, 20);
+      },
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/interrupted: \d+ uploaded and recorded/);
+    const ledger = readLedger(ledgerPath); // every line parses
+    const done = ledger.filter((e) => e.status === 'created');
+    const unknown = ledger.filter((e) => e.status === 'unknown');
+    expect(done.length).toBeGreaterThanOrEqual(4);
+    expect(done.length).toBeLessThan(30);
+    expect(ledger.every((e) => e.status === 'created' || e.status === 'unknown')).toBe(true);
+    // Each created entry is a real session; an in-flight one may or may not exist (unknown).
+    const org = server!.api.state.org(server!.api.info.organizations[0]!.id);
+    for (const e of done) expect(org.session(e.sessionId as string)).toBeDefined();
+    expect(created()).toBeGreaterThanOrEqual(done.length);
+    expect(created()).toBeLessThanOrEqual(done.length + unknown.length);
+    expect(new Set(ledger.map((e) => e.file)).size).toBe(ledger.length);
+
+    // The re-run uploads only what is missing, and leaves the unknown ones to the user.
+    const rerun = await runCli(['upload', 'calls', '--email', rep, '--concurrency', '8'], {
+      cwd: dir,
+      env: env(),
+    });
+    const skipped = rerun.stdout.match(/^skipped /gm)?.length ?? 0;
+    expect(skipped).toBe(done.length);
+    expect(rerun.stdout.match(/^created /gm)?.length ?? 0).toBe(30 - done.length - unknown.length);
+    expect(rerun.code).toBe(unknown.length > 0 ? 3 : 0);
+    expect(readFileSync(ledgerPath, 'utf8').endsWith('\n')).toBe(true);
+  });
+});
