@@ -21,13 +21,18 @@ try {
     mock,
     EXPORT_TABLE.map((e) => e.path),
   );
-  if (seq.records !== count) throw new Error(`sequential read ${seq.records} records, export ${count}`);
+  if (seq.records !== count)
+    throw new Error(`sequential read ${seq.records} records, export ${count}`);
   console.log(`records (all nine)         ${count}`);
   console.log(`pages                      ${pages}`);
   console.log(`latency / concurrency      ${latencyMs} ms / ${concurrency}`);
   console.log(`ideal pages÷conc×latency   ${sec(ideal)}`);
-  console.log(`rcs export all (wall)      ${sec(exp.wallMs)}  = ${(exp.wallMs / ideal).toFixed(2)}x ideal (goal <= 1.2x)`);
-  console.log(`sequential page loop       ${sec(seq.wallMs)}  = ${(seq.wallMs / exp.wallMs).toFixed(1)}x slower than rcs export (goal >= 6x)`);
+  console.log(
+    `rcs export all (wall)      ${sec(exp.wallMs)}  = ${(exp.wallMs / ideal).toFixed(2)}x ideal (goal <= 1.2x)`,
+  );
+  console.log(
+    `sequential page loop       ${sec(seq.wallMs)}  = ${(seq.wallMs / exp.wallMs).toFixed(1)}x slower than rcs export (goal >= 6x)`,
+  );
 } finally {
   await mock.stop();
 }

@@ -25,4 +25,6 @@ for (const records of sizes) {
   }
 }
 const growth = results[1].rssBytes - results[0].rssBytes;
-console.log(`growth ${mb(growth)} (goal < 20 MB); peak ${mb(Math.max(...results.map((r) => r.rssBytes)))} (goal < 150 MB)`);
+console.log(
+  `growth ${mb(growth)} (goal < 20 MB); peak ${mb(Math.max(...results.map((r) => r.rssBytes)))} (goal < 150 MB)`,
+);

@@ -11,16 +11,6 @@ import { neutraliseCell } from './neutralise.js';
 
 export type Row = string[];
 
-/** Reads a dotted column path (`analysis.score`) from a record. */
-export function valueAt(record: unknown, path: string): unknown {
-  let value: unknown = record;
-  for (const key of path.split('.')) {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
-}
-
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;

@@ -109,15 +109,21 @@ function sameIds(a: readonly ApiRecord[], b: readonly string[]): boolean {
   return a.length > 0 && a.length === b.length && a.every((r, i) => r.id === b[i]);
 }
 
+/** Warnings kept per export under `allowDrift`; the rest are counted. */
+export const MAX_WARNINGS = 20;
+
 export async function pageThrough(options: PagerOptions): Promise<PagerResult> {
   const { resource, limit, allowDrift } = options;
   const own = new AbortController();
   const signal = AbortSignal.any([options.signal, own.signal]);
   const held = new Map<number, Promise<ExportPage>>();
   const warnings: string[] = [];
+  let suppressed = 0;
   const problem = (message: string) => {
     if (!allowDrift) throw new ExportIntegrityError(resource, message);
-    warnings.push(message);
+    // A badly drifting list can warn on every page: keep the manifest readable.
+    if (warnings.length < MAX_WARNINGS) warnings.push(message);
+    else suppressed++;
   };
 
   const request = (n: number) => {
@@ -220,6 +226,7 @@ export async function pageThrough(options: PagerOptions): Promise<PagerResult> {
         `exported ${count} records, but meta.total was ${total} at the start and ${totalAtEnd} at the end`,
       );
     }
+    if (suppressed > 0) warnings.push(`… and ${suppressed} more warning(s) like these`);
     return { count, total, totalAtEnd, pages, duplicates, warnings };
   } finally {
     // Stops this export's pages still in flight or queued (an early end or a failure).
