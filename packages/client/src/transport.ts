@@ -59,6 +59,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH']);
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -157,8 +159,16 @@ export function createTransport(config: TransportConfig) {
       for (let retry = 0; ; retry++) {
         const attempt = await sendOnce(
           (signal) =>
-            new Request(request.url, { method, headers, body, redirect: request.redirect, signal }),
-          { callerSignal, timeoutMs, idempotent, where },
+            new Request(request.url, {
+              method,
+              headers,
+              body,
+              // fetch forwards X-API-KEY across origins on a redirect (it strips only
+              // Authorization), so with credentials redirects are followed here, same-origin only.
+              redirect: hasCredentials ? 'manual' : request.redirect,
+              signal,
+            }),
+          { callerSignal, timeoutMs, idempotent, where, headers, body },
         );
         let waitMs: number | undefined;
         if (attempt.response) {
@@ -199,6 +209,8 @@ export function createTransport(config: TransportConfig) {
       timeoutMs: number;
       idempotent: boolean;
       where: { method: string; url: string };
+      headers: Headers;
+      body: ArrayBuffer | undefined;
     },
   ): Promise<Attempt> {
     ctx.callerSignal.throwIfAborted();
@@ -218,18 +230,19 @@ export function createTransport(config: TransportConfig) {
     const signal = attempt.signal;
     const base = config.fetch ?? globalThis.fetch;
     try {
-      const res = await base(build(signal));
+      const res = await followSameOrigin(build(signal), base, ctx, signal);
       // Read the body inside the timeout, so a stalled body is a timeout too, not a hang.
       const buf = NULL_BODY_STATUS.has(res.status) ? null : await res.arrayBuffer();
+      // The body is decoded now: its encoding and length headers no longer describe it.
+      const headers = new Headers(res.headers);
+      headers.delete('content-encoding');
+      headers.delete('content-length');
       return {
-        response: new Response(buf, {
-          status: res.status,
-          statusText: res.statusText,
-          headers: res.headers,
-        }),
+        response: new Response(buf, { status: res.status, statusText: res.statusText, headers }),
       };
     } catch (error) {
       if (ctx.callerSignal.aborted) throw ctx.callerSignal.reason;
+      if (error instanceof RcsError) throw error;
       // Once a non-idempotent request may have reached the service, its outcome is unknown.
       if (timedOut) {
         return {
@@ -255,6 +268,50 @@ export function createTransport(config: TransportConfig) {
       clearTimeout(timer);
       ctx.callerSignal.removeEventListener('abort', onCallerAbort);
     }
+  }
+}
+
+/**
+ * Follows redirects (those `redirect: 'manual'` handed back) within the same origin only: a
+ * redirect to another origin or scheme would carry the credentials there, so it is refused with
+ * an error that names the target. Not retried: the service answered.
+ */
+async function followSameOrigin(
+  first: Request,
+  base: typeof fetch,
+  ctx: { headers: Headers; body: ArrayBuffer | undefined },
+  signal: AbortSignal,
+): Promise<Response> {
+  let request = first;
+  for (let hops = 0; ; hops++) {
+    const res = await base(request);
+    if (first.redirect !== 'manual') return res;
+    if (res.type !== 'opaqueredirect' && !REDIRECT_STATUS.has(res.status)) return res;
+    await res.body?.cancel();
+    const location = res.headers.get('location');
+    const from = new URL(request.url);
+    if (res.type === 'opaqueredirect' || !location) {
+      throw new RcsError(`${request.method} ${from.href} was redirected to an unreadable location`);
+    }
+    const to = new URL(location, from);
+    if (to.origin !== from.origin) {
+      throw new RcsError(
+        `${request.method} ${from.href} was redirected to ${to.origin}; credentials are not sent ` +
+          'to another origin. If that service is trusted, use it as baseUrl.',
+      );
+    }
+    if (hops >= MAX_REDIRECTS) {
+      throw new RcsError(`${first.method} ${first.url}: more than ${MAX_REDIRECTS} redirects`);
+    }
+    // 307/308 repeat the request as it was; 301/302/303 turn a POST into a GET (fetch's rule).
+    const keep = res.status === 307 || res.status === 308 || request.method === 'GET';
+    request = new Request(to, {
+      method: keep ? request.method : 'GET',
+      headers: ctx.headers,
+      body: keep ? ctx.body : undefined,
+      redirect: 'manual',
+      signal,
+    });
   }
 }
 

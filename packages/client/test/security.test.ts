@@ -108,3 +108,49 @@ describe('runs outside Node (browsers, Deno, Bun)', () => {
     }
   });
 });
+
+describe('redirects never carry credentials to another origin', () => {
+  it('refuses a redirect to another host, naming it, and sends nothing there', async () => {
+    let reached = 0;
+    server.use(
+      http.get('https://rcs.test/api/v1/real-call-sessions/:id', () =>
+        HttpResponse.redirect('https://elsewhere.example/steal', 302),
+      ),
+      http.get('https://elsewhere.example/steal', () => {
+        reached++;
+        return HttpResponse.json({});
+      }),
+    );
+    const c = createRcsClient({ baseUrl: 'https://rcs.test', apiKey: API_KEY });
+    await expect(c.sessions.get(SESSION_ID)).rejects.toThrow(
+      /redirected to https:\/\/elsewhere\.example; credentials are not sent/,
+    );
+    expect(reached).toBe(0);
+  });
+
+  it('refuses a downgrade to http on the same host', async () => {
+    server.use(
+      http.get('https://rcs.test/api/v1/real-call-sessions/:id', () =>
+        HttpResponse.redirect('http://rcs.test/api/v1/real-call-sessions/x', 301),
+      ),
+    );
+    const c = createRcsClient({ baseUrl: 'https://rcs.test', apiKey: API_KEY });
+    await expect(c.sessions.get(SESSION_ID)).rejects.toThrow(/redirected to http:\/\/rcs\.test/);
+  });
+
+  it('follows a same-origin redirect with the credentials', async () => {
+    let key: string | null = null;
+    server.use(
+      http.get('https://rcs.test/api/v1/real-call-sessions/:id', () =>
+        HttpResponse.redirect('https://rcs.test/v2/session', 307),
+      ),
+      http.get('https://rcs.test/v2/session', ({ request }) => {
+        key = request.headers.get('x-api-key');
+        return HttpResponse.json(sessionFixture('DONE'), { status: 201 });
+      }),
+    );
+    const c = createRcsClient({ baseUrl: 'https://rcs.test', apiKey: API_KEY });
+    await expect(c.sessions.get(SESSION_ID)).resolves.toMatchObject({ state: 'DONE' });
+    expect(key).toBe(API_KEY);
+  });
+});
