@@ -30,16 +30,22 @@ export function rng(seed: number): () => number {
 
 const hex = (n: number, width: number): string => (n >>> 0).toString(16).padStart(width, '0');
 
+const uuidPrefixes = new Map<string, string>();
+
 /**
  * A version-4-shaped UUID whose last 12 hex digits are `index`, so that it can be mapped back to
  * its index (`uuidIndex`). `space` and `seed` keep ids of different kinds and seeds apart.
  */
 export function indexedUuid(seed: number, space: number, index: number): string {
-  const a = hash32(seed, space);
-  const b = hash32(seed, space, 1);
-  const hi = Math.floor(index / 0x1000000);
-  const lo = index % 0x1000000;
-  return `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b & 0xfff, 3)}-${hex(0x8000 | (space & 0x3fff), 4)}-${hex(hi, 6)}${hex(lo, 6)}`;
+  const key = `${seed}:${space}`;
+  let prefix = uuidPrefixes.get(key);
+  if (prefix === undefined) {
+    const a = hash32(seed, space);
+    const b = hash32(seed, space, 1);
+    prefix = `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b & 0xfff, 3)}-${hex(0x8000 | (space & 0x3fff), 4)}-`;
+    uuidPrefixes.set(key, prefix);
+  }
+  return `${prefix}${index.toString(16).padStart(12, '0')}`;
 }
 
 /** The index encoded by `indexedUuid`, or undefined when the id is not of that seed and space. */
@@ -52,9 +58,8 @@ export function uuidIndex(seed: number, space: number, id: string): number | und
 
 /** 24 lowercase hex characters whose last 12 digits are `index` (missions, tracks, scorecards). */
 export function indexedHex24(seed: number, space: number, index: number): string {
-  const hi = Math.floor(index / 0x1000000);
-  const lo = index % 0x1000000;
-  return `${hex(hash32(seed, space), 8)}${hex(hash32(seed, space, 2) >>> 16, 4)}${hex(hi, 6)}${hex(lo, 6)}`;
+  const prefix = `${hex(hash32(seed, space), 8)}${hex(hash32(seed, space, 2) >>> 16, 4)}`;
+  return `${prefix}${index.toString(16).padStart(12, '0')}`;
 }
 
 /** A random version-4 UUID from a generator. */
