@@ -290,14 +290,21 @@ describe('exports.<name>.all: every record (D9)', () => {
         });
       }),
     );
-    const it = client().exports.users.all({ concurrency: CONCURRENCY, limit: LIMIT });
+    const it = client().exports.users.all({
+      concurrency: CONCURRENCY,
+      limit: LIMIT,
+      // Called as the consumer moves on to a page, before its records are yielded.
+      onPage: ({ page }) => {
+        consuming = page;
+      },
+    });
     let count = 0;
     let lastPage = 0;
     for await (const u of it) {
       const page = Number(u.id.slice(1, u.id.indexOf('-')));
       expect(page).toBeGreaterThanOrEqual(lastPage); // page order
+      expect(page).toBe(consuming);
       lastPage = page;
-      consuming = page;
       count++;
       // A slow consumer now and then, so the reader would run ahead if it could.
       if (count % 250 === 0) await new Promise((r) => setTimeout(r, 1));
