@@ -60,4 +60,3 @@ export function makeSrt(maxChars, seed = 42) {
   }
   return parts.join('');
 }
-

@@ -11,6 +11,8 @@ export function splitLines(text: string): string[] {
 
 /** Whitespace as `String.prototype.trim` understands it (Unicode White_Space + line ends). */
 export function isWhitespace(c: number): boolean {
+  // Printable ASCII first: it is almost every character a transcript line starts with.
+  if (c > 0x20 && c < 0x7f) return false;
   return (
     c === 0x20 ||
     c === 0x09 ||

@@ -53,16 +53,34 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
   let nonBlank = 0;
   let previousNumericId = -1; // -1: no numeric index to follow
   // The last text line is held back one line: if a timing line follows, it may be its index.
-  let pend: string | null = null;
+  // (offsets only: most held-back lines are indices, which need no string of their own)
+  let pend = false;
   let pendNo = 0;
+  let pendStart = 0;
+  let pendEnd = 0;
   let pendAtBlockStart = false;
   let prevBlank = true; // the first line starts a block
   let blankSinceText = false;
   // Lines of the current cue; each cue gets an exact-size copy (an array grown by push keeps
   // spare capacity, which is most of a cue's memory on large files).
   const buf: string[] = [];
+  let bufLen = 0;
 
-  const commitText = (line: string, lineNo: number) => {
+  // Where the current cue's content lines start and end in `s`, and the next '<' / '{' at or
+  // after a position: a cue needs markup stripping only when one falls inside its range, which
+  // costs one forward search over the whole text instead of two per cue.
+  let textStart = -1;
+  let textEnd = -1;
+  let nextLT = -1;
+  let nextBrace = -1;
+  const hasMarkup = (): boolean => {
+    if (textStart < 0) return false;
+    if (nextLT < textStart && nextLT !== n) nextLT = indexOrEnd(s, '<', textStart);
+    if (nextBrace < textStart && nextBrace !== n) nextBrace = indexOrEnd(s, '{', textStart);
+    return nextLT < textEnd || nextBrace < textEnd;
+  };
+
+  const commitText = (line: string, lineNo: number, start: number, end: number) => {
     if (cue === null) {
       diags.add(
         'text_before_first_cue',
@@ -81,8 +99,12 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
       );
       blankSinceText = false;
     }
-    if (buf.length === 0) cue.labelLine = lineNo;
-    buf.push(line);
+    if (bufLen === 0) {
+      cue.labelLine = lineNo;
+      textStart = start;
+    }
+    textEnd = end;
+    buf[bufLen++] = line;
   };
 
   const hasCR = s.indexOf('\r', bom) >= 0;
@@ -111,24 +133,44 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
     }
     lineNo++;
 
-    if (isBlankRange(s, pos, end)) {
-      if (pend !== null) {
-        commitText(pend, pendNo);
-        pend = null;
+    // First non-space character decides: blank line, possible timing line (digit or '-'), text.
+    let c = s.charCodeAt(pos);
+    if (isWhitespace(c) && pos < end) {
+      let i = pos + 1;
+      while (i < end && isWhitespace(s.charCodeAt(i))) i++;
+      c = i < end ? s.charCodeAt(i) : -1;
+    } else if (pos >= end) c = -1;
+    if (c === -1) {
+      if (pend) {
+        commitText(s.slice(pendStart, pendEnd), pendNo, pendStart, pendEnd);
+        pend = false;
       }
       blankSinceText = true;
       prevBlank = true;
     } else {
       nonBlank++;
-      if (scanTiming(s, pos, end)) {
+      if (((c >= 0x30 && c <= 0x39) || c === 0x2d) && scanTiming(s, pos, end)) {
         timingCount++;
         let id: string | null = null;
-        if (pend !== null) {
-          if (cue === null || pendAtBlockStart || isDigitsLine(pend)) id = pend.trim();
-          else commitText(pend, pendNo);
-          pend = null;
+        let idValue = -1;
+        if (pend) {
+          idValue = digitsValue(s, pendStart, pendEnd);
+          if (cue === null || pendAtBlockStart || idValue >= 0)
+            id = idText(s, pendStart, pendEnd, idValue);
+          else commitText(s.slice(pendStart, pendEnd), pendNo, pendStart, pendEnd);
+          pend = false;
         }
-        if (cue !== null) labeled = finishCue(cue, buf, readLabel, diags) || labeled;
+        if (cue !== null)
+          labeled =
+            finishCue(
+              cue,
+              bufLen === 1 ? [buf[0]!] : buf.slice(0, bufLen),
+              hasMarkup(),
+              readLabel,
+              diags,
+            ) || labeled;
+        textStart = -1;
+        bufLen = 0;
         const startMs = scanned.startMs;
         const endMs = scanned.endMs;
         const flags = scanned.flags;
@@ -141,8 +183,8 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
             `The cue at line ${lineNo} has no index line.`,
           );
           previousNumericId = -1;
-        } else if (isDigitsLine(id)) {
-          const v = Number(id);
+        } else if (idValue >= 0) {
+          const v = idValue;
           if (previousNumericId >= 0 && v !== previousNumericId + 1) {
             diags.add(
               'index_out_of_sequence',
@@ -176,10 +218,9 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
         cues.push(cue);
         blankSinceText = false;
       } else {
-        const line = s.slice(pos, end);
         // Only lines that start like a timestamp are checked for a broken timing line: scanning
         // every text line for "-->" would cost a second pass over the text.
-        if (scanStoppedAt(s, pos) && hasArrow(s, pos, end)) {
+        if (((c >= 0x30 && c <= 0x39) || c === 0x2d) && hasArrow(s, pos, end)) {
           diags.add(
             'malformed_timing',
             'warning',
@@ -187,9 +228,11 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
             `Line ${lineNo} contains "-->" but is not a cue timing line (HH:MM:SS,mmm --> HH:MM:SS,mmm); it is kept as text.`,
           );
         }
-        if (pend !== null) commitText(pend, pendNo);
-        pend = line;
+        if (pend) commitText(s.slice(pendStart, pendEnd), pendNo, pendStart, pendEnd);
+        pend = true;
         pendNo = lineNo;
+        pendStart = pos;
+        pendEnd = end;
         pendAtBlockStart = prevBlank;
       }
       prevBlank = false;
@@ -197,8 +240,16 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
     if (end >= n) break;
     pos = next;
   }
-  if (pend !== null) commitText(pend, pendNo);
-  if (cue !== null) labeled = finishCue(cue, buf, readLabel, diags) || labeled;
+  if (pend) commitText(s.slice(pendStart, pendEnd), pendNo, pendStart, pendEnd);
+  if (cue !== null)
+    labeled =
+      finishCue(
+        cue,
+        bufLen === 1 ? [buf[0]!] : buf.slice(0, bufLen),
+        hasMarkup(),
+        readLabel,
+        diags,
+      ) || labeled;
 
   if (nonBlank === 0) {
     diags.add('empty_transcript', 'warning', 0, 'The transcript is empty or only whitespace.');
@@ -214,11 +265,44 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
 const NONE: Speaker = Object.freeze({ kind: 'none' }) as Speaker;
 const NO_LINES: string[] = [];
 
-function scanStoppedAt(s: string, pos: number): boolean {
-  let i = pos;
-  let c = s.charCodeAt(i);
-  while (c === 0x20 || c === 0x09) c = s.charCodeAt(++i);
-  return (c >= 0x30 && c <= 0x39) || c === 0x2d;
+/** The value of a line that is ASCII digits (spaces around allowed, ≤ 15 digits), else -1. */
+function digitsValue(s: string, start: number, end: number): number {
+  let i = start;
+  while (i < end && isWhitespace(s.charCodeAt(i))) i++;
+  let e = end;
+  while (e > i && isWhitespace(s.charCodeAt(e - 1))) e--;
+  if (e === i || e - i > 15) return -1;
+  let v = 0;
+  for (let k = i; k < e; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 0x30 || c > 0x39) return -1;
+    v = v * 10 + (c - 0x30);
+  }
+  return v;
+}
+
+/** Canonical small indices share one string each ("1", "2", …), so cues don't each hold one. */
+const ID_STRINGS: string[] = [];
+const ID_CACHE_LIMIT = 1 << 16;
+
+function idText(s: string, start: number, end: number, value: number): string {
+  const len = end - start;
+  if (value >= 0 && value < ID_CACHE_LIMIT) {
+    const c0 = s.charCodeAt(start);
+    // Written exactly as String(value): no spaces, no leading zero.
+    if (c0 !== 0x30 || len === 1) {
+      const digits = value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : value < 10000 ? 4 : 5;
+      if (digits === len) {
+        let id = ID_STRINGS[value];
+        if (id === undefined) {
+          id = String(value);
+          ID_STRINGS[value] = id;
+        }
+        return id;
+      }
+    }
+  }
+  return s.slice(start, end).trim();
 }
 
 function hasArrow(s: string, start: number, end: number): boolean {
@@ -234,10 +318,7 @@ function indexOrEnd(s: string, ch: string, from: number): number {
   return i < 0 ? s.length : i;
 }
 
-function isBlankRange(s: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (!isWhitespace(s.charCodeAt(i))) return false;
-  return true;
-}
+const RECENT_LABELS = 8;
 
 interface LabelEntry {
   label: string;
@@ -253,12 +334,9 @@ function labelReader(
 ): (line: string) => (LabelEntry & { cut: number }) | null {
   const cache = new Map<string, LabelEntry | null>();
   const hit = { label: '', speaker: NONE, cut: 0 };
-  return (line) => {
-    const colon = line.indexOf(':');
-    if (colon < 0) return null;
-    const after = colon + 1;
-    if (after < line.length && !isWhitespace(line.charCodeAt(after))) return null;
-    const raw = line.slice(0, colon);
+  // The last few distinct labels, checked with startsWith before slicing a new key.
+  const recent: { raw: string; entry: LabelEntry | null }[] = [];
+  const lookup = (raw: string, line: string): LabelEntry | null => {
     let entry = cache.get(raw);
     if (entry === undefined) {
       const m = extractLabel(line);
@@ -268,6 +346,26 @@ function labelReader(
           : { label: m.label, speaker: Object.freeze(classifyLabel(m.label, domains)) as Speaker };
       cache.set(raw, entry);
     }
+    if (entry !== null) {
+      if (recent.length >= RECENT_LABELS) recent.shift();
+      recent.push({ raw, entry });
+    }
+    return entry;
+  };
+  return (line) => {
+    const colon = line.indexOf(':');
+    if (colon < 0) return null;
+    const after = colon + 1;
+    if (after < line.length && !isWhitespace(line.charCodeAt(after))) return null;
+    let entry: LabelEntry | null | undefined;
+    for (let k = 0; k < recent.length; k++) {
+      const r = recent[k]!;
+      if (r.raw.length === colon && line.startsWith(r.raw)) {
+        entry = r.entry;
+        break;
+      }
+    }
+    if (entry === undefined) entry = lookup(line.slice(0, colon), line);
     if (entry === null) return null;
     let cut = after;
     while (cut < line.length && isWhitespace(line.charCodeAt(cut))) cut++;
@@ -281,12 +379,11 @@ function labelReader(
 /** Applies D12 to the cue's first content line and fills `label`, `text`, `speaker`. */
 function finishCue(
   cue: Cue,
-  buf: string[],
+  lines: string[],
+  markup: boolean,
   readLabel: (line: string) => (LabelEntry & { cut: number }) | null,
   diags: DiagnosticList,
 ): boolean {
-  const lines = buf.length === 1 ? [buf[0]!] : buf.slice();
-  buf.length = 0;
   cue.lines = lines;
   const firstLine = cue.labelLine ?? cue.line;
   if (lines.length === 0) {
@@ -300,7 +397,8 @@ function finishCue(
   if (m !== null) {
     cue.label = m.label;
     const rest = first.slice(m.cut);
-    text = lines.length === 1 ? rest : `${rest}\n${lines.slice(1).join('\n')}`;
+    text = rest;
+    for (let k = 1; k < lines.length; k++) text += `\n${lines[k]}`;
     cue.speaker = m.speaker;
     if (cue.speaker.kind === 'removed' && m.label.indexOf('@') >= 0 && !isValidEmail(m.label)) {
       diags.add(
@@ -312,8 +410,9 @@ function finishCue(
     }
   } else {
     cue.labelLine = null;
-    text = lines.length === 1 ? first : lines.join('\n');
-    if (mayHaveMarkup(first)) {
+    text = first;
+    for (let k = 1; k < lines.length; k++) text += `\n${lines[k]}`;
+    if (markup && mayHaveMarkup(first)) {
       const hidden = extractLabel(stripMarkup(first));
       if (hidden !== null) {
         diags.add(
@@ -325,7 +424,7 @@ function finishCue(
       }
     }
   }
-  cue.text = mayHaveMarkup(text) ? stripMarkup(text) : text;
+  cue.text = markup ? stripMarkup(text) : text;
   if (isBlank(cue.text)) {
     diags.add('empty_cue', 'warning', cue.line, `The cue at line ${cue.line} has no text.`);
   }
