@@ -313,10 +313,11 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',
-      examples([
-        'eval "$(rcs completion bash)"',
+      `${examples([
+        'rcs completion bash > ~/.local/share/bash-completion/completions/rcs',
+        'rcs completion zsh > "${fpath[1]}/_rcs"',
         'rcs completion fish > ~/.config/fish/completions/rcs.fish',
-      ]),
+      ])}\nOr for the current shell only: eval "$(rcs completion bash)"\n`,
     )
     .action(
       action(async (ctx, shell: string) => {

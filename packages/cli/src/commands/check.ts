@@ -48,6 +48,11 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
   const speakers = parseSpeakerMap(opts.speaker);
   const loaded = await loadTranscript(opts.file, ctx.cwd, speakers);
   if (loaded.text === '' && loaded.problems.length > 0) {
+    if (ctx.json) {
+      ctx.stdout.write(
+        `${JSON.stringify({ file: opts.file, ok: false, format: null, problems: loaded.problems })}\n`,
+      );
+    }
     throw usageError(loaded.problems.map((p) => safeLine(formatProblem(opts.file, p))).join('; '));
   }
   const body = requestBody(loaded, rep);
