@@ -108,6 +108,34 @@ describe('request bodies', () => {
     expect((await m.get(ACME.session)).status).toBe(201);
   });
 
+  it('Expect: 100-continue with a declared body over 1 MiB: 413 before the body is sent', async () => {
+    const url = new URL(`${m.server.url}/api/v1/real-call-sessions`);
+    const answer = await new Promise<{ status: number; sentBody: boolean }>((resolve, reject) => {
+      let sentBody = false;
+      const req = httpRequest(url, {
+        method: 'POST',
+        headers: {
+          'x-api-key': ACME.key,
+          'content-type': 'application/json',
+          'content-length': String(2 * 1024 * 1024),
+          expect: '100-continue',
+        },
+      });
+      req.on('continue', () => {
+        sentBody = true;
+        req.end(Buffer.alloc(2 * 1024 * 1024, 0x61));
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, sentBody });
+        req.destroy();
+      });
+      req.on('error', reject);
+    });
+    expect(answer).toEqual({ status: 413, sentBody: false });
+    expect(m.state.counts().createdSessions).toBe(0);
+  });
+
   it('any JSON value as body: a 4xx problem or 201, never 500 (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
