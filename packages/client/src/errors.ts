@@ -235,11 +235,14 @@ export class WaitTimeoutError extends RcsError {
   readonly timeoutMs: number;
   /** The state seen last (PENDING / PROCESSING), when any read succeeded. */
   readonly lastState: string | undefined;
-  constructor(sessionId: string, timeoutMs: number, lastState?: string) {
+  /** `cause`: the last read that failed, when the wait ended while the service was failing. */
+  constructor(sessionId: string, timeoutMs: number, lastState?: string, cause?: unknown) {
     super(
       `session ${sessionId} did not reach DONE within ${timeoutMs} ms` +
         (lastState ? ` (last state: ${lastState})` : '') +
+        (cause instanceof Error ? ` (last read failed: ${cause.message})` : '') +
         '; wait for it again later with the same id',
+      cause === undefined ? undefined : { cause },
     );
     this.sessionId = sessionId;
     this.timeoutMs = timeoutMs;

@@ -1,7 +1,13 @@
 import type { Client } from 'openapi-fetch';
 import { sleep } from './backoff.js';
 import { errorOf } from './call.js';
-import { RateLimitError, RcsError, WaitTimeoutError } from './errors.js';
+import {
+  ConnectionError,
+  RateLimitError,
+  RcsError,
+  ServerError,
+  WaitTimeoutError,
+} from './errors.js';
 import type { paths } from './generated/openapi.js';
 import type { Redactor } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -98,6 +104,7 @@ export function createSessions(deps: SessionDeps): SessionsApi {
       : deadline.signal;
     const random = deps.random ?? Math.random;
     let lastState: string | undefined;
+    let lastFailure: unknown;
     try {
       for (let n = 0; ; n++) {
         let askedMs: number | undefined;
@@ -107,11 +114,14 @@ export function createSessions(deps: SessionDeps): SessionsApi {
           lastState = session.state;
           options.onProgress?.(session);
           askedMs = parseRetryAfter(response.headers.get('retry-after'));
+          lastFailure = undefined;
         } catch (error) {
-          // A rate limit that outlasted the transport's retries is a reason to slow down, not to
-          // give up the wait.
-          if (!(error instanceof RateLimitError) || signal.aborted) throw error;
-          askedMs = error.retryAfterMs;
+          // Transient failures that outlasted the transport's retries (a rate limit, a 5xx, a
+          // dropped connection) are a reason to slow down, not to give up a long wait; anything
+          // else (401, 404, …) ends it.
+          if (signal.aborted || !isTransient(error)) throw error;
+          lastFailure = error;
+          if (error instanceof RateLimitError) askedMs = error.retryAfterMs;
         }
         // Exponential (×1.5) under a cap, with "equal jitter": never less than half the step,
         // so polling never degenerates into a tight loop.
@@ -122,7 +132,7 @@ export function createSessions(deps: SessionDeps): SessionsApi {
       }
     } catch (error) {
       if (deadline.signal.aborted && !options.signal?.aborted) {
-        throw new WaitTimeoutError(sessionId, timeoutMs, lastState);
+        throw new WaitTimeoutError(sessionId, timeoutMs, lastState, lastFailure);
       }
       throw error;
     } finally {
@@ -131,4 +141,12 @@ export function createSessions(deps: SessionDeps): SessionsApi {
   }
 
   return { create, get, waitUntilDone };
+}
+
+function isTransient(error: unknown): boolean {
+  return (
+    error instanceof RateLimitError ||
+    error instanceof ServerError ||
+    error instanceof ConnectionError
+  );
 }

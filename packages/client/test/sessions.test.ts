@@ -2,6 +2,7 @@ import {
   createRcsClient,
   NotFoundError,
   type RealCallSession,
+  ServerError,
   WaitTimeoutError,
 } from '@rcs/client';
 import { HttpResponse, http } from 'msw';
@@ -176,7 +177,39 @@ describe('sessions.waitUntilDone', () => {
     await outcome;
   });
 
-  it('an error other than a rate limit ends the wait (404)', async () => {
+  it('rides out a service that fails for a while (5xx, dropped connection) and still resolves', async () => {
+    let n = 0;
+    server.use(
+      http.get(SESSION_URL, () => {
+        n++;
+        if (n <= 3) return HttpResponse.json({ detail: 'down' }, { status: 503 });
+        if (n <= 6) return HttpResponse.error();
+        return HttpResponse.json(sessionFixture('DONE'), { status: 201 });
+      }),
+    );
+    const pending = client().sessions.waitUntilDone(SESSION_ID, { timeoutMs: 60_000 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    await expect(pending).resolves.toMatchObject({ state: 'DONE' });
+    expect(n).toBe(7);
+  });
+
+  it('when the service fails until the deadline, the WaitTimeoutError says why', async () => {
+    server.use(
+      http.get(SESSION_URL, () => HttpResponse.json({ detail: 'db down' }, { status: 500 })),
+    );
+    const pending = client().sessions.waitUntilDone(SESSION_ID, { timeoutMs: 20_000 });
+    const outcome = expect(pending).rejects.toSatisfy(
+      (e) =>
+        e instanceof WaitTimeoutError &&
+        e.sessionId === SESSION_ID &&
+        e.cause instanceof ServerError &&
+        e.message.includes('db down'),
+    );
+    await vi.advanceTimersByTimeAsync(20_000);
+    await outcome;
+  });
+
+  it('an error other than a transient one ends the wait at once (404)', async () => {
     server.use(
       http.get(SESSION_URL, () =>
         HttpResponse.json(problem(404, 'not_found', 'Not Found', 'x'), { status: 404 }),
