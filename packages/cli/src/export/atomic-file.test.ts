@@ -52,6 +52,7 @@ describe('AtomicFile', () => {
     const file = await AtomicFile.create(join(dir, 'x.jsonl'));
     await file.write('abc');
     await writeFile(file.partial, 'abcd');
+    // (A second writer on the same path: the size on disk no longer matches.)
     await expect(file.finish()).rejects.toThrow(/differs from what was written/);
     await file.discard();
   });

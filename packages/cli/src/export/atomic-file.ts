@@ -4,12 +4,11 @@
  * Bytes go to a hidden file beside the target, in the same directory so that the final
  * `rename` is atomic on the same file system. The file is created with mode 0600 (the exports
  * hold personal data: emails, transcripts) and with O_EXCL, so a leftover never gets reused.
- * `finish()` fsyncs, closes and re-reads the file to check that what is on disk is exactly what
- * was written (size and SHA-256); only then may `commit()` rename it over the previous file.
+ * `finish()` fsyncs and checks that the file on disk holds exactly the bytes written; only
+ * then may `commit()` rename it over the previous file.
  * `discard()` removes it, leaving the previous file untouched.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -69,22 +68,28 @@ export class AtomicFile {
     }
   }
 
-  /** fsync, close, and verify the bytes on disk against what was written. */
+  /**
+   * fsync, check that the file on disk holds exactly the bytes written (its size, read back with
+   * fstat after the fsync), close. Re-reading and re-hashing the whole file would cost a second
+   * pass over hundreds of megabytes and only read our own writes back from the page cache.
+   */
   async finish(): Promise<WrittenFile> {
     if (this.#state !== 'open' || !this.#handle) throw new Error(`${this.target}: finished twice`);
     const handle = this.#handle;
     this.#handle = undefined;
-    await handle.sync();
-    await handle.close();
-    this.#state = 'finished';
-    const sha256 = this.#hash.digest('hex');
-    const onDisk = await hashFile(this.partial);
-    if (onDisk.bytes !== this.#bytes || onDisk.sha256 !== sha256) {
-      throw new Error(
-        `${basename(this.target)}: the file on disk (${onDisk.bytes} bytes) differs from what was written (${this.#bytes} bytes); check the disk and run again`,
-      );
+    try {
+      await handle.sync();
+      const { size } = await handle.stat();
+      if (size !== this.#bytes) {
+        throw new Error(
+          `${basename(this.target)}: the file on disk (${size} bytes) differs from what was written (${this.#bytes} bytes); check the disk and run again`,
+        );
+      }
+    } finally {
+      await handle.close();
     }
-    this.#result = { path: this.target, bytes: this.#bytes, sha256 };
+    this.#state = 'finished';
+    this.#result = { path: this.target, bytes: this.#bytes, sha256: this.#hash.digest('hex') };
     return this.#result;
   }
 
@@ -107,16 +112,6 @@ export class AtomicFile {
     await handle?.close().catch(() => {});
     await unlink(this.partial).catch(() => {});
   }
-}
-
-export async function hashFile(path: string): Promise<{ bytes: number; sha256: string }> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    hash.update(chunk as Buffer);
-    bytes += (chunk as Buffer).byteLength;
-  }
-  return { bytes, sha256: hash.digest('hex') };
 }
 
 /** fsync a directory so that renames in it survive a crash (no-op where unsupported). */

@@ -22,7 +22,7 @@ import {
   manifestText,
 } from './manifest.js';
 import { EXPORT_MAX_RETRIES, type ExportPlan, PAGE_LIMIT } from './options.js';
-import { FileOutput, type FileResult, StreamOutput, type WritableLike } from './outputs.js';
+import { FileOutput, StreamOutput, type WritableLike } from './outputs.js';
 import { type ExportPage, type Limiter, type PagerResult, pageThrough } from './pager.js';
 import type { ExportProgress } from './progress.js';
 
@@ -147,22 +147,23 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
       outputs.set(entry.resource, await FileOutput.open(dir, entry.resource, plan));
     }
     const limiter = pLimit(plan.concurrency);
-    const timed = await allOrFirstError(plan.entries, deps.signal, (entry, signal) => {
+    const done = await allOrFirstError(plan.entries, deps.signal, async (entry, signal) => {
       const output = outputs.get(entry.resource)!;
-      return exportOne(entry, plan, deps, limiter, signal, (records) => output.writePage(records));
+      const timed = await exportOne(entry, plan, deps, limiter, signal, (records) =>
+        output.writePage(records),
+      );
+      // fsync + verify as soon as this export is complete, while the others still download.
+      return { ...timed, file: await output.finish() };
     });
 
-    // Every export is complete and exact (or accepted drift): verify, then make them visible.
-    const files: FileResult[] = [];
-    for (const entry of plan.entries) files.push(await outputs.get(entry.resource)!.finish());
+    // Every export is complete, exact (or accepted drift) and verified: make them visible.
     deps.signal.throwIfAborted();
     committed = true;
     for (const entry of plan.entries) await outputs.get(entry.resource)!.commit();
     await syncDirectory(dir);
 
     const entries: ManifestEntry[] = plan.entries.map((entry, i) => {
-      const { result, startedAt: s, finishedAt: f } = timed[i]!;
-      const file = files[i]!;
+      const { result, startedAt: s, finishedAt: f, file } = done[i]!;
       return {
         resource: entry.resource,
         file: file.file,
