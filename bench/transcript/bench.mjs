@@ -111,14 +111,15 @@ async function main() {
     const mb = Buffer.byteLength(text) / 1048576;
     const big = mb > 1;
     const repeat = big ? 1 : 40; // parses per sample (small input: beat timer noise)
-    const rounds = quick ? (big ? 3 : 5) : big ? 7 : 15;
+    const rounds = quick ? (big ? 3 : 5) : big ? 9 : 30;
     const times = Object.fromEntries(names.map((n) => [n, []]));
     const cues = {};
-    for (const n of names) for (let w = 0; w < (big ? 1 : 20); w++) cues[n] = parsers[n](text); // warm-up
+    for (const n of names) for (let w = 0; w < (big ? 2 : 300); w++) cues[n] = parsers[n](text); // warm-up (JIT tiers)
     // Interleaved rounds: every parser runs once per round, so drift hits all of them alike.
     for (let r = 0; r < rounds; r++) {
       for (const n of names) {
-        globalThis.gc?.();
+        // A full GC before a sample leaves every parser the same heap to start from.
+        if (big) globalThis.gc?.();
         const t0 = process.hrtime.bigint();
         for (let k = 0; k < repeat; k++) parsers[n](text);
         times[n].push(Number(process.hrtime.bigint() - t0) / 1e6 / repeat);

@@ -40,14 +40,3 @@ export function isBlank(line: string): boolean {
   for (let i = 1; i < n; i++) if (!isWhitespace(line.charCodeAt(i))) return false;
   return true;
 }
-
-/** True for an SRT index such as `12` or `001` (ASCII digits only, surrounding spaces allowed). */
-export function isDigitsLine(line: string): boolean {
-  const s = line.trim();
-  if (s.length === 0) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return false;
-  }
-  return true;
-}

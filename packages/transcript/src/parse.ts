@@ -1,6 +1,6 @@
 import { DiagnosticList } from './diagnostics.js';
 import { classifyLabel, extractLabel, normalizeDomains } from './labels.js';
-import { isBlank, isDigitsLine, isWhitespace, splitLines } from './lines.js';
+import { isBlank, isWhitespace, splitLines } from './lines.js';
 import { mayHaveMarkup, stripMarkup } from './markup.js';
 import { isValidEmail } from './patterns.js';
 import {
