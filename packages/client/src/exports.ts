@@ -63,6 +63,25 @@ export interface ExportDeps {
 
 const REQUEST_OPTION_KEYS = ['signal', 'timeoutMs', 'maxRetries', 'idempotent'] as const;
 
+/** D7 for all nine, plus D8's `archived` on tracks. */
+const QUERY_KEYS = ['page', 'limit', 'archived'] as const;
+const PAGINATE_KEYS = ['concurrency', 'limit', 'signal', 'onPage', 'dedupeWindow'] as const;
+
+const has = (list: readonly string[], key: string) => list.includes(key);
+
+/** A mistyped option (`pgae`) would otherwise go out as a query parameter or be ignored. */
+function assertKnownKeys(
+  options: Record<string, unknown>,
+  known: readonly string[],
+  where: string,
+) {
+  for (const key of Object.keys(options)) {
+    if (!has(known, key)) {
+      throw new RcsError(`${where}: unknown option "${key}"; expected one of ${known.join(', ')}`);
+    }
+  }
+}
+
 function splitOptions(options: Record<string, unknown>): {
   query: Record<string, unknown>;
   request: RequestOptions;
@@ -71,16 +90,15 @@ function splitOptions(options: Record<string, unknown>): {
   const request: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined) continue;
-    if ((REQUEST_OPTION_KEYS as readonly string[]).includes(key)) request[key] = value;
+    if (has(REQUEST_OPTION_KEYS, key)) request[key] = value;
     else query[key] = value;
   }
   return { query, request: request as RequestOptions };
 }
 
-const PAGINATE_KEYS = ['concurrency', 'limit', 'signal', 'onPage', 'dedupeWindow'] as const;
-
 function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
   async function list(options: Record<string, unknown> = {}) {
+    assertKnownKeys(options, [...QUERY_KEYS, ...REQUEST_OPTION_KEYS], `exports.${entry.name}.list`);
     const { query, request } = splitOptions(options);
     if (query.page !== undefined) assertPage(query.page as number);
     if (query.limit !== undefined) assertLimit(query.limit as number);
@@ -108,10 +126,15 @@ function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
   }
 
   function all(options: Record<string, unknown> = {}) {
+    assertKnownKeys(
+      options,
+      ['archived', ...PAGINATE_KEYS, ...REQUEST_OPTION_KEYS],
+      `exports.${entry.name}.all`,
+    );
     const paging: Record<string, unknown> = {};
     const rest: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(options)) {
-      if ((PAGINATE_KEYS as readonly string[]).includes(key)) paging[key] = value;
+      if (has(PAGINATE_KEYS, key)) paging[key] = value;
       else rest[key] = value;
     }
     return paginate(

@@ -109,6 +109,17 @@ describe('exports.<name>.list: one page', () => {
     expect(requested).toEqual([]);
   });
 
+  it('a mistyped option is an error naming it, not a silent query parameter', async () => {
+    const requested = serveUsers(() => range(3));
+    await expect(
+      client().exports.users.list({ pgae: 2 } as unknown as { page: number }),
+    ).rejects.toThrow(/exports\.users\.list: unknown option "pgae"; expected one of page, limit/);
+    expect(() =>
+      client().exports.users.all({ concurency: 2 } as unknown as { concurrency: number }),
+    ).toThrow(/exports\.users\.all: unknown option "concurency"/);
+    expect(requested).toEqual([]);
+  });
+
   it('a failed page is a typed error', async () => {
     server.use(
       http.get(USERS, () =>
