@@ -41,6 +41,21 @@ export interface RcsClient {
   readonly baseUrl: string;
 }
 
+const OPTION_KEYS: readonly string[] = [
+  'baseUrl',
+  'apiKey',
+  'token',
+  'fetch',
+  'maxRetries',
+  'timeoutMs',
+  'userAgent',
+  'logger',
+  'allowInsecureHttp',
+  'initialDelayMs',
+  'maxDelayMs',
+  'maxRetryAfterMs',
+];
+
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_USER_AGENT = 'rcs-client/0.1.0';
@@ -71,6 +86,14 @@ function nonNegativeInteger(name: string, v: number | undefined, fallback: numbe
 export function createRcsClient(options: RcsClientOptions): RcsClient {
   if (options === null || typeof options !== 'object') {
     throw new RcsError('createRcsClient needs options: { baseUrl, apiKey? | token? }');
+  }
+  for (const key of Object.keys(options)) {
+    // A mistyped `apikey` would otherwise surface later as a puzzling 401.
+    if (!OPTION_KEYS.includes(key)) {
+      throw new RcsError(
+        `createRcsClient: unknown option "${key}"; expected one of ${OPTION_KEYS.join(', ')}`,
+      );
+    }
   }
   const baseUrl = normaliseBaseUrl(options.baseUrl);
   const hasCredentials = Boolean(options.apiKey || options.token);

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRcsClient, isLoopbackHost, RcsError } from '@rcs/client';
+import { createRcsClient, isLoopbackHost, type RcsClientOptions, RcsError } from '@rcs/client';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -83,8 +83,12 @@ describe('options are checked at creation', () => {
     [{ baseUrl: 'ftp://api.example.com' }, /http or https/],
     [{ baseUrl: 'https://a.io', maxRetries: -1 }, /maxRetries must be an integer/],
     [{ baseUrl: 'https://a.io', timeoutMs: 0 }, /timeoutMs must be a positive/],
+    [
+      { baseUrl: 'https://a.io', apikey: 'k' },
+      /unknown option "apikey"; expected one of baseUrl, apiKey/,
+    ],
   ])('%o', (options, message) => {
-    expect(() => createRcsClient(options)).toThrow(message);
+    expect(() => createRcsClient(options as RcsClientOptions)).toThrow(message);
   });
 
   it('a base URL that already ends in /api/v1 is not doubled', () => {
