@@ -35,8 +35,12 @@ const UNPROCESSABLE_REASONS: readonly string[] = [
 export class RcsError extends Error {
   override name = 'RcsError';
 
+  /**
+   * name, message and every field of the subclass (status, code, sessionId, …): what a log line
+   * or `--json` output needs. Never a credential, since no error holds one.
+   */
   toJSON(): Record<string, unknown> {
-    return { name: this.name, message: this.message };
+    return { name: this.name, message: this.message, ...Object.fromEntries(Object.entries(this)) };
   }
 }
 
@@ -81,20 +85,6 @@ export class ApiError extends RcsError {
     this.method = init.method;
     this.url = init.url;
   }
-
-  override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      status: this.status,
-      code: this.code,
-      title: this.title,
-      detail: this.detail,
-      requestId: this.requestId,
-      method: this.method,
-      url: this.url,
-      body: this.body,
-    };
-  }
 }
 
 /** 400 `validation_failed` (D2): the request failed the schema; `errors` says where. */
@@ -104,9 +94,6 @@ export class BadRequestError extends ApiError {
   constructor(init: ApiErrorInit) {
     super(init);
     this.errors = init.errors ?? [];
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), errors: this.errors };
   }
 }
 
@@ -149,9 +136,6 @@ export class UnprocessableError extends ApiError {
         ? (init.code as UnprocessableReason)
         : undefined;
   }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), reason: this.reason };
-  }
 }
 
 /** 429 `rate_limited` (D2); `retryAfterMs` comes from `Retry-After` when sent. */
@@ -161,9 +145,6 @@ export class RateLimitError extends ApiError {
   constructor(init: ApiErrorInit) {
     super(init);
     this.retryAfterMs = init.retryAfterMs;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs };
   }
 }
 
@@ -196,14 +177,6 @@ export class ConnectionError extends RcsError {
     this.method = opts.method;
     this.url = opts.url;
   }
-  override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      mayHaveBeenCreated: this.mayHaveBeenCreated,
-      method: this.method,
-      url: this.url,
-    };
-  }
 }
 
 /** No answer within the per-request `timeoutMs`. A kind of connection failure. */
@@ -222,9 +195,6 @@ export class TimeoutError extends ConnectionError {
       opts,
     );
     this.timeoutMs = timeoutMs;
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), timeoutMs: this.timeoutMs };
   }
 }
 
@@ -247,14 +217,6 @@ export class WaitTimeoutError extends RcsError {
     this.sessionId = sessionId;
     this.timeoutMs = timeoutMs;
     this.lastState = lastState;
-  }
-  override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      sessionId: this.sessionId,
-      timeoutMs: this.timeoutMs,
-      lastState: this.lastState,
-    };
   }
 }
 

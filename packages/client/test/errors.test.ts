@@ -266,6 +266,26 @@ describe('credentials never leak into errors', () => {
   });
 });
 
+describe('toJSON', () => {
+  it('an ApiError serialises with everything a log or --json output needs', async () => {
+    answer(422, problem(422, 'rep_not_in_transcript', 'Unprocessable', 'the rep never speaks'), {
+      'x-request-id': 'req-7',
+    });
+    const json = JSON.parse(JSON.stringify(await failure()));
+    expect(json).toMatchObject({
+      name: 'UnprocessableError',
+      status: 422,
+      code: 'rep_not_in_transcript',
+      reason: 'rep_not_in_transcript',
+      detail: 'the rep never speaks',
+      requestId: 'req-7',
+      method: 'POST',
+      url: CREATE_URL,
+    });
+    expect(json.message).toContain('the rep never speaks');
+  });
+});
+
 describe('toJSON of the non-HTTP errors', () => {
   it('TimeoutError, WaitTimeoutError carry what a caller needs', () => {
     const t = new TimeoutError(1_000, {
