@@ -1,11 +1,12 @@
 import type { RequestHandler } from 'msw';
 import { Authenticator } from './auth.js';
 import { type Dataset, datasetFromFixture } from './dataset.js';
-import { DEFAULT_DEMO_SEED, generateDemoDataset, infoOf, type MockInfo } from './demo-data.js';
+import { DEFAULT_DEMO_SEED, generateDemoDataset } from './demo-data.js';
 import { type FaultOptions, Faults } from './faults.js';
 import { type Fixture, loadFixture } from './fixture.js';
 import type { Clock } from './handlers/context.js';
 import { createHandlers } from './handlers/index.js';
+import { infoOf, type MockInfo } from './info.js';
 import { sessionView } from './lifecycle.js';
 import { type CreatedUser, MockStore, type OrgState } from './store.js';
 import type { RealCallSession, UserExportRecord } from './wire.js';

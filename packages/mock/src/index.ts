@@ -21,10 +21,10 @@ export {
   generateDemoDataset,
   generateDemoFixture,
   MIN_DEMO_RECORDS,
-  type MockInfo,
 } from './demo-data.js';
 export type { FaultOptions } from './faults.js';
 export { type Fixture, FixtureError, loadFixture, loadFixtureFile } from './fixture.js';
 export type { Clock } from './handlers/context.js';
+export type { MockInfo } from './info.js';
 export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
 export type { CreatedUser } from './store.js';
