@@ -111,6 +111,7 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
   let pos = bom;
   let lineNo = 0;
   let nextCR = -1;
+  let endings = 0; // bits seen (CR-bearing text only): 1 CRLF, 2 CR, 4 LF
   let nextLF = -1;
   for (;;) {
     // Line end: LF-only text takes the indexOf fast path; otherwise the nearer of CR and LF.
@@ -125,10 +126,17 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
       if (nextLF < pos && nextLF !== n) nextLF = indexOrEnd(s, '\n', pos);
       if (nextCR < nextLF) {
         end = nextCR;
-        next = s.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;
+        if (s.charCodeAt(end + 1) === 0x0a) {
+          next = end + 2;
+          endings |= 1;
+        } else {
+          next = end + 1;
+          if (end < n) endings |= 2;
+        }
       } else {
         end = nextLF;
         next = end + 1;
+        if (end < n) endings |= 4;
       }
     }
     lineNo++;
@@ -155,9 +163,17 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
         let idValue = -1;
         if (pend) {
           idValue = digitsValue(s, pendStart, pendEnd);
-          if (cue === null || pendAtBlockStart || idValue >= 0)
+          if (cue === null || pendAtBlockStart || idValue >= 0) {
             id = idText(s, pendStart, pendEnd, idValue);
-          else commitText(s.slice(pendStart, pendEnd), pendNo, pendStart, pendEnd);
+            if (cue !== null && !pendAtBlockStart) {
+              diags.add(
+                'missing_blank_line',
+                'warning',
+                pendNo,
+                `No blank line before the cue index at line ${pendNo}; it is read as the start of a new cue.`,
+              );
+            }
+          } else commitText(s.slice(pendStart, pendEnd), pendNo, pendStart, pendEnd);
           pend = false;
         }
         if (cue !== null)
@@ -251,6 +267,17 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
         diags,
       ) || labeled;
 
+  if ((endings & 2) !== 0 || (endings & (endings - 1)) !== 0) {
+    const kinds = [endings & 1 ? 'CRLF' : '', endings & 2 ? 'CR' : '', endings & 4 ? 'LF' : '']
+      .filter(Boolean)
+      .join(', ');
+    diags.add(
+      'line_endings',
+      'info',
+      0,
+      `Line endings: ${kinds}; all are read as line breaks (D11).`,
+    );
+  }
   if (nonBlank === 0) {
     diags.add('empty_transcript', 'warning', 0, 'The transcript is empty or only whitespace.');
     return { format: 'plain', cues: [], diagnostics: diags.finish() };
@@ -425,6 +452,14 @@ function finishCue(
     }
   }
   cue.text = markup ? stripMarkup(text) : text;
+  if (markup && cue.text !== text) {
+    diags.add(
+      'markup_stripped',
+      'info',
+      firstLine,
+      `Markup (HTML or ASS tags) in the cue at line ${cue.line} is kept in the transcript but left out of its text for KPIs and matching.`,
+    );
+  }
   if (isBlank(cue.text)) {
     diags.add('empty_cue', 'warning', cue.line, `The cue at line ${cue.line} has no text.`);
   }

@@ -22,7 +22,10 @@ describe('formats (D11)', () => {
       [1500, 2000, 'hello'],
       [360_000_000, 360_001_000, 'bye'],
     ]);
-    expect(p.diagnostics).toEqual([]);
+    // Mixed line endings are no problem, only worth an info.
+    expect(p.diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
+      ['line_endings', 'info', 'Line endings: CRLF, CR; all are read as line breaks (D11).'],
+    ]);
   });
 
   it('reads tolerated timing shapes with a warning naming the line', () => {
@@ -80,7 +83,10 @@ describe('cue structure', () => {
       ['5', 12_000, ['next']],
     ]);
     // After a cue without index the sequence restarts, so '5' is not reported as out of order.
-    expect(p.diagnostics.map((d) => [d.code, d.line])).toEqual([['missing_index', 4]]);
+    expect(p.diagnostics.map((d) => [d.code, d.line])).toEqual([
+      ['missing_index', 4],
+      ['missing_blank_line', 6],
+    ]);
     expect(
       codes('3\n00:00:00,000 --> 00:00:01,000\na\n\n7\n00:00:01,000 --> 00:00:02,000\nb\n'),
     ).toEqual(['index_out_of_sequence']);
@@ -176,7 +182,11 @@ describe('labels (R4–R6, D12)', () => {
       lines: ['<i>Client:</i> Can you hear me?'],
     });
     expect(p.cues[1]?.text).toBe('top x 2<3 and 5>4');
-    expect(p.diagnostics.map((d) => [d.code, d.line])).toEqual([['label_in_markup', 3]]);
+    expect(p.diagnostics.map((d) => [d.code, d.line])).toEqual([
+      ['label_in_markup', 3],
+      ['markup_stripped', 3],
+      ['markup_stripped', 7],
+    ]);
   });
 
   it('warns when a label has "@" but is not an e-mail (it is removed, not attributed)', () => {

@@ -35,7 +35,7 @@ describe('serializeSrt', () => {
       '1\n00:00:01,500 --> 00:00:02,000\nagent: hello <i>there</i>\nmore\n\n2\n00:00:03,000 --> 00:00:04,000\nrep@acme.com:\n',
     );
     const again = parseTranscript(out);
-    expect(again.diagnostics.map((d) => d.code)).toEqual(['empty_cue']);
+    expect(again.diagnostics.map((d) => d.code)).toEqual(['markup_stripped', 'empty_cue']);
     expect(again.cues.map((c) => [c.startMs, c.endMs, c.label, c.text])).toEqual(
       p.cues.map((c) => [c.startMs, c.endMs, c.label, c.text]),
     );

@@ -23,7 +23,9 @@ function cueText(lines: readonly string[], decode: boolean): string {
 /** WebVTT: Teams `<v Name>` voice spans, Zoom `Name: text` prefixes, or neither. */
 export function vttTurns(text: string): TurnsResult {
   const { cues, diagnostics } = parseWebVtt(text);
-  return { turns: cues.map((c) => vttTurn(c)), diagnostics };
+  // Voice spans and tags are the importer's business here, not news for the user.
+  const relevant = diagnostics.filter((d) => d.code !== 'markup_stripped');
+  return { turns: cues.map((c) => vttTurn(c)), diagnostics: relevant };
 }
 
 function vttTurn(c: Cue): Turn {
