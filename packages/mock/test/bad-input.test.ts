@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME, type Acme, startAcme } from './helpers/mock-server.js';
@@ -162,6 +163,23 @@ describe('request bodies', () => {
       { numRuns: 150 },
     );
     m.state.reset();
+  });
+});
+
+describe('the HTTP layer', () => {
+  it('a malformed request line gets 400 and the server keeps serving', async () => {
+    const { port, hostname } = new URL(m.server.url);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+      let data = '';
+      socket.on('data', (d) => {
+        data += d.toString();
+      });
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    expect((await m.get(ACME.session)).status).toBe(201);
   });
 });
 
