@@ -1,0 +1,127 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { AuthenticationError, type RcsClient } from '@rcs/client';
+import { describe, expect, it } from 'vitest';
+import type { CliContext } from '../context.js';
+import { run } from './upload.js';
+
+// upload's run(opts, ctx) with a fake client: what the batch does, without a network.
+
+const REP = 'rep@acme.com';
+
+function call(n: number): string {
+  return `1\n00:00:00,000 --> 00:00:03,000\n${REP}: call number ${n}, what is the budget?\n`;
+}
+
+function fakeContext(cwd: string, client: Partial<RcsClient>) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d) => {
+    out += d;
+  });
+  stderr.on('data', (d) => {
+    err += d;
+  });
+  const ctx: CliContext = {
+    stdout,
+    stderr,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    color: false,
+    json: false,
+    quiet: false,
+    verbose: false,
+    version: 'test',
+    signal: new AbortController().signal,
+    env: {},
+    cwd,
+    getClient: async () => client as RcsClient,
+    log: () => {},
+    error: (m) => stderr.write(`rcs: ${m}\n`),
+  };
+  return { ctx, out: () => out, err: () => err };
+}
+
+function dirWith(count: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rcs-upload-'));
+  for (let i = 0; i < count; i++) writeFileSync(join(dir, `c${i}.srt`), call(i));
+  return dir;
+}
+
+describe('rcs upload run()', () => {
+  it('keeps at most --concurrency uploads in flight, and writes the ledger as each finishes', async () => {
+    const dir = dirWith(12);
+    let inFlight = 0;
+    let peak = 0;
+    const ledgerSizes: number[] = [];
+    const ledger = join(dir, '.rcs-ledger.jsonl');
+    let n = 0;
+    const client = {
+      sessions: {
+        create: async () => {
+          inFlight++;
+          peak = Math.max(peak, inFlight);
+          // The previous uploads' lines are already on disk when the next one starts.
+          try {
+            ledgerSizes.push(readFileSync(ledger, 'utf8').split('\n').length - 1);
+          } catch {
+            ledgerSizes.push(0);
+          }
+          await new Promise((r) => setTimeout(r, 10));
+          inFlight--;
+          return {
+            id: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+            state: 'PENDING',
+          };
+        },
+      },
+    } as unknown as Partial<RcsClient>;
+    const { ctx, out } = fakeContext(dir, client);
+    const files = Array.from({ length: 12 }, (_, i) => join(dir, `c${i}.srt`));
+    const code = await run({ files, email: REP, concurrency: '3' }, ctx);
+    expect(code).toBe(0);
+    expect(peak).toBe(3);
+    expect(Math.max(...ledgerSizes)).toBeGreaterThanOrEqual(9);
+    expect(out().match(/^created /gm)).toHaveLength(12);
+    expect(readFileSync(ledger, 'utf8').trim().split('\n')).toHaveLength(12);
+  });
+
+  it('a 401 stops the batch (every other upload would fail the same way): exit 4', async () => {
+    const dir = dirWith(8);
+    let calls = 0;
+    const client = {
+      sessions: {
+        create: async () => {
+          calls++;
+          throw new AuthenticationError({ status: 401, message: 'unauthorized' });
+        },
+      },
+    } as unknown as Partial<RcsClient>;
+    const { ctx, err } = fakeContext(dir, client);
+    const files = Array.from({ length: 8 }, (_, i) => join(dir, `c${i}.srt`));
+    const code = await run({ files, email: REP, concurrency: '2' }, ctx);
+    expect(code).toBe(4);
+    expect(calls).toBeLessThanOrEqual(2);
+    expect(err()).toMatch(/credentials were refused/);
+  });
+
+  it('pre-validation failure of one file sends nothing (exit 2 via CliError)', async () => {
+    const dir = dirWith(2);
+    writeFileSync(
+      join(dir, 'bad.srt'),
+      '1\n00:00:00,000 --> 00:00:02,000\nother@acme.com: hello there\n',
+    );
+    let calls = 0;
+    const client = { sessions: { create: async () => calls++ } } as unknown as Partial<RcsClient>;
+    const { ctx, err } = fakeContext(dir, client);
+    await expect(run({ files: [dir], email: REP }, ctx)).rejects.toMatchObject({ exitCode: 2 });
+    expect(calls).toBe(0);
+    expect(err()).toMatch(
+      /bad\.srt: The transcript is speaker-labeled but the rep rep@acme\.com never speaks/,
+    );
+  });
+});

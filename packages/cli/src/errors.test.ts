@@ -1,0 +1,67 @@
+import {
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  IdentityProviderConflictError,
+  IdentityProviderError,
+  NotFoundError,
+  SeatLimitError,
+  ServerError,
+  UnprocessableError,
+  WaitTimeoutError,
+} from '@rcs/client';
+import { describe, expect, it } from 'vitest';
+import { CliError, describeError, InterruptedError } from './errors.js';
+import { EXIT } from './exit-codes.js';
+
+const api = (status: number, code?: string) => ({
+  status,
+  code,
+  message: `HTTP ${status}`,
+  detail: 'x',
+});
+
+describe('describeError: the contract exit code and one actionable line per failure', () => {
+  it.each([
+    [new AuthenticationError(api(401, 'unauthorized')), EXIT.auth, /credentials were refused/],
+    [new WaitTimeoutError('abc', 1000), EXIT.waitTimeout, /rcs sessions wait abc/],
+    [new SeatLimitError(api(403, 'seat_limit_reached')), EXIT.failure, /seat limit/],
+    [new IdentityProviderConflictError(api(409)), EXIT.failure, /another organization/],
+    [
+      new IdentityProviderError(api(502, 'identity_provider_error')),
+      EXIT.failure,
+      /run the upload again later/,
+    ],
+    [
+      new UnprocessableError(api(422, 'user_creation_disabled')),
+      EXIT.failure,
+      /automatic user creation is off/,
+    ],
+    [
+      new UnprocessableError(api(422, 'something_new')),
+      EXIT.failure,
+      /refused the upload \(422\): x/,
+    ],
+    [new NotFoundError(api(404)), EXIT.failure, /not found \(404\)/],
+    [new BadRequestError(api(400)), EXIT.failure, /invalid \(400\)/],
+    [new ServerError(api(503)), EXIT.failure, /failed \(503\) after retries/],
+    [new ConnectionError('ECONNREFUSED'), EXIT.failure, /could not reach the service/],
+    [
+      new ConnectionError('reset', { mayHaveBeenCreated: true }),
+      EXIT.failure,
+      /outcome is unknown/,
+    ],
+    [new InterruptedError(), EXIT.interrupted, /interrupted/],
+    [new CliError(EXIT.usage, 'bad flag'), EXIT.usage, /^bad flag$/],
+  ] as const)('%s', (error, code, message) => {
+    const d = describeError(error);
+    expect(d.exitCode).toBe(code);
+    expect(d.message).toMatch(message);
+    expect(d.message).not.toContain('\n');
+  });
+
+  it('neutralises control characters in service-supplied detail', () => {
+    const d = describeError(new BadRequestError({ ...api(400), detail: 'bad\u001b[2Jfield' }));
+    expect(d.message).toContain('bad\\x1b[2Jfield');
+  });
+});
