@@ -246,6 +246,21 @@ describe('D15 participants and R5 provisioning', () => {
     expect(s.analysis.items[1].score).toBe(0);
   });
 
+  it('processing happens when its time has come, whatever is read: the users export shows a provisioned participant', async () => {
+    const transcript = labeledSrt([
+      [ACME.rep.email, 'What is the budget?'],
+      ['helper@acme.com', 'I can help.'],
+    ]);
+    await m.create({ transcript, meetingName: 'x', email: ACME.rep.email });
+    const emails = async () =>
+      (await m.exportPage('exportUsers', '/api/v1/data-exports/users', 'limit=100')).body.data.map(
+        (u: { email: string | null }) => u.email,
+      );
+    expect(await emails()).not.toContain('helper@acme.com');
+    m.clock.advance(4000);
+    expect(await emails()).toContain('helper@acme.com');
+  });
+
   it('unknown internal speakers stay unattributed when no seat is free (D24) or the identity provider knows them (D23)', async () => {
     await m.create({
       transcript: 'We discussed the budget.',
