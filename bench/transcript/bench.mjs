@@ -164,10 +164,28 @@ async function main() {
     '50,000 empty cues': '00:00:00,000 --> 00:00:01,000\n\n'.repeat(50_000),
     'nested tags x 20,000': `1\n00:00:00,000 --> 00:00:01,000\n${'<i>'.repeat(20_000)}x${'</i>'.repeat(20_000)}\n`,
     '"<" x 100,000': `1\n00:00:00,000 --> 00:00:01,000\n${'<'.repeat(100_000)}\n`,
-    'e-mail label "a." x 50,000':
-      `1\n00:00:00,000 --> 00:00:01,000\n${'a.'.repeat(30)}@x: hi\n`.repeat(1500),
+    '1,500 cues with 63-char near-e-mail labels':
+      `1\n00:00:00,000 --> 00:00:01,000\n${'a.'.repeat(30)}@x: hi\n\n`.repeat(1500),
+    '50,000 cues, each with a new label': Array.from(
+      { length: 50_000 },
+      (_, i) => `00:00:00,000 --> 00:00:01,000\nname${i}: hi\n`,
+    ).join(''),
   };
   const adv = {};
+  {
+    // The description's e-mail pattern on a 100,002-character value (prevalidateUpload's check).
+    const email = `${'a.'.repeat(50_000)}@x`;
+    const ts2 = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = process.hrtime.bigint();
+      ours.prevalidateUpload({ transcript: 'x'.repeat(20), meetingName: 'm', email });
+      ts2.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    adv['prevalidateUpload, e-mail "a." x 50,000 + "@x"'] = {
+      chars: email.length,
+      ms: median(ts2),
+    };
+  }
   for (const [name, text] of Object.entries(adversarial)) {
     ours.parseTranscript(text);
     const ts2 = [];
