@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { getResponse } from 'msw';
 import { createMockApi, type MockApi, type MockApiOptions } from './api.js';
 import { MAX_BODY_BYTES, payloadTooLarge } from './body.js';
-import { type ProblemError, problemBody } from './problem.js';
+import { type ProblemError, problemBody, validationFailed } from './problem.js';
 
 export interface MockServerOptions extends MockApiOptions {
   /** 0 picks a free port. Default 4010. */
@@ -108,6 +108,16 @@ async function handle(api: MockApi, req: IncomingMessage, res: ServerResponse): 
       return;
     }
     body = read;
+  }
+  // MSW decodes path segments while matching and would throw on a malformed escape (a 500).
+  try {
+    decodeURIComponent((req.url ?? '/').split('?')[0] as string);
+  } catch {
+    sendProblem(
+      res,
+      validationFailed([{ path: '/path', message: 'the path has a malformed percent-encoding' }]),
+    );
+    return;
   }
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {

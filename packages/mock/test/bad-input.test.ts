@@ -167,6 +167,46 @@ describe('request bodies', () => {
 });
 
 describe('the HTTP layer', () => {
+  it('a malformed percent-encoding in the path gets a 400 problem, not a 500', async () => {
+    const statusOf = (path: string) =>
+      new Promise<{ status: number; type: string }>((resolve, reject) => {
+        const req = httpRequest(
+          `${m.server.url}${path}`,
+          { headers: { 'x-api-key': ACME.key } },
+          (res) => {
+            res.resume();
+            resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']) });
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    for (const path of [`/api/v1/real-call-sessions/%E0%A4%A`, '/api/v1/%', '/%%/api/v1/x']) {
+      expect(await statusOf(path)).toEqual({ status: 400, type: 'application/problem+json' });
+    }
+  });
+
+  it('any path under /api/v1, escapes included: never a 500 (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^[A-Za-z0-9%._~\-/]{0,40}$/), async (tail) => {
+        const status = await new Promise<number>((resolve, reject) => {
+          const req = httpRequest(
+            `${m.server.url}/api/v1/${tail}`,
+            { headers: { 'x-api-key': ACME.key } },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        });
+        expect([200, 201, 400, 404]).toContain(status);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('a malformed request line gets 400 and the server keeps serving', async () => {
     const { port, hostname } = new URL(m.server.url);
     const reply = await new Promise<string>((resolve, reject) => {
