@@ -2,13 +2,15 @@
 // Run: npm run build && npx node --expose-gc bench/client/pagination.mjs
 // Optional args: record counts, e.g. `... pagination.mjs 10000 100000 300000`.
 
-import { HttpResponse, http } from 'msw';
+import { delay, HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { createRcsClient } from '../../packages/client/dist/index.js';
 
 const BASE = 'https://bench.rcs.test';
 const LIMIT = 100;
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 4);
+// Simulated service time per page (0 = in-process speed): shows what concurrency buys.
+const LATENCY_MS = Number(process.env.LATENCY_MS ?? 0);
 const counts = process.argv.slice(2).map(Number).filter(Boolean);
 if (counts.length === 0) counts.push(10_000, 100_000);
 
@@ -16,7 +18,8 @@ let total = 0;
 // Records are made per request (like a database page), so the server holds no export in memory
 // and the heap measured is the client's.
 const server = setupServer(
-  http.get(`${BASE}/api/v1/data-exports/users`, ({ request }) => {
+  http.get(`${BASE}/api/v1/data-exports/users`, async ({ request }) => {
+    if (LATENCY_MS > 0) await delay(LATENCY_MS);
     const q = new URL(request.url).searchParams;
     const page = Number(q.get('page'));
     const limit = Number(q.get('limit'));
@@ -117,6 +120,6 @@ for (const n of counts) {
 }
 console.table(results);
 console.log(
-  `node ${process.version}, concurrency ${CONCURRENCY}, limit ${LIMIT}, dedupeWindow ${DEDUPE ?? 'default (10,000)'}`,
+  `node ${process.version}, concurrency ${CONCURRENCY}, limit ${LIMIT}, latency ${LATENCY_MS} ms/page, dedupeWindow ${DEDUPE ?? 'default (10,000)'}`,
 );
 server.close();
