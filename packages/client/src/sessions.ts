@@ -87,13 +87,14 @@ export function createSessions(deps: SessionDeps): SessionsApi {
     const timeoutMs = options.timeoutMs ?? 10 * 60_000;
     const initial = options.initialIntervalMs ?? 1_000;
     const maxInterval = options.maxIntervalMs ?? 15_000;
-    for (const [name, v] of [
-      ['timeoutMs', timeoutMs],
-      ['initialIntervalMs', initial],
-      ['maxIntervalMs', maxInterval],
+    // A zero interval would poll in a tight loop until the deadline: intervals must be > 0.
+    for (const [name, v, min] of [
+      ['timeoutMs', timeoutMs, 0],
+      ['initialIntervalMs', initial, 1],
+      ['maxIntervalMs', maxInterval, 1],
     ] as const) {
-      if (!Number.isFinite(v) || v < 0) {
-        throw new RcsError(`waitUntilDone: ${name} must be a number ≥ 0, got ${v}`);
+      if (!Number.isFinite(v) || v < min) {
+        throw new RcsError(`waitUntilDone: ${name} must be a number ≥ ${min}, got ${v}`);
       }
     }
     // One deadline for the whole wait: it cuts a read in flight as well as a pause.

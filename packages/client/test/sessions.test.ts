@@ -232,6 +232,9 @@ describe('sessions.waitUntilDone', () => {
   it('rejects bad options by name', async () => {
     await expect(
       client().sessions.waitUntilDone(SESSION_ID, { timeoutMs: Number.NaN }),
-    ).rejects.toThrow(/timeoutMs must be a number/);
+    ).rejects.toThrow(/timeoutMs must be a number ≥ 0, got NaN/);
+    await expect(
+      client().sessions.waitUntilDone(SESSION_ID, { initialIntervalMs: 0 }),
+    ).rejects.toThrow(/initialIntervalMs must be a number ≥ 1, got 0/);
   });
 });
