@@ -82,14 +82,13 @@ export class OrgState {
 }
 
 /**
- * The identity provider is global (D23): it knows the emails of every organization's users,
- * the fixture's `existingEmails`, and every user the mock created; `refuse` counts down the
- * creation attempts it refuses (502) before it accepts.
+ * The identity provider is global (D23): it knows the emails of every organization's users
+ * (created ones included) and the fixture's `existingEmails`; `refuse` counts down the creation
+ * attempts it refuses (502) before it accepts.
  */
 export class IdentityProvider {
   private readonly existing: Set<string>;
   private readonly refuse: Map<string, number>;
-  private readonly created = new Set<string>();
 
   constructor(
     dataset: Dataset,
@@ -115,7 +114,6 @@ export class IdentityProvider {
       this.refuse.set(e, left - 1);
       return false;
     }
-    this.created.add(e);
     return true;
   }
 }

@@ -278,6 +278,30 @@ describe('403, 409, 502: creating the rep', () => {
     }
   });
 
+  it('409 for a user another organization created a moment ago (the identity provider is global, D23)', async () => {
+    const fixture = structuredClone(await loadFixtureFile(ACME_FIXTURE));
+    const globex = fixture.organizations[1];
+    if (!globex) throw new Error('fixture changed: no Globex');
+    globex.settings = { autoCreateUsers: true, emailDomains: ['acme.com'] };
+    const both = await startAcme({ fixture });
+    try {
+      const first = await both.create({
+        transcript: PLAIN,
+        meetingName: 'x',
+        email: 'shared@acme.com',
+      });
+      expect(first.status).toBe(201);
+      const second = await both.create(
+        { transcript: PLAIN, meetingName: 'x', email: 'shared@acme.com' },
+        { key: GLOBEX.key },
+      );
+      expect(second.status).toBe(409);
+      expect(both.state.org(GLOBEX.org).createdUsers).toHaveLength(0);
+    } finally {
+      await both.close();
+    }
+  });
+
   it('502 identity_provider_error: refused, nothing created, and the retry succeeds', async () => {
     await expectRejected(
       { transcript: PLAIN, meetingName: 'x', email: 'flaky@acme.com' },
