@@ -17,11 +17,13 @@ export { parseTranscript } from './parse.js';
 export {
   codePointLength,
   EMAIL_PATTERN,
+  EMAIL_PATTERN_SOURCE,
   emailDomain,
   HEX24_PATTERN,
   isValidEmail,
   normalizeEmail,
   UUID_PATTERN,
+  UUID_PATTERN_SOURCE,
 } from './patterns.js';
 export { type SerializableCue, serializeSrt } from './serialize.js';
 export {

@@ -2,13 +2,20 @@
 // quantifier over overlapping sets: the local part cannot contain '@' and every domain group ends
 // at a '.', so a failing match backtracks at most linearly.
 
+/**
+ * The description's e-mail pattern as text, character for character (escapes included), so
+ * it can be compared with openapi.yaml. Kept in a variable: a formatter would rewrite a literal.
+ */
+export const EMAIL_PATTERN_SOURCE = String.raw`^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$`;
+
+/** The session id pattern of the description as text, verbatim. */
+export const UUID_PATTERN_SOURCE = String.raw`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$`;
+
 /** E-mail pattern of the description (request `email`, R4 labels, D13). */
-export const EMAIL_PATTERN =
-  /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+export const EMAIL_PATTERN = new RegExp(EMAIL_PATTERN_SOURCE);
 
 /** Session id pattern of the description (`GET /real-call-sessions/{sessionId}`). */
-export const UUID_PATTERN =
-  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
+export const UUID_PATTERN = new RegExp(UUID_PATTERN_SOURCE);
 
 /** Mission, track and scorecard ids: 24 lowercase hexadecimal characters. */
 export const HEX24_PATTERN = /^[0-9a-f]{24}$/;
