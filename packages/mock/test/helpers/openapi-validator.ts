@@ -33,8 +33,18 @@ export interface ResponseCheck {
 export interface OpenApiValidator {
   /** Every operationId of the spec. */
   operationIds: string[];
-  /** Checks status, content type and body of `operationId`'s answer; returns the problems. */
-  check(operationId: string, status: number, contentType: string | null, body: unknown): string[];
+  /**
+   * Checks status, content type and body of `operationId`'s answer, and, when `headers` are
+   * given, that every header the spec documents for that answer is present (D2: Retry-After on
+   * 429/503, WWW-Authenticate on 401). Returns the problems.
+   */
+  check(
+    operationId: string,
+    status: number,
+    contentType: string | null,
+    body: unknown,
+    headers?: Headers,
+  ): string[];
   /** Reads the response body and checks it; throws an Error listing every mismatch. */
   expectResponse(operationId: string, response: Response): Promise<unknown>;
 }
@@ -96,6 +106,7 @@ export function openApiValidator(specPath: string = DEFAULT_SPEC): OpenApiValida
     status: number,
     contentType: string | null,
     body: unknown,
+    headers?: Headers,
   ): string[] => {
     const op = ops.get(operationId);
     if (!op) return [`unknown operationId ${operationId}`];
@@ -106,6 +117,10 @@ export function openApiValidator(specPath: string = DEFAULT_SPEC): OpenApiValida
       ];
     }
     const response = deref(declared);
+    const missing = Object.keys((response.headers as Json | undefined) ?? {})
+      .filter((name) => headers && !headers.has(name))
+      .map((name) => `${operationId} ${status}: documented header ${name} is missing`);
+    if (missing.length > 0) return missing;
     const content = response.content as Record<string, Json> | undefined;
     if (!content)
       return body === undefined || body === ''
