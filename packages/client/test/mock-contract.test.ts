@@ -8,6 +8,7 @@ import {
   BadRequestError,
   createRcsClient,
   EXPORT_TABLE,
+  isUnknownOutcome,
   NotFoundError,
   UnprocessableError,
 } from '@rcs/client';
@@ -79,4 +80,22 @@ describe('SDK × mock', () => {
       expect(all.stats).toMatchObject({ total: first.meta.total, duplicates: 0, missing: 0 });
     },
   );
+});
+
+describe('SDK × mock with a connection dropped after the session was created', () => {
+  it('the create is not repeated and reports an unknown outcome; the session does exist', async () => {
+    const dropping = createMockApi({ seed: 7, records: 100, faults: { dropAfterCreate: true } });
+    server.use(...dropping.handlers);
+    try {
+      const client = createRcsClient({ baseUrl: BASE, apiKey: dropping.info.apiKeys[0]! });
+      const error = await client.sessions
+        .create({ transcript, meetingName: 'Dropped', email: dropping.info.repEmails[0]! })
+        .catch((e) => e);
+      expect(isUnknownOutcome(error)).toBe(true);
+      // Exactly one session was created: the client did not send the POST again.
+      expect(dropping.state.counts().createdSessions).toBe(1);
+    } finally {
+      server.resetHandlers();
+    }
+  });
 });
