@@ -1,7 +1,7 @@
 import { codePointLength, EMAIL_PATTERN, HEX24_PATTERN } from '@rcs/transcript';
 import { z } from 'zod';
 import { type FieldError, validationFailed } from './problem.js';
-import type { CreateRealCallSessionRequest } from './wire.js';
+import type { CreateRealCallSessionRequest, operations } from './wire.js';
 
 /** `format: uuid` of openapi.yaml (any version, as JSON Schema's format checks it). */
 const UUID_FORMAT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -79,6 +79,15 @@ export interface PageQuery {
   page: number;
   limit: number;
 }
+
+type TracksQuery = NonNullable<operations['exportTracks']['parameters']['query']>;
+// The query the exports accept, after defaults, is the contract's (a renamed or added parameter
+// fails the type check here).
+const queryMatchesContract: [
+  Same<Required<Omit<TracksQuery, 'archived'>>, PageQuery>,
+  Same<NonNullable<TracksQuery['archived']>, 'include' | 'only'>,
+] = [true, true];
+void queryMatchesContract;
 
 /** D7: page >= 1 and 1 <= limit <= 100, integers written in decimal; defaults 1 and 20. */
 export function parsePageQuery(params: URLSearchParams): PageQuery {

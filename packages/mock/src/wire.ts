@@ -5,9 +5,9 @@
  * Imported by relative path because `@rcs/client` does not (yet) re-export its generated types;
  * type-only, so nothing of the client is bundled into the mock at run time.
  */
-import type { components, paths } from '../../client/src/generated/openapi.js';
+import type { components, operations, paths } from '../../client/src/generated/openapi.js';
 
-export type { components, paths };
+export type { components, operations, paths };
 
 type Schemas = components['schemas'];
 
