@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RcsClient, RealCallSession } from '@rcs/client';
 import type { CliContext } from '../context.js';
 import { CliError, describeError } from '../errors.js';
@@ -39,6 +40,11 @@ export interface UploadOptions {
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_LEDGER = '.rcs-ledger.jsonl';
 export const DEFAULT_WAIT_SECONDS = 600;
+/**
+ * The create answer is PENDING (R10, D18): reading the session again at once can only say PENDING
+ * again, so --wait starts polling after this pause (one request per session fewer, bench/cli).
+ */
+export const FIRST_POLL_DELAY_MS = 1000;
 
 /** One line of `--json` output (cli.md). */
 export interface UploadResult {
@@ -262,7 +268,9 @@ class UploadTask {
       sessionId: session.id,
     });
     const result: UploadResult = { file, status: 'created', sessionId: session.id, session };
-    return this.config.wait ? this.waitFor(result, session.id) : { result, exitCode: 0 };
+    return this.config.wait && session.state !== 'DONE'
+      ? this.waitFor(result, session.id, FIRST_POLL_DELAY_MS)
+      : { result, exitCode: 0 };
   }
 
   private failed(file: string, sha256: string, error: unknown): Outcome {
@@ -295,10 +303,11 @@ class UploadTask {
     };
   }
 
-  private async waitFor(result: UploadResult, sessionId: string): Promise<Outcome> {
+  private async waitFor(result: UploadResult, sessionId: string, delayMs = 0): Promise<Outcome> {
     const label = `${safeLine(result.file)} (${sessionId})`;
     this.progress.set(result.file, `${label}: waiting for the score`);
     try {
+      if (delayMs > 0) await sleep(delayMs, undefined, { signal: this.stop.signal });
       const session = await this.client.sessions.waitUntilDone(sessionId, {
         timeoutMs: this.config.timeoutMs,
         signal: this.stop.signal,
