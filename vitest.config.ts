@@ -13,14 +13,27 @@ const alias = {
 
 export default defineConfig({
   test: {
-    projects: ['transcript', 'client', 'mock', 'cli'].map((name) => ({
-      resolve: { alias },
-      test: {
-        name,
-        root: `packages/${name}`,
-        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-        testTimeout: 30_000,
+    projects: [
+      ...['transcript', 'client', 'mock', 'cli'].map((name) => ({
+        resolve: { alias },
+        test: {
+          name,
+          root: `packages/${name}`,
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      })),
+      // Black-box acceptance tests written from the shared documents alone (description,
+      // decisions, CLI contract): they drive the mock over real HTTP and the built `rcs`.
+      {
+        resolve: { alias },
+        test: {
+          name: 'acceptance',
+          root: 'test/acceptance',
+          include: ['**/*.test.ts'],
+          testTimeout: 60_000,
+        },
       },
-    })),
+    ],
   },
 });
