@@ -71,6 +71,7 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
   // costs one forward search over the whole text instead of two per cue.
   let textStart = -1;
   let textEnd = -1;
+  let split = false; // a blank line separates the current cue's content lines
   let nextLT = -1;
   let nextBrace = -1;
   const hasMarkup = (): boolean => {
@@ -91,6 +92,7 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
       return;
     }
     if (blankSinceText) {
+      if (bufLen > 0) split = true;
       diags.add(
         'orphan_text',
         'warning',
@@ -102,6 +104,7 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
     if (bufLen === 0) {
       cue.labelLine = lineNo;
       textStart = start;
+      split = false;
     }
     textEnd = end;
     buf[bufLen++] = line;
@@ -184,6 +187,9 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
               hasMarkup(),
               readLabel,
               diags,
+              s,
+              bufLen > 1 && !hasCR && !split ? textStart : -1,
+              textEnd,
             ) || labeled;
         textStart = -1;
         bufLen = 0;
@@ -265,6 +271,9 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
         hasMarkup(),
         readLabel,
         diags,
+        s,
+        bufLen > 1 && !hasCR && !split ? textStart : -1,
+        textEnd,
       ) || labeled;
 
   if ((endings & 2) !== 0 || (endings & (endings - 1)) !== 0) {
@@ -410,6 +419,11 @@ function finishCue(
   markup: boolean,
   readLabel: (line: string) => (LabelEntry & { cut: number }) | null,
   diags: DiagnosticList,
+  // When the content lines are one LF-separated run of the input, [from, to) in `source`:
+  // the text is then one slice of the input instead of a chain of concatenations.
+  source: string,
+  from: number,
+  to: number,
 ): boolean {
   cue.lines = lines;
   const firstLine = cue.labelLine ?? cue.line;
@@ -423,9 +437,11 @@ function finishCue(
   let text: string;
   if (m !== null) {
     cue.label = m.label;
-    const rest = first.slice(m.cut);
-    text = rest;
-    for (let k = 1; k < lines.length; k++) text += `\n${lines[k]}`;
+    if (from >= 0) text = source.slice(from + m.cut, to);
+    else {
+      text = first.slice(m.cut);
+      for (let k = 1; k < lines.length; k++) text += `\n${lines[k]}`;
+    }
     cue.speaker = m.speaker;
     if (cue.speaker.kind === 'removed' && m.label.indexOf('@') >= 0 && !isValidEmail(m.label)) {
       diags.add(
@@ -437,8 +453,11 @@ function finishCue(
     }
   } else {
     cue.labelLine = null;
-    text = first;
-    for (let k = 1; k < lines.length; k++) text += `\n${lines[k]}`;
+    if (from >= 0) text = source.slice(from, to);
+    else {
+      text = first;
+      for (let k = 1; k < lines.length; k++) text += `\n${lines[k]}`;
+    }
     if (markup && mayHaveMarkup(first)) {
       const hidden = extractLabel(stripMarkup(first));
       if (hidden !== null) {

@@ -19,7 +19,8 @@ describe('purity', () => {
   it('imports only its own modules and uses no Node globals', () => {
     expect(sources.length).toBeGreaterThan(10);
     for (const { file, text } of sources) {
-      for (const m of text.matchAll(/^(?:import|export)\b[^;]*?from '([^']+)'/gm)) expect(m[1], file).toMatch(/^\.\.?\//);
+      for (const m of text.matchAll(/^(?:import|export)\b[^;]*?from '([^']+)'/gm))
+        expect(m[1], file).toMatch(/^\.\.?\//);
       expect(text, file).not.toMatch(/\b(require\(|process\.|Buffer\b|__dirname|import\.meta)/);
     }
   });
