@@ -36,6 +36,7 @@ export class AtomicFile {
   #bytes = 0;
   #result: WrittenFile | undefined;
   #state: 'open' | 'finished' | 'committed' | 'discarded' = 'open';
+  #scratch: Buffer = Buffer.allocUnsafeSlow(64 * 1024);
 
   private constructor(target: string, partial: string, handle: FileHandle) {
     this.target = target;
@@ -57,13 +58,26 @@ export class AtomicFile {
 
   async write(chunk: string | Uint8Array): Promise<void> {
     if (this.#state !== 'open' || !this.#handle) throw new Error(`${this.target}: write after end`);
-    if (typeof chunk === 'string' && chunk.length === 0) return;
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    this.#hash.update(buffer);
-    this.#bytes += buffer.byteLength;
+    if (chunk.length === 0) return;
+    let bytes: Uint8Array;
+    if (typeof chunk === 'string') {
+      // Encode into one buffer reused for every page of this file: a fresh 100-200 KB buffer per
+      // page churns the native heap, and that fragmentation showed up as RSS growing with the
+      // export's size (bench/export). Writes of a file are sequential, so reuse is safe.
+      const size = Buffer.byteLength(chunk, 'utf8');
+      if (this.#scratch.byteLength < size) {
+        this.#scratch = Buffer.allocUnsafeSlow(Math.max(size, this.#scratch.byteLength * 2));
+      }
+      const written = this.#scratch.write(chunk, 0, 'utf8');
+      bytes = this.#scratch.subarray(0, written);
+    } else {
+      bytes = chunk;
+    }
+    this.#hash.update(bytes);
+    this.#bytes += bytes.byteLength;
     let offset = 0;
-    while (offset < buffer.byteLength) {
-      const { bytesWritten } = await this.#handle.write(buffer, offset);
+    while (offset < bytes.byteLength) {
+      const { bytesWritten } = await this.#handle.write(bytes, offset);
       offset += bytesWritten;
     }
   }
