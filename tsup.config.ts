@@ -40,7 +40,9 @@ export default defineConfig([
     tsconfig: 'tsconfig.json',
     platform: 'node',
     target: 'node22',
-    external: workspace,
+    // The mock's own dependencies stay external (they are in its package.json); bundling msw
+    // would copy its graphql chunk into dist.
+    external: [...workspace, 'msw', /^msw\//, 'zod', 'jose'],
     clean: true,
     sourcemap: true,
   },
