@@ -2,7 +2,7 @@ import './node-require.js';
 import { Command, CommanderError, Option } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import type { CommandSpec } from './commands/completion.js';
-import { type CliContext, type CliIO, createContext, type GlobalOptions } from './context.js';
+import type { CliContext, CliIO, GlobalOptions } from './context.js';
 import { describeError, InterruptedError, usageError } from './errors.js';
 import { EXIT, exitCodesText } from './exit-codes.js';
 
@@ -59,6 +59,8 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     async (...args: A) => {
       const cmd = args[args.length - 1] as Command;
       const globals = cmd.optsWithGlobals() as GlobalOptions;
+      // Loaded here, not at the top: `rcs --help` never needs the context or the config file.
+      const { createContext } = await import('./context.js');
       const ctx = createContext(globals, io);
       try {
         setExit(await runner(ctx, ...args));

@@ -125,3 +125,27 @@ describe('rcs upload run()', () => {
     );
   });
 });
+
+describe('rcs upload run(): the same text twice in one batch', () => {
+  it('is uploaded once; the copy is skipped and says which file it duplicates', async () => {
+    const dir = dirWith(1);
+    writeFileSync(join(dir, 'copy.srt'), call(0));
+    let calls = 0;
+    const client = {
+      sessions: {
+        create: async () => {
+          calls++;
+          return { id: '00000000-0000-4000-8000-000000000001', state: 'PENDING' };
+        },
+      },
+    } as unknown as Partial<RcsClient>;
+    const { ctx, out } = fakeContext(dir, client);
+    const code = await run(
+      { files: [join(dir, 'c0.srt'), join(dir, 'copy.srt')], email: REP },
+      ctx,
+    );
+    expect(code).toBe(0);
+    expect(calls).toBe(1);
+    expect(out()).toMatch(/skipped {2}.*copy\.srt {2}\(same text as .*c0\.srt\)/);
+  });
+});

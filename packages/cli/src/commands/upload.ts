@@ -53,6 +53,8 @@ export interface UploadResult {
   sessionId?: string;
   session?: RealCallSession;
   error?: { code?: string; status?: number; message: string; problems?: Problem[] };
+  /** For `skipped`: the file of this batch with the same text, which was uploaded instead. */
+  duplicateOf?: string;
 }
 
 interface Outcome {
@@ -65,6 +67,8 @@ interface Outcome {
 interface Item {
   loaded: LoadedTranscript;
   body: ReturnType<typeof requestBody>;
+  /** The earlier file of this batch with the same text: sending both would score one call twice. */
+  duplicateOf?: string;
 }
 
 function errorInfo(error: unknown, message: string): UploadResult['error'] {
@@ -125,6 +129,15 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
       EXIT.usage,
       `${invalid} of ${files.length} file${files.length === 1 ? '' : 's'} failed pre-validation, so nothing was uploaded; fix the lines above${validate ? ' (or pass --no-validate to let the service decide)' : ''}`,
     );
+  }
+
+  // The same text twice in one batch (a copied file) is one call: upload it once (R10: the
+  // service does not de-duplicate).
+  const firstWithText = new Map<string, string>();
+  for (const item of items) {
+    const first = firstWithText.get(item.body.transcript);
+    if (first === undefined) firstWithText.set(item.body.transcript, item.loaded.file);
+    else item.duplicateOf = first;
   }
 
   const client = await ctx.getClient();
@@ -231,8 +244,11 @@ class UploadTask {
     return outcome;
   }
 
-  private async upload({ loaded, body }: Item): Promise<Outcome> {
+  private async upload({ loaded, body, duplicateOf }: Item): Promise<Outcome> {
     const file = loaded.file;
+    if (duplicateOf !== undefined) {
+      return { result: { file, status: 'skipped', duplicateOf }, exitCode: 0 };
+    }
     const sha256 = contentHash(body.transcript);
     const prior = this.config.force ? undefined : this.ledger.find(sha256, this.config.repKey);
     if (prior?.status === 'created' && prior.sessionId) {
@@ -340,6 +356,10 @@ class UploadTask {
     const file = safeLine(result.file);
     if (result.status === 'failed') {
       if (!outcome.interrupted) this.progressError(result);
+      return;
+    }
+    if (result.duplicateOf !== undefined) {
+      this.ctx.stdout.write(`skipped  ${file}  (same text as ${safeLine(result.duplicateOf)})\n`);
       return;
     }
     const note = result.status === 'skipped' ? '  (already uploaded; --force uploads again)' : '';
