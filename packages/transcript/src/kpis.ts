@@ -60,9 +60,10 @@ export function computeKpis(parsed: ParsedTranscript, repEmail: string): Kpis {
     }
     longest = Math.max(longest, runEnd - runStart);
   }
-  if (repCues === 0) return { ...NULL_KPIS };
+  // No rep cue, or no speaking time at all (every cue empty or zero-length): nothing to measure.
+  if (repCues === 0 || total === 0) return { ...NULL_KPIS };
   return {
-    listenRatio: total > 0 ? round((total - repTime) / total, 3) : null,
+    listenRatio: round((total - repTime) / total, 3),
     longestMonologue: round(longest / 1000, 1),
     talkSpeed: repTime > 0 ? round(repWords / (repTime / 60000), 1) : null,
   };

@@ -50,6 +50,9 @@ describe('computeKpis (D21)', () => {
     expect(
       computeKpis(parseTranscript(cue(1, '00:00,000', '00:01,000', 'Agent: hi')), REP),
     ).toEqual(none);
+    // Rep-labeled, but no speaking time anywhere (zero-length cues).
+    const silent = cue(1, '00:01,000', '00:01,000', 'rep@acme.com: hi');
+    expect(computeKpis(parseTranscript(silent), REP)).toEqual(none);
   });
 
   it('counts words as tokens with a letter or digit', () => {
