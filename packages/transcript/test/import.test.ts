@@ -41,6 +41,9 @@ describe('detectSource', () => {
     expect(detectSource('1\n00:00:00,000 --> 00:00:01,000\nhi\n')).toBe('srt');
     expect(detectSource('Client: hello\nAgent: hi\n')).toBe('plain');
     expect(detectSource('')).toBe('plain');
+    // Odd arguments from untyped callers are tolerated, never thrown on.
+    expect(detectSource(42 as never, 42 as never)).toBe('plain');
+    expect(detectSource('WEBVTT\n', { name: 'x' } as never)).toBe('webvtt');
   });
 });
 

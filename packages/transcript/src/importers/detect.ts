@@ -18,7 +18,7 @@ export function detectSource(text: string, fileName?: string): ImportSource {
   if (typeof text !== 'string') return 'plain';
   const body = stripBom(text);
   const trimmed = body.trimStart();
-  const ext = (fileName ?? '').toLowerCase().replace(/^.*\./, '.');
+  const ext = (typeof fileName === 'string' ? fileName : '').toLowerCase().replace(/^.*\./, '.');
   if (trimmed.startsWith('{') || trimmed.startsWith('[') || ext === '.json') {
     const json = tryJson(trimmed);
     if (json !== undefined) {
