@@ -316,7 +316,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       'after',
       `${examples([
         'rcs completion bash > ~/.local/share/bash-completion/completions/rcs',
-        'rcs completion zsh > "${fpath[1]}/_rcs"',
+        'rcs completion zsh > ~/.zsh/completions/_rcs   # a directory in your fpath',
         'rcs completion fish > ~/.config/fish/completions/rcs.fish',
       ])}\nOr for the current shell only: eval "$(rcs completion bash)"\n`,
     )

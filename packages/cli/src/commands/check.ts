@@ -61,7 +61,7 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
   // Without --email/--user-id the missing rep (D5) is not the transcript's problem: say so once.
   const problems: Problem[] = [
     ...loaded.problems,
-    ...all.filter((p, i) => repGiven || result.problems[i]?.field !== undefined),
+    ...all.filter((_p, i) => repGiven || result.problems[i]?.field !== undefined),
   ];
   const { report } = result;
   const segments = result.parsed ? segmentsOf(result.parsed) : [];

@@ -216,6 +216,36 @@ describe('help, exit codes, completion', () => {
   });
 });
 
+describe('rcs export wiring (the command itself is tested in export*.test.ts)', () => {
+  it('bad flags are usage errors before any request (exit 2)', async () => {
+    const format = await runCli(['export', 'users', '--format', 'xml'], { cwd: dir, env: env() });
+    expect(format.code).toBe(2);
+    expect(format.stderr).toMatch(/--format.*xml.*jsonl, csv/);
+    const conc = await runCli(['export', 'users', '--concurrency', '0'], { cwd: dir, env: env() });
+    expect(conc.code).toBe(2);
+    expect(conc.stderr).toMatch(/--concurrency must be a whole number from 1 to 64/);
+    const archived = await runCli(['export', 'tracks', '--archived', 'never'], {
+      cwd: dir,
+      env: env(),
+    });
+    expect(archived.code).toBe(2);
+  });
+
+  it('passes its flags through: one resource to stdout as JSON lines', async () => {
+    const r = await runCli(['export', 'tracks', '--archived', 'only', '--out', '-'], {
+      cwd: dir,
+      env: env(),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const tracks = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(tracks.length).toBeGreaterThan(0);
+    expect(tracks.every((t: { archived: boolean }) => t.archived)).toBe(true);
+  });
+});
+
 describe('rcs mock and rcs demo', () => {
   it('rcs mock: first stdout line is the URL, then the key; serves; SIGINT exits 0', async () => {
     const child = spawn(process.execPath, [CLI, 'mock', '--port', '0', '--processing-ms', '10'], {

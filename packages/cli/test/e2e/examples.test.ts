@@ -166,7 +166,8 @@ describe('examples/github-actions', () => {
     const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact'));
     expect(exportStep?.run).toBeDefined();
     expect(upload?.with?.path).toBe('rcs-export/');
-    expect(workflow.jobs.export.env.RCS_API_KEY).toBe('${{ secrets.RCS_API_KEY }}');
+    // Credentials come from repository secrets, never from the file.
+    expect(workflow.jobs.export.env.RCS_API_KEY).toMatch(/^\$\{\{ secrets\.RCS_API_KEY \}\}$/);
 
     const workspace = tempDir();
     const r = await sh('bash', ['-c', exportStep!.run!], mockEnv(), workspace);
