@@ -34,6 +34,18 @@ import type { ClassifyOptions, Cue, ParsedTranscript, Speaker } from './types.js
  * measured in bench/transcript.
  */
 export function parseTranscript(text: string, options: ClassifyOptions = {}): ParsedTranscript {
+  return parseCues(text, options, 0);
+}
+
+/**
+ * The scanner behind parseTranscript and parseWebVtt (package-internal). `normalFlags` are timing
+ * shapes that are normal for the caller's format and not worth a warning (WebVTT: no hours).
+ */
+export function parseCues(
+  text: string,
+  options: ClassifyOptions,
+  normalFlags: number,
+): ParsedTranscript {
   const diags = new DiagnosticList();
   if (typeof text !== 'string') {
     diags.add('not_text', 'error', 0, `The transcript must be a string, got ${typeof text}.`);
@@ -195,7 +207,7 @@ export function parseTranscript(text: string, options: ClassifyOptions = {}): Pa
         bufLen = 0;
         const startMs = scanned.startMs;
         const endMs = scanned.endMs;
-        const flags = scanned.flags;
+        const flags = scanned.flags & ~normalFlags;
         if (flags !== 0 || endMs < startMs) reportTiming(flags, startMs, endMs, lineNo, diags);
         if (id === null) {
           diags.add(
