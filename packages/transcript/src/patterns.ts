@@ -9,7 +9,8 @@
 export const EMAIL_PATTERN_SOURCE = String.raw`^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$`;
 
 /** The session id pattern of the description as text, verbatim. */
-export const UUID_PATTERN_SOURCE = String.raw`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$`;
+export const UUID_PATTERN_SOURCE =
+  '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$';
 
 /** E-mail pattern of the description (request `email`, R4 labels, D13). */
 export const EMAIL_PATTERN = new RegExp(EMAIL_PATTERN_SOURCE);
