@@ -91,6 +91,42 @@ describe('output', () => {
   });
 });
 
+/** Runs the CLI on a pseudo-terminal (util-linux `script`): stdout and stderr are TTYs. */
+function runOnTty(args: string[], extraEnv: Record<string, string>): Promise<string> {
+  const quoted = [process.execPath, CLI, ...args]
+    .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
+    .join(' ');
+  return new Promise((resolve, reject) => {
+    const { NO_COLOR: _drop, ...rest } = baseEnv(dir);
+    const child = spawn('script', ['-qec', quoted, '/dev/null'], {
+      cwd: dir,
+      env: { ...rest, ...env(), TERM: 'xterm', ...extraEnv } as NodeJS.ProcessEnv,
+    });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.on('error', reject);
+    child.on('close', () => resolve(out));
+  });
+}
+
+describe('on a terminal', () => {
+  it('shows progress (spinner lines) and colour on a TTY; NO_COLOR turns colour off', async () => {
+    writeFileSync(join(dir, 'tty.srt'), labeledCall(rep, 77));
+    const args = ['upload', 'tty.srt', '--email', rep, '--wait', '--force'];
+    const coloured = await runOnTty(args, {});
+    expect(coloured).toMatch(
+      /tty\.srt \([0-9a-f-]{36}\): (waiting for the score|PENDING|PROCESSING)/,
+    );
+    expect(coloured).toContain('\u001b[1mSession '); // bold heading
+    expect(coloured).toMatch(/1 created, 0 skipped, 0 failed/); // the summary is prose: TTY only
+    const plain = await runOnTty(args, { NO_COLOR: '1' });
+    expect(plain).toMatch(/DONE {2}score \d+\/100/);
+    expect(plain).not.toMatch(/\u001b\[(1|2|3\d)m/);
+  });
+});
+
 describe('credentials and config', () => {
   it('config set/get/list: file 0600, secrets never shown, then used as the profile', async () => {
     const home = tempDir();

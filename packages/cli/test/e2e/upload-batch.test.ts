@@ -113,6 +113,20 @@ describe('rcs upload batches', () => {
     expect(created()).toBe(1); // never silently re-sent
   });
 
+  it('a rate-limited service (429 + Retry-After) slows the batch down instead of failing it', async () => {
+    await start({ faults: { rateLimit: 2 } });
+    const dir = tempDir();
+    callsDir(dir, 4);
+    const r = await runCli(['upload', 'calls', '--email', rep, '--concurrency', '4', '--verbose'], {
+      cwd: dir,
+      env: env(),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/-> 429/); // it was limited…
+    expect(r.stdout.match(/^created /gm)).toHaveLength(4); // …and every upload went through once
+    expect(created()).toBe(4);
+  });
+
   it('--wait prints score, KPIs, scorecard items and the talk-time timeline', async () => {
     await start();
     const dir = tempDir();
