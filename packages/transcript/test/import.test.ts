@@ -152,6 +152,24 @@ describe('importTranscript', () => {
     ]);
   });
 
+  it('Zoom chat: reactions are no speech and "Replying to" quotes are left out', () => {
+    const r = importTranscript(
+      '10:00:00 From Ana Ruiz to Everyone:\n\tReplying to "can you share":\n\tsure, here it is\n' +
+        '10:00:05 From Ben Okafor to Everyone:\n\tReacted to "sure, here it is" with 👍\n' +
+        '10:00:09 From Ben Okafor : Reacted to "sure" with ❤️\n' +
+        '10:00:20 From Ben Okafor to Everyone:\n\tthanks!\n',
+      { speakers: { 'Ana Ruiz': 'a@x.io', 'Ben Okafor': 'b@x.io' } },
+    );
+    expect(r.source).toBe('zoom-txt');
+    expect(parseTranscript(r.srt).cues.map((c) => [c.startMs, c.label, c.text])).toEqual([
+      [0, 'a@x.io', 'sure, here it is'],
+      [20_000, 'b@x.io', 'thanks!'],
+    ]);
+    expect(r.diagnostics.filter((d) => d.code === 'skipped_line').map((d) => d.line)).toEqual([
+      2, 5, 6,
+    ]);
+  });
+
   it('Fireflies seconds and Gong milliseconds; Gong speakers are mapped by speaker id', () => {
     const ff = importTranscript(read('fireflies-api-sentences.json'), {
       speakers: { 'Ana Ruiz': 'a@x.io', 'Ben Okafor': 'b@x.io' },

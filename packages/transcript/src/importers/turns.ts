@@ -214,17 +214,31 @@ export function zoomChatTurns(text: string): TurnsResult {
   const diagnostics: Diagnostic[] = [];
   let first: number | null = null;
   let wallClock = false;
+  // A reaction is a message of its own ('Reacted to "…" with 👍'); its continuation lines too.
+  let inReaction = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (isBlank(line)) continue;
     const head = chatHead(line);
     if (head === null) {
+      const t = line.trim();
       const prev = turns[turns.length - 1];
-      if (prev && (line.startsWith('\t') || line.startsWith(' '))) {
-        prev.text = prev.text.length > 0 ? `${prev.text}\n${line.trim()}` : line.trim();
+      if (inReaction || t.startsWith('Reacted to "')) {
+        // Newer clients write reactions as messages: no speech (FORMATS.md 1c).
+        if (!inReaction && prev && prev.text === '') turns.pop();
+        inReaction = true;
+        skipped(diagnostics, i + 1, t);
+      } else if (t.startsWith('Replying to "')) {
+        // The quoted message is someone else's words; the reply follows on the next line.
+        skipped(diagnostics, i + 1, t);
       } else if (prev) {
-        prev.text += `\n${line.trim()}`;
-      } else skipped(diagnostics, i + 1, line.trim());
+        prev.text = prev.text.length > 0 ? `${prev.text}\n${t}` : t;
+      } else skipped(diagnostics, i + 1, t);
+      continue;
+    }
+    inReaction = head.message.startsWith('Reacted to "');
+    if (inReaction) {
+      skipped(diagnostics, i + 1, line.trim());
       continue;
     }
     if (head.from) wallClock = true;
