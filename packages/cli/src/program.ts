@@ -4,7 +4,7 @@ import pkg from '../package.json' with { type: 'json' };
 import type { CommandSpec } from './commands/completion.js';
 import type { CliContext, CliIO, GlobalOptions } from './context.js';
 import { describeError, InterruptedError, usageError } from './errors.js';
-import { EXIT, exitCodesText } from './exit-codes.js';
+import { EXIT, EXIT_CODE_TABLE, exitCodesText } from './exit-codes.js';
 
 /**
  * `rcs`: commander wiring only (GitHub-CLI style). Each command lives in commands/<name>.ts as
@@ -357,7 +357,11 @@ function describeProgram(program: Command, resources: string[]): CommandSpec {
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const args = argv.slice(2);
   if (args[0] === 'help' && args[1] === 'exit-codes') {
-    io.stdout.write(exitCodesText());
+    io.stdout.write(
+      args.includes('--json')
+        ? `${JSON.stringify(EXIT_CODE_TABLE.map(([code, meaning]) => ({ code, meaning })))}\n`
+        : exitCodesText(),
+    );
     return EXIT.ok;
   }
   let code: number = EXIT.ok;

@@ -74,13 +74,24 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
     if (error instanceof RangeError) throw new CliError(EXIT.usage, e.message);
     throw error;
   }
+  if (ctx.json) {
+    // --json: one JSON document with the URL, the key and the reps, instead of the lines.
+    ctx.stdout.write(
+      `${JSON.stringify({
+        url: server.url,
+        ...(fixture === undefined
+          ? { apiKey: server.info.apiKey ?? null, repEmails: server.info.repEmails }
+          : {}),
+      })}\n`,
+    );
+  }
   const lines = [server.url];
   if (fixture === undefined) {
     if (server.info.apiKey) lines.push(`API key: ${server.info.apiKey}`);
     const reps = server.info.repEmails.slice(0, 5);
     if (reps.length > 0) lines.push(`Rep emails: ${reps.join(', ')}`);
   }
-  ctx.stdout.write(`${lines.join('\n')}\n`);
+  if (!ctx.json) ctx.stdout.write(`${lines.join('\n')}\n`);
   ctx.log(
     `Mock API listening. Try: RCS_BASE_URL=${server.url} RCS_API_KEY=… rcs export users --out -   (Ctrl-C stops)`,
   );

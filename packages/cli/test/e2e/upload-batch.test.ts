@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, labeledCall, readLedger, runCli, tempDir } from './helpers.js';
+import { assertBuilt, FIXTURES, labeledCall, readLedger, runCli, tempDir } from './helpers.js';
 
 // Batches against the mock over real HTTP: failures do not stop the others, the ledger lets a
 // re-run skip what is done, an unknown outcome is never silently re-sent, --wait, and SIGINT.
@@ -125,6 +125,44 @@ describe('rcs upload batches', () => {
     expect(r.stderr).toMatch(/-> 429/); // it was limited…
     expect(r.stdout.match(/^created /gm)).toHaveLength(4); // …and every upload went through once
     expect(created()).toBe(4);
+  });
+
+  it('a Zoom VTT is converted with --speaker maps; an unmapped speaker stops it offline', async () => {
+    await start();
+    const dir = tempDir();
+    const vtt = join(FIXTURES, 'synthetic/meeting/zoom-cloud-transcript.vtt');
+    const bare = await runCli(['upload', vtt, '--email', rep], { cwd: dir, env: env() });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/zoom-cloud-transcript\.vtt:\d+: Speaker "Ana Ruiz"/);
+    expect(created()).toBe(0);
+    const mapped = await runCli(
+      [
+        'upload',
+        vtt,
+        '--email',
+        rep,
+        '--speaker',
+        `Ana Ruiz=${rep}`,
+        '--speaker',
+        'Ben Okafor=ben@client.example',
+        '--json',
+      ],
+      { cwd: dir, env: env() },
+    );
+    expect(mapped.code, mapped.stderr).toBe(0);
+    const line = JSON.parse(mapped.stdout);
+    expect(line.status).toBe('created');
+    // What was sent is speaker-labeled SRT with the mapped emails (rule 4).
+    const stored = server!.api.state
+      .org(server!.api.info.organizations[0]!.id)
+      .session(line.sessionId);
+    expect(stored?.call.transcript).toMatch(
+      new RegExp(
+        `^\\d+\\n00:00:02,140 --> 00:00:05,870\\n${rep.replace(/\./g, '\\.')}: Morning`,
+        'm',
+      ),
+    );
+    expect(stored?.call.transcript).toContain('ben@client.example: Yes, loud and clear.');
   });
 
   it('--wait prints score, KPIs, scorecard items and the talk-time timeline', async () => {
