@@ -220,6 +220,10 @@ describe('help, exit codes, completion', () => {
     expect(r.code).toBe(0);
     for (const code of [0, 1, 2, 3, 4, 5, 130])
       expect(r.stdout).toMatch(new RegExp(`^ +${code}  \\w`, 'm'));
+    const json = await runCli(['help', 'exit-codes', '--json'], { cwd: dir });
+    expect(JSON.parse(json.stdout).map((e: { code: number }) => e.code)).toEqual([
+      0, 1, 2, 3, 4, 5, 130,
+    ]);
   });
 
   it('completion scripts: bash parses, and all three know the commands and export names', async () => {
