@@ -205,6 +205,26 @@ describe('importTranscript', () => {
     expect(importTranscript('').diagnostics.map((d) => d.code)).toEqual(['no_speech']);
   });
 
+  it('warns when a turn would read differently as SRT (label-like start, timing-like line)', () => {
+    const json = JSON.stringify({
+      sentences: [
+        { speaker_name: null, text: 'Note: nobody said this', start_time: 0, end_time: 1 },
+        {
+          speaker_name: 'Ana',
+          text: 'see\n00:00:05,000 --> 00:00:06,000',
+          start_time: 1,
+          end_time: 2,
+        },
+      ],
+    });
+    const r = importTranscript(json, { speakers: { Ana: 'a@x.io' } });
+    expect(r.source).toBe('fireflies-json');
+    expect(r.diagnostics.map((d) => d.code)).toEqual([
+      'text_looks_like_label',
+      'text_looks_like_timing',
+    ]);
+  });
+
   it('SRT with name labels (Otter SRT export) is mapped like the others', () => {
     const r = importTranscript(read('otter-export-speakers.srt'), {
       speakers: { 'ana ruiz': 'a@x.io', 'BEN OKAFOR': 'b@x.io' },

@@ -1,7 +1,8 @@
 import { countWords } from '../kpis.js';
-import { MAX_LABEL_LENGTH } from '../labels.js';
+import { extractLabel, MAX_LABEL_LENGTH } from '../labels.js';
 import { isValidEmail } from '../patterns.js';
 import { type SerializableCue, serializeSrt } from '../serialize.js';
+import { parseTimingLine } from '../timing.js';
 import type { Diagnostic } from '../types.js';
 import { ESTIMATE_MIN_MS, ESTIMATE_MS_PER_WORD } from './clock.js';
 import { detectSource } from './detect.js';
@@ -86,6 +87,7 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
       s.cueCount++;
       label = s.email ?? nameAsLabel(s.name);
     }
+    checkText(t, label, diagnostics);
     cues.push({ startMs: t.startMs, endMs: t.endMs, text: t.text, label });
   }
   for (const s of speakers.values()) {
@@ -153,6 +155,31 @@ function turnsOf(source: ImportSource, text: string, diagnostics: Diagnostic[]):
     }
     default:
       return plainTurns(text);
+  }
+}
+
+/**
+ * Text that the service would read differently once it is SRT: a first line shaped like a label
+ * on a turn without speaker (R6 would remove it), or a line that is an SRT timing line (it would
+ * start a new cue). Reported, not changed: the words are the user's.
+ */
+function checkText(t: Turn, label: string | null, diagnostics: Diagnostic[]): void {
+  const lines = t.text.split('\n');
+  if (label === null && lines[0] !== undefined && extractLabel(lines[0]) !== null) {
+    diagnostics.push({
+      code: 'text_looks_like_label',
+      severity: 'warning',
+      line: t.line,
+      message: `The turn at line ${t.line} has no speaker but starts like a label ("${lines[0].slice(0, 40)}"); the service would remove that prefix (R6).`,
+    });
+  }
+  if (lines.some((l) => parseTimingLine(l) !== null)) {
+    diagnostics.push({
+      code: 'text_looks_like_timing',
+      severity: 'warning',
+      line: t.line,
+      message: `The turn at line ${t.line} contains a line that is an SRT timing line; in the SRT it would start a new cue.`,
+    });
   }
 }
 
