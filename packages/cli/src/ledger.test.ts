@@ -45,4 +45,11 @@ describe('Ledger', () => {
     expect(contentHash('same')).toBe(contentHash('same'));
     expect(contentHash('same')).not.toBe(contentHash('same '));
   });
+
+  it('refuses up front when the ledger cannot be written (a directory in its place)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-'));
+    expect(() => new Ledger(dir).load().assertWritable()).toThrow(
+      /EISDIR|EACCES|illegal operation/,
+    );
+  });
 });

@@ -69,6 +69,15 @@ export class Ledger {
     return this;
   }
 
+  /**
+   * Fails now, before any upload, when the ledger cannot be written: a session created but not
+   * recorded would be uploaded again by the next run.
+   */
+  assertWritable(): this {
+    appendFileSync(this.path, '', { mode: 0o600 });
+    return this;
+  }
+
   /** The last recorded outcome for this text and rep, if any. */
   find(sha256: string, rep: string): LedgerEntry | undefined {
     return this.latest.get(key(sha256, rep));

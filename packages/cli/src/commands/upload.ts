@@ -142,7 +142,15 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
 
   const client = await ctx.getClient();
   const ledgerPath = resolve(ctx.cwd, opts.ledger ?? DEFAULT_LEDGER);
-  const ledger = new Ledger(ledgerPath).load();
+  let ledger: Ledger;
+  try {
+    ledger = new Ledger(ledgerPath).load().assertWritable();
+  } catch (error) {
+    throw new CliError(
+      EXIT.usage,
+      `cannot use the ledger ${opts.ledger ?? DEFAULT_LEDGER} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass --ledger FILE in a writable place`,
+    );
+  }
   if (ledger.unreadableLines.length > 0) {
     ctx.error(
       `warning: ignored unreadable line(s) ${ledger.unreadableLines.join(', ')} of the ledger ${opts.ledger ?? DEFAULT_LEDGER}`,
