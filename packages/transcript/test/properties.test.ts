@@ -67,7 +67,53 @@ const srtish = fc
   )
   .map((parts) => parts.join(''));
 
-const anyText = fc.oneof(srtish, fc.string({ unit: 'binary', maxLength: 300 }));
+const pad = (v: number, n: number) => String(v).padStart(n, '0');
+const stamp = (ms: number, sep: string) =>
+  `${pad(Math.floor(ms / 3_600_000), 2)}:${pad(Math.floor(ms / 60_000) % 60, 2)}:${pad(Math.floor(ms / 1000) % 60, 2)}${sep}${pad(ms % 1000, 3)}`;
+
+/** Well-formed-ish SRT documents: real cue structure with random labels, text and separators. */
+const srtDoc = fc
+  .tuple(
+    fc.array(
+      fc.record({
+        id: fc.constantFrom('', '1', '007', '42', 'x'),
+        start: fc.nat({ max: 10_000_000 }),
+        duration: fc.integer({ min: -1000, max: 10_000 }),
+        sep: fc.constantFrom(',', '.'),
+        label: fc.constantFrom(
+          '',
+          'Client: ',
+          'rep@acme.com: ',
+          'Buyer@Other.org:',
+          ' AGENT :\t',
+          '10:30 ',
+          '<i>Ana:</i> ',
+        ),
+        lines: fc.array(
+          fc.oneof(
+            fc.string({ maxLength: 20 }),
+            fc.constantFrom('42', '', ' ', '<b>x</b>', 'a: b'),
+          ),
+          {
+            maxLength: 3,
+          },
+        ),
+      }),
+      { minLength: 1, maxLength: 12 },
+    ),
+    fc.constantFrom('\n', '\r\n', '\r'),
+    fc.constantFrom(1, 2, 3),
+  )
+  .map(([cues, eol, blanks]) =>
+    cues
+      .map(
+        (c) =>
+          `${c.id ? `${c.id}${eol}` : ''}${stamp(c.start, c.sep)} --> ${stamp(Math.max(0, c.start + c.duration), c.sep)}${eol}${c.label}${c.lines.join(eol)}`,
+      )
+      .join(eol.repeat(blanks + 1)),
+  );
+
+const anyText = fc.oneof(srtish, srtDoc, fc.string({ unit: 'binary', maxLength: 300 }));
 
 describe('properties', () => {
   it('parseTranscript never throws and its output is well-formed', () => {
@@ -97,7 +143,7 @@ describe('properties', () => {
 
   it('serializeSrt round-trips: same timing, labels and text', () => {
     fc.assert(
-      fc.property(srtish, (text) => {
+      fc.property(fc.oneof(srtDoc, srtish), (text) => {
         const p = parseTranscript(text);
         if (p.format === 'plain') return;
         const again = parseTranscript(serializeSrt(p.cues));
@@ -116,7 +162,7 @@ describe('properties', () => {
 
   it('storedTranscript keeps every line, only cutting label prefixes (D16)', () => {
     fc.assert(
-      fc.property(srtish, (text) => {
+      fc.property(fc.oneof(srtDoc, srtish), (text) => {
         const stored = storedTranscript(text);
         const split = (s: string) => s.split(/\r\n|\r|\n/);
         const a = split(text);
