@@ -22,8 +22,10 @@ export interface SerializableCue {
  */
 export function serializeSrt(cues: readonly SerializableCue[]): string {
   const parts: string[] = [];
+  if (!Array.isArray(cues)) return '';
   let i = 0;
   for (const c of cues) {
+    if (c === null || typeof c !== 'object') continue;
     i++;
     let body: string[] = c.lines
       ? [...c.lines]

@@ -41,6 +41,13 @@ describe('serializeSrt', () => {
     );
   });
 
+  it('skips what is not a cue and never throws on odd input', () => {
+    expect(serializeSrt(null as never)).toBe('');
+    expect(serializeSrt([null, 42, { startMs: 1000, endMs: 'x', text: 'hi' }] as never)).toBe(
+      '1\n00:00:01,000 --> 00:00:00,000\nhi\n',
+    );
+  });
+
   it('serialises cues built from text and label (importers) and writes null or negative times as 0', () => {
     expect(
       serializeSrt([{ startMs: null, endMs: -5, text: 'hi\n\nthere', label: 'Ana@Acme.com' }]),
