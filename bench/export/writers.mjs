@@ -60,7 +60,7 @@ try {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const bytes = result.written.bytes + (result.items?.written.bytes ?? 0);
       console.log(
-        `${resource.padEnd(19)} ${format.padEnd(5)} ${String(Math.round(written / seconds)).padStart(8)} records/s  (${written} records, ${(bytes / 1e6).toFixed(0)} MB incl. fsync + verify)`,
+        `${resource.padEnd(19)} ${format.padEnd(5)} ${String(Math.round(written / seconds)).padStart(8)} records/s  (${written} records, ${(bytes / 1e6).toFixed(0)} MB incl. sha256 + fsync)`,
       );
     }
   }
