@@ -5,14 +5,15 @@
 // also read by a bare fetch loop (fetch-floor.mjs): the part of the RSS that is Node's and
 // undici's, not the exporter's.
 //
-//   npm run build && npx node bench/export/memory.mjs [small=10000] [large=1000000] [format=jsonl]
+//   npm run build && npx node bench/export/memory.mjs [sizes=10000,100000,300000,1000000] [format=jsonl]
+// The goal compares the first and the last size; the ones between show where RSS levels off.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { mb, requireBuild, runExport, sec, startMock } from './lib.mjs';
 
 requireBuild();
-const sizes = [Number(process.argv[2] ?? 10_000), Number(process.argv[3] ?? 1_000_000)];
-const format = process.argv[4] ?? 'jsonl';
+const sizes = (process.argv[2] ?? '10000,100000,300000,1000000').split(',').map(Number);
+const format = process.argv[3] ?? 'jsonl';
 const FLOOR = fileURLToPath(new URL('./fetch-floor.mjs', import.meta.url));
 
 function fetchFloor(mock) {
@@ -45,8 +46,10 @@ for (const records of sizes) {
     await mock.stop();
   }
 }
-const growth = results[1].rssBytes - results[0].rssBytes;
-const floorGrowth = results[1].floor - results[0].floor;
+const first = results[0];
+const last = results.at(-1);
+const growth = last.rssBytes - first.rssBytes;
+const floorGrowth = last.floor - first.floor;
 console.log(
   `growth ${mb(growth)} (goal < 20 MB; bare fetch loop ${mb(floorGrowth)}); peak ${mb(Math.max(...results.map((r) => r.rssBytes)))} (goal < 150 MB)`,
 );
