@@ -409,6 +409,89 @@ describe('rcs export against the generated demo dataset', () => {
   });
 });
 
+describe('rcs export exactness checks over HTTP (a wrapper fetch misbehaves on one page)', () => {
+  let mock: MockServer;
+  beforeAll(async () => {
+    mock = await startMockServer({ port: 0, records: 3000, seed: 5 });
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+
+  type Body = {
+    data: Rec[];
+    meta: { total: number; page: number; limit: number; hasNext: boolean };
+  };
+  /** Rewrites the answer to `GET …/users?page=2` (of 3). */
+  const tampering =
+    (edit: (body: Body, page1: Body) => Body): typeof fetch =>
+    async (input, init) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      const res = await fetch(request);
+      if (!url.pathname.endsWith('/users') || url.searchParams.get('page') !== '2') return res;
+      url.searchParams.set('page', '1');
+      const previous = (await (await fetch(url, { headers: request.headers })).json()) as Body;
+      const body = edit((await res.json()) as Body, previous);
+      return new Response(JSON.stringify(body), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+
+  it.each([
+    [
+      'echoes the wrong meta.page',
+      (b: Body) => ({ ...b, meta: { ...b.meta, page: 1 } }),
+      /page 2 came back as meta\.page 1/,
+    ],
+    [
+      'repeats the previous page',
+      (b: Body, prev: Body) => ({ ...b, data: prev.data }),
+      /page 2 repeats page 1/,
+    ],
+    [
+      'says hasNext: false before total',
+      (b: Body) => ({ ...b, meta: { ...b.meta, hasNext: false } }),
+      /page 2 says hasNext: false after 200 of \d+ records \(3 pages expected\)/,
+    ],
+    [
+      'reports another meta.total',
+      (b: Body) => ({ ...b, meta: { ...b.meta, total: b.meta.total + 1 } }),
+      /meta\.total changed from \d+ \(page 1\) to \d+ \(page 2\)/,
+    ],
+  ])(
+    'a page that %s fails the run (exit 1, one line, nothing written)',
+    async (_what, edit, message) => {
+      const { ctx, stderr } = fakeContext({
+        client: clientFor(mock, mock.info.apiKey!, tampering(edit)),
+      });
+      expect(await runExport(options({ out: dir }), ctx)).toBe(1);
+      expect(stderr()).toMatch(message);
+      expect(stderr().trim().split('\n')).toHaveLength(1);
+      expect(await readdir(dir)).toEqual([]);
+    },
+  );
+
+  it('all nine exports together never have more than --concurrency requests in flight', async () => {
+    let inFlight = 0;
+    let max = 0;
+    const counting: typeof fetch = async (input, init) => {
+      inFlight++;
+      max = Math.max(max, inFlight);
+      try {
+        await new Promise((r) => setTimeout(r, 5));
+        return await fetch(input, init);
+      } finally {
+        inFlight--;
+      }
+    };
+    const { ctx, stderr } = fakeContext({ client: clientFor(mock, mock.info.apiKey!, counting) });
+    expect(await runExport(options({ out: dir, concurrency: 3 }), ctx), stderr()).toBe(0);
+    expect(max).toBe(3);
+  });
+});
+
 describe('rcs export interruption and locking', () => {
   let slow: MockServer;
   beforeAll(async () => {
