@@ -1,0 +1,482 @@
+/**
+ * The `rcs` contract of cli.md, black-box: the built CLI spawned with this Node against a mock
+ * over real HTTP. Exit codes 0–5, stdout carries results only, `--json` documents, the mock's
+ * first stdout line, and secrets never printed.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiValidator } from '../../packages/mock/test/helpers/openapi-validator.js';
+import { ACME, type Booted, boot, EXPORTS, FIXTURE_FILE, labeled, OPEN } from './helpers.js';
+
+const RCS = fileURLToPath(new URL('../../packages/cli/dist/rcs.js', import.meta.url));
+const spec = openApiValidator();
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let home: string;
+const baseEnv = () => {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith('RCS_') && k !== 'NODE_OPTIONS') env[k] = v;
+  }
+  return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), NO_COLOR: '1' };
+};
+
+function start(args: string[], o: { cwd?: string; env?: Record<string, string> } = {}) {
+  return spawn(process.execPath, [RCS, ...args], {
+    cwd: o.cwd ?? home,
+    env: { ...baseEnv(), ...o.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+function rcs(
+  args: string[],
+  o: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+) {
+  return new Promise<Run>((resolve, reject) => {
+    const child = start(args, o);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(o.input ?? '');
+  });
+}
+
+let m: Booted;
+let slow: Booted;
+let dir: string;
+const auth = () => ['--base-url', m.url, '--api-key', ACME.key];
+
+const GOOD = labeled([
+  [ACME.rep.email, 'Hello, what budget and spend do you plan?'],
+  ['buyer@client.io', 'About fifty thousand.'],
+]);
+const SILENT = labeled([
+  [ACME.coach.email, 'Hello, what budget do you plan?'],
+  ['buyer@client.io', 'About fifty thousand.'],
+]);
+
+/** No credential, key or token, may appear anywhere in the output. */
+function expectNoSecret(r: Run, ...secrets: string[]) {
+  for (const s of secrets) {
+    expect(r.stdout).not.toContain(s);
+    expect(r.stderr).not.toContain(s);
+  }
+}
+
+beforeAll(async () => {
+  expect(existsSync(RCS), 'run `npm run build` first').toBe(true);
+  home = mkdtempSync(join(tmpdir(), 'rcs-acceptance-'));
+  dir = join(home, 'files');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'good.srt'), GOOD);
+  writeFileSync(
+    join(dir, 'good2.srt'),
+    `${GOOD}\n3\n00:00:11,000 --> 00:00:12,000\n${ACME.rep.email}: bye\n`,
+  );
+  writeFileSync(join(dir, 'silent.srt'), SILENT);
+  writeFileSync(join(dir, 'short.txt'), 'too short');
+  m = await boot({ processingMs: 0, realTime: true });
+  slow = await boot({ processingMs: 600_000, realTime: true });
+});
+afterAll(async () => {
+  await m?.close();
+  await slow?.close();
+});
+
+describe('rcs mock', () => {
+  it('first stdout line is the base URL with --port 0; serves the fixture; SIGINT exits 0', async () => {
+    const child: ChildProcess = start(['mock', '--port', '0', '--fixture', FIXTURE_FILE]);
+    const firstLine = await new Promise<string>((resolve, reject) => {
+      let buf = '';
+      child.stdout?.on('data', (d) => {
+        buf += d;
+        const nl = buf.indexOf('\n');
+        if (nl >= 0) resolve(buf.slice(0, nl));
+      });
+      child.on('error', reject);
+      child.on('close', (c) => reject(new Error(`exited ${c} before printing a URL`)));
+    });
+    try {
+      expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(firstLine).not.toMatch(/:0$/);
+      const res = await fetch(`${firstLine}/api/v1/data-exports/users`, {
+        headers: { 'x-api-key': ACME.key },
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { meta: { total: number } }).meta.total).toBe(5);
+    } finally {
+      const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    }
+  });
+
+  it('without a fixture, prints an API key line after the URL', async () => {
+    const child = start(['mock', '--port', '0']);
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (/API key: \S+/.test(out)) resolve();
+      });
+      child.on('close', () => reject(new Error(`exited: ${out}`)));
+      setTimeout(() => reject(new Error(`no API key line: ${out}`)), 15_000);
+    });
+    const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(out.split('\n')[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+});
+
+describe('rcs check (offline)', () => {
+  it('exit 0 when the upload would pass, with no credentials', async () => {
+    const r = await rcs([
+      'check',
+      join(dir, 'good.srt'),
+      '--email',
+      ACME.rep.email,
+      '--domains',
+      'acme.com',
+    ]);
+    expect(r.code).toBe(0);
+  });
+  it('exit 2 when the rep never speaks (rule 8), naming the problem on stderr', async () => {
+    const r = await rcs(['check', join(dir, 'silent.srt'), '--email', ACME.rep.email]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().length).toBeGreaterThan(0);
+  });
+  it('--json prints one report object on stdout', async () => {
+    const ok = await rcs(['check', join(dir, 'good.srt'), '--email', ACME.rep.email, '--json']);
+    expect(ok.code).toBe(0);
+    const report = JSON.parse(ok.stdout);
+    expect(report.ok).toBe(true);
+    const bad = await rcs(['check', join(dir, 'silent.srt'), '--email', ACME.rep.email, '--json']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout).ok).toBe(false);
+  });
+  it('classifies labels internal / external / removed (D13) in the report', async () => {
+    const f = join(dir, 'mixed.srt');
+    writeFileSync(
+      f,
+      labeled([
+        [ACME.rep.email, 'Budget?'],
+        ['buyer@client.io', 'Yes'],
+        ['Client', 'hi'],
+      ]),
+    );
+    const r = await rcs(['check', f, '--email', ACME.rep.email, '--domains', 'acme.com', '--json']);
+    expect(r.code).toBe(0);
+    const text = r.stdout;
+    expect(text).toContain('internal');
+    expect(text).toContain('external');
+    expect(text).toContain('removed');
+  });
+});
+
+describe('rcs upload', () => {
+  it('exit 0; --json: one line per file { file, status: created, sessionId }; no secret printed', async () => {
+    const cwd = mkdtempSync(join(home, 'u-'));
+    const before = await m.totals();
+    const r = await rcs(
+      [...auth(), '--json', 'upload', join(dir, 'good.srt'), '--email', ACME.rep.email],
+      { cwd },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0] ?? '');
+    expect(line.status).toBe('created');
+    expect(line.file).toContain('good.srt');
+    expect(line.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await m.totals()).sessions).toBe(before.sessions + 1);
+    expectNoSecret(r, ACME.key);
+    // The ledger makes a re-run skip the same text for the same rep.
+    const again = await rcs(
+      [...auth(), '--json', 'upload', join(dir, 'good.srt'), '--email', ACME.rep.email],
+      { cwd },
+    );
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout.trim()).status).toBe('skipped');
+    expect((await m.totals()).sessions).toBe(before.sessions + 1);
+  });
+
+  it('--wait gives the DONE session in the --json line', async () => {
+    const cwd = mkdtempSync(join(home, 'w-'));
+    const r = await rcs(
+      [
+        ...auth(),
+        '--json',
+        'upload',
+        join(dir, 'good2.srt'),
+        '--email',
+        ACME.rep.email,
+        '--wait',
+        '--timeout',
+        '30',
+      ],
+      { cwd },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const line = JSON.parse(r.stdout.trim());
+    expect(line.status).toBe('created');
+    expect(line.session.state).toBe('DONE');
+    expect(line.session.id).toBe(line.sessionId);
+    expect(spec.check('getRealCallSession', 201, 'application/json', line.session)).toEqual([]);
+  });
+
+  it('exit 4 without credentials, one line on stderr, nothing on stdout', async () => {
+    const r = await rcs(
+      ['--base-url', m.url, 'upload', join(dir, 'good.srt'), '--email', ACME.rep.email],
+      {
+        cwd: mkdtempSync(join(home, 'n-')),
+      },
+    );
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().length).toBeGreaterThan(0);
+  });
+
+  it('exit 4 when the service answers 401; the wrong key is not printed', async () => {
+    const key = 'wrong-secret-key-123456';
+    const r = await rcs(
+      [
+        '--base-url',
+        m.url,
+        '--api-key',
+        key,
+        '--verbose',
+        'upload',
+        join(dir, 'good.srt'),
+        '--email',
+        ACME.rep.email,
+      ],
+      { cwd: mkdtempSync(join(home, 'k-')) },
+    );
+    expect(r.code).toBe(4);
+    expectNoSecret(r, key);
+  });
+
+  it('exit 4 for a refused bearer token given by environment; the token is not printed', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJvcmciOiJ4In0.c2lnbmF0dXJlLXNlY3JldA';
+    const r = await rcs(
+      ['--base-url', m.url, '-v', 'sessions', 'get', '9b2d7c4e-1f3a-4b5c-8d6e-7f8091a2b3c4'],
+      {
+        env: { RCS_TOKEN: token },
+      },
+    );
+    expect(r.code).toBe(4);
+    expectNoSecret(r, token, 'c2lnbmF0dXJlLXNlY3JldA');
+  });
+
+  it('exit 2 for failed pre-validation, before any request', async () => {
+    const before = await m.totals();
+    for (const f of ['short.txt', 'silent.srt']) {
+      const r = await rcs([...auth(), 'upload', join(dir, f), '--email', ACME.rep.email], {
+        cwd: mkdtempSync(join(home, 'p-')),
+      });
+      expect(r.code, f).toBe(2);
+      expect(r.stdout).toBe('');
+    }
+    // A batch with one bad file sends nothing.
+    const batch = await rcs(
+      [
+        ...auth(),
+        'upload',
+        join(dir, 'good.srt'),
+        join(dir, 'short.txt'),
+        '--email',
+        ACME.rep.email,
+      ],
+      {
+        cwd: mkdtempSync(join(home, 'p-')),
+      },
+    );
+    expect(batch.code).toBe(2);
+    expect((await m.totals()).sessions).toBe(before.sessions);
+  });
+
+  it('exit 2 for usage errors: unknown flag, both rep designators, neither, unreadable file', async () => {
+    const cwd = mkdtempSync(join(home, 'x-'));
+    const cases = [
+      [...auth(), 'upload', join(dir, 'good.srt'), '--email', ACME.rep.email, '--no-such-flag'],
+      [
+        ...auth(),
+        'upload',
+        join(dir, 'good.srt'),
+        '--email',
+        ACME.rep.email,
+        '--user-id',
+        ACME.rep.id,
+      ],
+      [...auth(), 'upload', join(dir, 'good.srt')],
+      [...auth(), 'upload', join(dir, 'missing.srt'), '--email', ACME.rep.email],
+      [...auth(), 'export', 'not-a-resource'],
+    ];
+    for (const args of cases) {
+      const r = await rcs(args, { cwd });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().length).toBeGreaterThan(0);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('exit 1 when the service refuses a single file (422 mission_not_found)', async () => {
+    const r = await rcs(
+      [
+        ...auth(),
+        'upload',
+        join(dir, 'good.srt'),
+        '--email',
+        ACME.rep.email,
+        '--mission-id',
+        'f'.repeat(24),
+        '--force',
+      ],
+      { cwd: mkdtempSync(join(home, 'o-')) },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/mission/i);
+  });
+
+  it('exit 3 when a batch finishes with some failures; --json reports each file', async () => {
+    const r = await rcs(
+      [
+        ...auth(),
+        '--json',
+        'upload',
+        join(dir, 'good.srt'),
+        join(dir, 'silent.srt'),
+        '--email',
+        ACME.rep.email,
+        '--no-validate',
+        '--force',
+      ],
+      { cwd: mkdtempSync(join(home, 'b-')) },
+    );
+    expect(r.code).toBe(3);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.status).sort()).toEqual(['created', 'failed']);
+    const failed = lines.find((l) => l.status === 'failed');
+    expect(failed.file).toContain('silent.srt');
+    expect(failed.error).toBeDefined();
+  });
+});
+
+describe('rcs sessions', () => {
+  it('get --json prints the session object as the API returns it', async () => {
+    const c = await m.create({ transcript: GOOD, meetingName: 'x', email: ACME.rep.email });
+    const r = await rcs([...auth(), '--json', 'sessions', 'get', c.body.id]);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.id).toBe(c.body.id);
+    expect(spec.check('getRealCallSession', 201, 'application/json', s)).toEqual([]);
+    const api = await m.get(c.body.id);
+    expect(s).toEqual(api.body);
+  });
+  it('wait exits 5 on timeout and names the session id', async () => {
+    const c = await slow.create({ transcript: GOOD, meetingName: 'x', email: ACME.rep.email });
+    const r = await rcs([
+      '--base-url',
+      slow.url,
+      '--api-key',
+      ACME.key,
+      'sessions',
+      'wait',
+      c.body.id,
+      '--timeout',
+      '1',
+    ]);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain(c.body.id);
+  });
+  it('get of an unknown session fails with exit 1 and one line on stderr', async () => {
+    const r = await rcs([...auth(), 'sessions', 'get', '9b2d7c4e-1f3a-4b5c-8d6e-7f8091a2b3c4']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('rcs export', () => {
+  it('--out - streams one resource as JSONL: the API records unchanged', async () => {
+    const r = await rcs([...auth(), 'export', 'users', '--out', '-']);
+    expect(r.code).toBe(0);
+    const records = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const api = await m.exp('exportUsers', '/api/v1/data-exports/users', 'limit=100');
+    expect(records.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+      [...api.body.data].sort((a, b) => a.id.localeCompare(b.id)),
+    );
+  });
+  it('all writes the nine files and a manifest whose counts match the totals', async () => {
+    const out = join(mkdtempSync(join(home, 'e-')), 'out');
+    const r = await rcs([...auth(), 'export', 'all', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    const entries = (
+      Array.isArray(manifest) ? manifest : (manifest.resources ?? manifest.entries)
+    ) as {
+      resource: string;
+      file: string;
+      format: string;
+      count: number;
+      total: number;
+      sha256: string;
+    }[];
+    expect(entries.map((e) => e.resource).sort()).toEqual(EXPORTS.map(([, res]) => res).sort());
+    for (const e of entries) {
+      const text = readFileSync(join(out, `${e.resource}.jsonl`), 'utf8');
+      const n = text.trim() === '' ? 0 : text.trim().split('\n').length;
+      expect(e.count, e.resource).toBe(n);
+      expect(e.total, e.resource).toBe(n);
+      expect(e.format).toBe('jsonl');
+      expect(e.sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+    expectNoSecret(r, ACME.key);
+  });
+  it('an empty export is a success (exit 0)', async () => {
+    const r = await rcs([
+      '--base-url',
+      m.url,
+      '--api-key',
+      OPEN.key,
+      'export',
+      'tracks',
+      '--out',
+      '-',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('');
+  });
+  it('--archived only passes the D8 filter', async () => {
+    const r = await rcs([...auth(), 'export', 'tracks', '--archived', 'only', '--out', '-']);
+    expect(r.code).toBe(0);
+    const ids = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).id);
+    expect(ids).toEqual([ACME.archivedTrack]);
+  });
+});
