@@ -242,6 +242,36 @@ describe('400 validation_failed (D2, D5, D17)', () => {
     expect((await m.totals()).sessions).toBe(before.sessions);
   });
 
+  it('a body of exactly 1 MiB is not 413 (only over 1 MiB is)', async () => {
+    const base = JSON.stringify({ transcript: '', meetingName: 'x', userId: ACME.rep.id });
+    const raw = JSON.stringify({
+      transcript: 'a'.repeat(1024 * 1024 - base.length),
+      meetingName: 'x',
+      userId: ACME.rep.id,
+    });
+    expect(Buffer.byteLength(raw)).toBe(1024 * 1024);
+    const a = await m.call('createRealCallSession', 'POST', SESSIONS_PATH, { raw });
+    expect(a.status).toBe(400); // the transcript is too long, but the body is not too large
+    expect(a.body.code).toBe('validation_failed');
+  });
+
+  it('application/json with charset=utf-8 is accepted', async () => {
+    const raw = JSON.stringify({ transcript: PLAIN, meetingName: 'x', userId: ACME.rep.id });
+    const a = await m.call('createRealCallSession', 'POST', SESSIONS_PATH, {
+      raw,
+      contentType: 'application/json; charset=utf-8',
+    });
+    expect(a.status).toBe(201);
+  });
+
+  it('a null optional field fails the schema (400)', async () => {
+    await expectRejected(
+      { ...base, userId: ACME.rep.id, missionId: null },
+      400,
+      'validation_failed',
+    );
+  });
+
   it('413 payload_too_large over 1 MiB, nothing created', async () => {
     const before = await m.totals();
     const raw = JSON.stringify({

@@ -55,6 +55,24 @@ describe('read by id (D4, D2, D23)', () => {
     expect(g.body.code).toBe('not_found');
     expect(g.contract).toEqual([]);
   });
+  it("the description's sessionId pattern: nil and max UUIDs are looked up (404), a version-0 id is 400", async () => {
+    for (const id of [
+      '00000000-0000-0000-0000-000000000000',
+      'ffffffff-ffff-ffff-ffff-ffffffffffff',
+    ]) {
+      const g = await m.get(id);
+      expect(g.status, id).toBe(404);
+      expect(g.contract).toEqual([]);
+    }
+    for (const id of [
+      '9b2d7c4e-1f3a-0b5c-8d6e-7f8091a2b3c4',
+      '9b2d7c4e-1f3a-4b5c-cd6e-7f8091a2b3c4',
+    ]) {
+      const g = await m.get(id);
+      expect(g.status, id).toBe(400);
+      expect(g.body.code).toBe('validation_failed');
+    }
+  });
   it('400 validation_failed for an id that is not a UUID', async () => {
     const g = await m.get('not-a-uuid');
     expect(g.status).toBe(400);
@@ -280,6 +298,14 @@ describe('KPIs (D21)', () => {
     expect(done.kpis.longestMonologue).toBeCloseTo(4, 3);
     expect(done.kpis.talkSpeed).toBeCloseTo(100, 0); // 10 words in 6 s
   });
+  it('KPIs SKIPPED for an SRT without a rep-labeled cue (D18)', async () => {
+    const t = labeled([
+      [null, 'budget talk here'],
+      [null, 'more talk'],
+    ]);
+    const { done } = await createDone({ transcript: t, meetingName: 'x', email: ACME.rep.email });
+    expect(done.kpis.state).toBe('SKIPPED');
+  });
   it('KPIs SKIPPED for plain text (no timing)', async () => {
     const { done } = await createDone({ transcript: PLAIN, meetingName: 'x', userId: ACME.rep.id });
     expect(done.kpis.state).toBe('SKIPPED');
@@ -310,6 +336,40 @@ describe('labels and the stored transcript (R4–R6, D11–D13, D16)', () => {
     expect(done.call.transcript).toContain('second line: kept');
     const rec = await exportedSession(created.id);
     expect(rec?.transcript).toBe(expected);
+  });
+
+  it('D12 edge cases: spaces before the colon, indentation, a tab after the colon, 64-character label, invalid e-mail label, second-line "labels"', async () => {
+    const t = srt([
+      { who: ACME.rep.email, text: 'budget', start: 0, end: 2 },
+      { who: 'Client ', text: 'spaced colon', start: 3, end: 4 },
+      { who: null, text: 'Re: Budget', start: 5, end: 6 },
+      { who: 'L'.repeat(64), text: 'sixty four', start: 7, end: 8 },
+      { who: 'a..b@acme.com', text: 'bad email label', start: 9, end: 10 },
+      { who: null, text: '  Indented: text', start: 11, end: 12 },
+      { who: null, text: 'Tab:\tafter', start: 13, end: 14 },
+      { who: null, text: 'first\ncoach@acme.com: second line', start: 15, end: 16 },
+    ]);
+    const { done } = await createDone({ transcript: t, meetingName: 'x', email: ACME.rep.email });
+    const lines = (done.call.transcript as string).split('\n');
+    for (const kept of [
+      'spaced colon',
+      'Budget',
+      'sixty four',
+      'bad email label',
+      'text',
+      'after',
+    ]) {
+      expect(lines).toContain(kept);
+    }
+    expect(lines).toContain('coach@acme.com: second line');
+    // Only the first content line of a cue carries a label (D12): coach is no participant.
+    expect(done.participantUserIds).toEqual([ACME.rep.id]);
+  });
+
+  it('D12: an e-mail on a second content line alone does not make the SRT speaker-labeled', async () => {
+    const t = srt([{ who: null, text: 'first\ncoach@acme.com: second line', start: 0, end: 2 }]);
+    const c = await m.create({ transcript: t, meetingName: 'x', email: ACME.rep.email });
+    expect(c.status).toBe(201);
   });
 
   it('a label ending the line is removed too (colon at end of line)', async () => {
@@ -446,6 +506,32 @@ describe('participants and their provisioning (R5, R7, D15, D23, D24)', () => {
     );
     expect(done.participantUserIds).toEqual([GLOBEX.boss.id]);
     expect((await m.totals(GLOBEX.key)).users).toBe(before.users);
+  });
+
+  it('participants are created only while seats are free (D24): 5 free seats, 7 new speakers', async () => {
+    const t = labeled([
+      [ACME.rep.email, 'budget'],
+      ...Array.from({ length: 7 }, (_, i): [string, string] => [`p${i}@acme.com`, 'hi']),
+    ]);
+    const before = await m.totals();
+    expect(before.users).toBe(5);
+    const { done } = await createDone({ transcript: t, meetingName: 'x', email: ACME.rep.email });
+    expect((await m.totals()).users).toBe(10);
+    expect(done.participantUserIds).toHaveLength(6);
+    expect(done.participantUserIds[0]).toBe(ACME.rep.id);
+  });
+
+  it('no configured domain: an unknown internal speaker is not created (D15)', async () => {
+    const t = labeled([
+      [OPEN.rep.email, 'budget'],
+      ['friend@x.com', 'hi'],
+    ]);
+    const { done } = await createDone(
+      { transcript: t, meetingName: 'x', email: OPEN.rep.email },
+      OPEN.key,
+    );
+    expect(done.participantUserIds).toEqual([OPEN.rep.id]);
+    expect((await m.totals(OPEN.key)).users).toBe(1);
   });
 
   it('an existing user of the organization speaking is attributed without a new user', async () => {
