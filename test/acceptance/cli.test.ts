@@ -480,3 +480,156 @@ describe('rcs export', () => {
     expect(ids).toEqual([ACME.archivedTrack]);
   });
 });
+
+describe('streams, flags and credentials (cli.md Global)', () => {
+  it('off a TTY, a successful command writes its result on stdout and nothing on stderr', async () => {
+    const cwd = mkdtempSync(join(home, 's-'));
+    const up = await rcs(
+      [...auth(), 'upload', join(dir, 'good.srt'), '--email', ACME.rep.email, '--force'],
+      { cwd },
+    );
+    expect(up.code).toBe(0);
+    expect(up.stdout).toMatch(/created/);
+    expect(up.stdout).toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+    expect(up.stderr).toBe('');
+    const ex = await rcs([...auth(), 'export', 'teams', '--out', join(cwd, 'o')], { cwd });
+    expect(ex.code).toBe(0);
+    expect(ex.stderr).toBe('');
+  });
+
+  it('bad flag values are usage errors (exit 2) before any request', async () => {
+    const cases = [
+      [...auth(), 'export', 'users', '--format', 'xml'],
+      [...auth(), 'export', 'tracks', '--archived', 'exclude'],
+      [...auth(), 'upload', join(dir, 'good.srt'), '--email', ACME.rep.email, '--concurrency', '0'],
+      [...auth(), 'sessions', 'wait', '9b2d7c4e-1f3a-4b5c-8d6e-7f8091a2b3c4', '--timeout', 'abc'],
+      [...auth(), 'upload', join(dir, 'good.srt'), '--email', 'not-an-email'],
+      [
+        ...auth(),
+        'upload',
+        join(dir, 'good.srt'),
+        '--email',
+        ACME.rep.email,
+        '--mission-id',
+        'XYZ',
+      ],
+    ];
+    for (const args of cases) {
+      const r = await rcs(args, { cwd: mkdtempSync(join(home, 'f-')) });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n').length, args.join(' ')).toBeGreaterThanOrEqual(1);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('exit 1 when the service cannot be reached', async () => {
+    const { createServer } = await import('node:net');
+    const srv = createServer();
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const port = (srv.address() as { port: number }).port;
+    await new Promise<void>((r) => srv.close(() => r()));
+    const r = await rcs([
+      '--base-url',
+      `http://127.0.0.1:${port}`,
+      '--api-key',
+      ACME.key,
+      'sessions',
+      'get',
+      '9b2d7c4e-1f3a-4b5c-8d6e-7f8091a2b3c4',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().length).toBeGreaterThan(0);
+    expectNoSecret(r, ACME.key);
+  });
+
+  it('credentials from --api-key-stdin and --api-key-file', async () => {
+    const viaStdin = await rcs(
+      ['--base-url', m.url, '--api-key-stdin', 'export', 'teams', '--out', '-'],
+      {
+        input: `${ACME.key}\n`,
+      },
+    );
+    expect(viaStdin.code, viaStdin.stderr).toBe(0);
+    expect(viaStdin.stdout).toContain('Enterprise');
+    const keyFile = join(home, 'key.txt');
+    writeFileSync(keyFile, `${ACME.key}\n`);
+    const viaFile = await rcs([
+      '--base-url',
+      m.url,
+      '--api-key-file',
+      keyFile,
+      'export',
+      'teams',
+      '--out',
+      '-',
+    ]);
+    expect(viaFile.code, viaFile.stderr).toBe(0);
+    expectNoSecret(viaFile, ACME.key);
+  });
+
+  it('precedence: flag, then environment, then the config file', async () => {
+    const cfgHome = mkdtempSync(join(home, 'cfg-'));
+    const env = { XDG_CONFIG_HOME: cfgHome };
+    mkdirSync(join(cfgHome, 'rcs'), { recursive: true });
+    // Whatever shape the profiles take, `rcs config set` writes them.
+    const set1 = await rcs(['config', 'set', 'base-url', m.url], { env });
+    const set2 = await rcs(['config', 'set', 'api-key', '-'], { env, input: 'config-key-wrong' });
+    expect([set1.code, set2.code]).toEqual([0, 0]);
+    expectNoSecret(set2, 'config-key-wrong');
+    const list = await rcs(['config', 'list'], { env });
+    expectNoSecret(list, 'config-key-wrong');
+    // Config only: its wrong key is used → 401 → exit 4.
+    const fromConfig = await rcs(['export', 'teams', '--out', '-'], { env });
+    expect(fromConfig.code).toBe(4);
+    // The environment beats the config file.
+    const fromEnv = await rcs(['export', 'teams', '--out', '-'], {
+      env: { ...env, RCS_API_KEY: ACME.key },
+    });
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    // A flag beats the environment.
+    const fromFlag = await rcs(['--api-key', 'flag-key-wrong', 'export', 'teams', '--out', '-'], {
+      env: { ...env, RCS_API_KEY: ACME.key },
+    });
+    expect(fromFlag.code).toBe(4);
+    expectNoSecret(fromFlag, 'flag-key-wrong', ACME.key);
+  });
+
+  it('export --format csv writes DIR/<resource>.csv and the manifest says csv', async () => {
+    const out = join(mkdtempSync(join(home, 'c-')), 'out');
+    const r = await rcs([...auth(), 'export', 'users', 'teams', '--format', 'csv', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(out, 'users.csv'))).toBe(true);
+    expect(existsSync(join(out, 'teams.csv'))).toBe(true);
+    const csv = readFileSync(join(out, 'teams.csv'), 'utf8');
+    expect(csv).toContain('Enterprise');
+    expect(csv.split(/\r?\n/)[0]).toMatch(/id/);
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    expect(JSON.stringify(manifest)).toContain('"csv"');
+  });
+
+  it('a failed export (401) exits 4 and leaves earlier complete files untouched', async () => {
+    const out = join(mkdtempSync(join(home, 'a-')), 'out');
+    const first = await rcs([...auth(), 'export', 'users', '--out', out]);
+    expect(first.code).toBe(0);
+    const before = readFileSync(join(out, 'users.jsonl'), 'utf8');
+    const failed = await rcs([
+      '--base-url',
+      m.url,
+      '--api-key',
+      'nope-nope',
+      'export',
+      'users',
+      '--out',
+      out,
+    ]);
+    expect(failed.code).toBe(4);
+    expect(readFileSync(join(out, 'users.jsonl'), 'utf8')).toBe(before);
+  });
+
+  it('sessions wait prints the DONE session and exits 0', async () => {
+    const c = await m.create({ transcript: GOOD, meetingName: 'x', email: ACME.rep.email });
+    const r = await rcs([...auth(), '--json', 'sessions', 'wait', c.body.id, '--timeout', '30']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).state).toBe('DONE');
+  });
+});
