@@ -117,6 +117,11 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
       return error.exitCode;
     }
     const code = (error as NodeJS.ErrnoException)?.code;
+    if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED') {
+      // `rcs export users --out - | head`: the reader left early; say so in one line.
+      ctx.error('export: standard output was closed before the export ended (EPIPE)');
+      return EXIT.failure;
+    }
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && (error as { path?: string }).path) {
       // A file-system failure (disk full, no permission, not a directory).
       ctx.error(

@@ -108,6 +108,16 @@ describe('rcs export (built CLI, spawned)', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it('a reader that leaves early (`| head`) ends the export with one line, exit 1', async () => {
+    const run = rcs(['export', 'real-call-sessions', '--out', '-'], slow, dir);
+    run.child.stdout!.once('data', () => run.child.stdout!.destroy());
+    const { code, stderr } = await run.done;
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([
+      'rcs: export: standard output was closed before the export ended (EPIPE)',
+    ]);
+  });
+
   it('an unknown resource exits 2 with one line listing the nine', async () => {
     const { code, stderr } = await rcs(['export', 'userz'], mock, dir).done;
     expect(code).toBe(2);
