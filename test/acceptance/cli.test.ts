@@ -633,3 +633,16 @@ describe('streams, flags and credentials (cli.md Global)', () => {
     expect(JSON.parse(r.stdout).state).toBe('DONE');
   });
 });
+
+describe('rcs mock --fixture with a bad fixture', () => {
+  it('refuses to start, exits non-zero (2: input rejected) and names the JSON path on stderr', async () => {
+    const f = JSON.parse(readFileSync(FIXTURE_FILE, 'utf8'));
+    f.organizations[0].users[1].email = 'not-an-email';
+    const bad = join(home, 'bad-fixture.json');
+    writeFileSync(bad, JSON.stringify(f));
+    const r = await rcs(['mock', '--port', '0', '--fixture', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('organizations[0].users[1].email');
+  });
+});
