@@ -12,7 +12,12 @@ import type { Manifest } from '../export/manifest.js';
 import { type ExportOptions, ExportUsageError, planExport } from '../export/options.js';
 import { ExportIntegrityError } from '../export/pager.js';
 import { createProgress, formatCount, renderTable } from '../export/progress.js';
-import { type ExportClient, exportToDirectory, exportToStream } from '../export/run.js';
+import {
+  type ExportClient,
+  exportToDirectory,
+  exportToStream,
+  ResourceExportError,
+} from '../export/run.js';
 import { safeLine } from '../output/sanitize.js';
 
 export type { ExportOptions } from '../export/options.js';
@@ -96,8 +101,12 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
     if (ctx.json) ctx.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
     ctx.log(`\n${summary(manifest)}Wrote ${plan.dir}/manifest.json`);
     return EXIT.ok;
-  } catch (error) {
+  } catch (caught) {
     progress.stop();
+    // Which of the nine failed goes first on the line; the cause decides the exit code.
+    const resource = caught instanceof ResourceExportError ? caught.resource : undefined;
+    const error = caught instanceof ResourceExportError ? caught.cause : caught;
+    const what = resource ? `export ${resource}` : 'export';
     if (ctx.signal.aborted) {
       ctx.error(`export interrupted; nothing was replaced${where}`);
       return interruptedCode(ctx.signal);
@@ -119,7 +128,7 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
     const code = (error as NodeJS.ErrnoException)?.code;
     if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED') {
       // `rcs export users --out - | head`: the reader left early; say so in one line.
-      ctx.error('export: standard output was closed before the export ended (EPIPE)');
+      ctx.error(`${what}: standard output was closed before the export ended (EPIPE)`);
       return EXIT.failure;
     }
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && (error as { path?: string }).path) {
@@ -130,7 +139,7 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
       return EXIT.failure;
     }
     const described = describeError(error);
-    ctx.error(`export failed: ${described.message}${where}`);
+    ctx.error(`${what} failed: ${described.message}${where}`);
     return described.exitCode;
   }
 }

@@ -23,7 +23,13 @@ import {
 } from './manifest.js';
 import { EXPORT_MAX_RETRIES, type ExportPlan, PAGE_LIMIT } from './options.js';
 import { FileOutput, StreamOutput, type WritableLike } from './outputs.js';
-import { type ExportPage, type Limiter, type PagerResult, pageThrough } from './pager.js';
+import {
+  ExportIntegrityError,
+  type ExportPage,
+  type Limiter,
+  type PagerResult,
+  pageThrough,
+} from './pager.js';
 import type { ExportProgress } from './progress.js';
 
 /** What the export needs of the SDK client: `RcsClient` satisfies it; tests pass fakes. */
@@ -61,7 +67,21 @@ function listerFor(client: ExportClient, entry: ExportEntry, plan: ExportPlan) {
     }) as Promise<ExportPage>;
 }
 
-/** Runs `task` for each entry; the first failure aborts the others and is the one rethrown. */
+/** A failure of one export (the service, the network, the disk), naming which of the nine. */
+export class ResourceExportError extends Error {
+  override name = 'ResourceExportError';
+  constructor(
+    readonly resource: string,
+    override readonly cause: unknown,
+  ) {
+    super(`${resource}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+/**
+ * Runs `task` for each entry; the first failure aborts the others and is the one rethrown
+ * (wrapped in ResourceExportError unless it already names its export).
+ */
 async function allOrFirstError<T>(
   entries: readonly ExportEntry[],
   signal: AbortSignal,
@@ -76,7 +96,14 @@ async function allOrFirstError<T>(
         return await task(entry, combined);
       } catch (error) {
         // The first failure is the cause; the AbortErrors it provokes elsewhere are not.
-        if (!first && !signal.aborted) first = { error };
+        if (!first && !signal.aborted) {
+          first = {
+            error:
+              error instanceof ExportIntegrityError
+                ? error
+                : new ResourceExportError(entry.resource, error),
+          };
+        }
         failed.abort(error);
         throw error;
       }
@@ -228,9 +255,14 @@ export async function exportToStream(
   if (!entry || plan.entries.length !== 1) throw new Error('--out - takes exactly one export');
   const output = new StreamOutput(stream, entry.resource, plan);
   const limiter = pLimit(plan.concurrency);
-  const { result } = await exportOne(entry, plan, deps, limiter, deps.signal, (records) =>
-    output.writePage(records),
-  );
-  await output.end();
-  return result;
+  try {
+    const { result } = await exportOne(entry, plan, deps, limiter, deps.signal, (records) =>
+      output.writePage(records),
+    );
+    await output.end();
+    return result;
+  } catch (error) {
+    if (error instanceof ExportIntegrityError || deps.signal.aborted) throw error;
+    throw new ResourceExportError(entry.resource, error);
+  }
 }

@@ -114,7 +114,7 @@ describe('rcs export (built CLI, spawned)', () => {
     const { code, stderr } = await run.done;
     expect(code).toBe(1);
     expect(stderr.trim().split('\n')).toEqual([
-      'rcs: export: standard output was closed before the export ended (EPIPE)',
+      'rcs: export real-call-sessions: standard output was closed before the export ended (EPIPE)',
     ]);
   });
 

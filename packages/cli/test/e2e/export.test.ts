@@ -473,6 +473,32 @@ describe('rcs export exactness checks over HTTP (a wrapper fetch misbehaves on o
     },
   );
 
+  it('a service failure on one export names it, exits 1 and writes nothing', async () => {
+    const failing: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (new URL(request.url).pathname.endsWith('/missions')) {
+        return new Response(
+          JSON.stringify({
+            type: 'about:blank',
+            title: 'Boom',
+            status: 500,
+            detail: 'boom',
+            code: 'internal',
+          }),
+          { status: 500, headers: { 'content-type': 'application/problem+json' } },
+        );
+      }
+      return fetch(request);
+    };
+    const { ctx, stderr } = fakeContext({ client: clientFor(mock, mock.info.apiKey!, failing) });
+    expect(await runExport(options({ out: dir }), ctx)).toBe(1);
+    expect(stderr().trim().split('\n')).toHaveLength(1);
+    expect(stderr()).toMatch(
+      /^rcs: export missions failed: the service failed \(500\) after retries/,
+    );
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('all nine exports together never have more than --concurrency requests in flight', async () => {
     let inFlight = 0;
     let max = 0;
