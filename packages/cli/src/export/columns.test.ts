@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { EXPORT_TABLE } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { EXPORT_COLUMNS, SESSION_ITEM_COLUMNS } from './columns.js';
+import { columns, EXPORT_COLUMNS, SESSION_ITEM_COLUMNS } from './columns.js';
 
 // The wire contract itself, not the generated types: the column lists must follow openapi.yaml.
 const spec = parse(
@@ -63,5 +63,17 @@ describe('CSV columns', () => {
   it('the items child table is keyed by session and holds every RealCallSessionExportItem property', () => {
     const item = spec.components.schemas.RealCallSessionExportItem!;
     expect([...SESSION_ITEM_COLUMNS]).toEqual(['sessionId', 'itemIndex', ...leafColumns(item)]);
+  });
+});
+
+describe('the compile-time guard of the column lists (checked by `npm run typecheck`)', () => {
+  it('accepts the exact leaf paths and rejects a misspelt, a missing or a non-leaf column', () => {
+    expect(columns<'teams'>()(['id', 'name'])).toEqual(['id', 'name']);
+    // @ts-expect-error a column that is not in the schema
+    columns<'teams'>()(['id', 'nmae']);
+    // @ts-expect-error a schema property without a column
+    columns<'teams'>()(['id']);
+    // @ts-expect-error a nested object is not a leaf: its properties are the columns
+    columns<'real-call-sessions'>()(['analysis']);
   });
 });

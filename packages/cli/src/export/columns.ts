@@ -34,7 +34,7 @@ type Exhaustive<T, L extends readonly string[]> = [Exclude<LeafPaths<T>, L[numbe
     : { error: 'column not in the schema'; column: Exclude<L[number], LeafPaths<T>> }
   : { error: 'schema property without a column'; column: Exclude<LeafPaths<T>, L[number]> };
 
-function columns<R extends ExportResource>() {
+export function columns<R extends ExportResource>() {
   return <const L extends readonly LeafPaths<RecordOf<R>>[]>(
     list: L & Exhaustive<RecordOf<R>, L>,
   ): L => list;
