@@ -159,3 +159,100 @@ describe('tenancy of exports (D23)', () => {
     );
   });
 });
+
+describe('order of every export (D9) with the fixture arrays reversed', () => {
+  it('by createdAt then id; records without createdAt by id', async () => {
+    const r = await boot({
+      edit: (f) => {
+        for (const org of f.organizations) {
+          for (const k of ['users', 'teams', 'scorecards', 'missions', 'tracks', 'sprints']) {
+            org[k].reverse();
+          }
+        }
+        const acme = f.organizations[0];
+        // Two more sprints: an older one, and one at the same instant with a smaller id.
+        const base = acme.sprints[0];
+        acme.sprints.push(
+          {
+            ...base,
+            id: 'a0000000-0000-4000-8000-000000000032',
+            createdAt: '2026-01-10T09:00:00Z',
+          },
+          {
+            ...base,
+            id: 'a0000000-0000-4000-8000-000000000031',
+            createdAt: '2026-01-09T09:00:00Z',
+          },
+          {
+            ...base,
+            id: 'a0000000-0000-4000-8000-000000000029',
+            createdAt: '2026-01-10T09:00:00Z',
+          },
+        );
+      },
+    });
+    try {
+      const byCreatedThenId = (a: { createdAt: string; id: string }, b: typeof a) =>
+        Date.parse(a.createdAt) - Date.parse(b.createdAt) ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+      for (const [op, res] of EXPORTS) {
+        const a = await r.exp(op, path(res), 'limit=100');
+        expect(a.status).toBe(200);
+        const data = a.body.data as { id: string; createdAt?: string }[];
+        const expected =
+          data[0]?.createdAt === undefined
+            ? [...data].sort((x, y) => (x.id < y.id ? -1 : 1))
+            : [...data].sort((x, y) => byCreatedThenId(x as never, y as never));
+        expect(
+          data.map((d) => d.id),
+          res,
+        ).toEqual(expected.map((d) => d.id));
+      }
+      const sprints = await r.exp('exportSprints', path('sprints'));
+      expect(sprints.body.data.map((s: { id: string }) => s.id)).toEqual([
+        'a0000000-0000-4000-8000-000000000031',
+        'a0000000-0000-4000-8000-000000000029',
+        'a0000000-0000-4000-8000-000000000030',
+        'a0000000-0000-4000-8000-000000000032',
+      ]);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('sessions created at the same instant come by id', async () => {
+    const r = await boot();
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const c = await r.create({
+          transcript: 'plain text about budget',
+          meetingName: 'x',
+          userId: ACME.rep.id,
+        });
+        ids.push(c.body.id);
+      }
+      const a = await r.exp('exportRealCallSessions', path('real-call-sessions'));
+      expect(a.body.data.map((s: { id: string }) => s.id)).toEqual([...ids].sort());
+    } finally {
+      await r.close();
+    }
+  });
+});
+
+describe('rate limit (D2 429)', () => {
+  it('429 rate_limited with Retry-After in seconds, as a problem', async () => {
+    const r = await boot({ faults: { rateLimit: 2 } });
+    try {
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push(await r.exp('exportTeams', path('teams')));
+      const limited = answers.find((a) => a.status === 429);
+      expect(limited).toBeDefined();
+      expect(limited?.body.code).toBe('rate_limited');
+      expect(limited?.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(limited?.contract).toEqual([]);
+    } finally {
+      await r.close();
+    }
+  });
+});

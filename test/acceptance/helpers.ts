@@ -6,7 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Fixture, loadFixture, type MockServer, startMockServer } from '@rcs/mock';
+import {
+  type Fixture,
+  loadFixture,
+  type MockServer,
+  type MockServerOptions,
+  startMockServer,
+} from '@rcs/mock';
 import { SignJWT } from 'jose';
 import { openApiValidator } from '../../packages/mock/test/helpers/openapi-validator.js';
 
@@ -84,11 +90,23 @@ export function virtualClock(start = Date.parse('2026-03-02T10:00:00Z')) {
 
 const spec = openApiValidator();
 
-export async function boot(options: { processingMs?: number; realTime?: boolean } = {}) {
+export async function boot(
+  options: {
+    processingMs?: number;
+    realTime?: boolean;
+    /** Edits the raw fixture before it is loaded. */
+    // biome-ignore lint/suspicious/noExplicitAny: the raw JSON is edited freely
+    edit?: (raw: any) => void;
+    faults?: MockServerOptions['faults'];
+  } = {},
+) {
   const clock = virtualClock();
+  const raw = JSON.parse(readFileSync(FIXTURE_FILE, 'utf8'));
+  options.edit?.(raw);
   const server: MockServer = await startMockServer({
     port: 0,
-    fixture: readFixture(),
+    fixture: loadFixture(raw),
+    ...(options.faults ? { faults: options.faults } : {}),
     processingMs: options.processingMs ?? 4000,
     ...(options.realTime ? {} : { clock }),
   });
