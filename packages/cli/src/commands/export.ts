@@ -134,7 +134,7 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && (error as { path?: string }).path) {
       // A file-system failure (disk full, no permission, not a directory).
       ctx.error(
-        `export: ${safeLine((error as Error).message)}${where}; check the output directory`,
+        `${what}: ${safeLine((error as Error).message)}${where}; check the output directory`,
       );
       return EXIT.failure;
     }
