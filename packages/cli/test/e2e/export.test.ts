@@ -315,6 +315,25 @@ describe('rcs export usage errors (exit 2, before any request)', () => {
   });
 });
 
+describe('rcs export output directory problems', () => {
+  const noRequests = () =>
+    ({
+      exportsByResource: () => ({
+        list: () => {
+          throw new Error('no request may be made');
+        },
+      }),
+    }) as unknown as RcsClient;
+
+  it('an --out path that is a file exits 2 before any request', async () => {
+    const file = join(dir, 'not-a-dir');
+    await writeFile(file, 'x');
+    const { ctx, stderr } = fakeContext({ client: noRequests });
+    expect(await runExport(options({ out: file }), ctx)).toBe(2);
+    expect(stderr()).toMatch(/--out .*not-a-dir: cannot create the output directory \(EEXIST\)/);
+  });
+});
+
 describe('rcs export against the generated demo dataset', () => {
   let mock: MockServer;
   let faulty: MockServer;
