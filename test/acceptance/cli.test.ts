@@ -646,3 +646,109 @@ describe('rcs mock --fixture with a bad fixture', () => {
     expect(r.stderr).toContain('organizations[0].users[1].email');
   });
 });
+
+describe('more of the contract', () => {
+  it('rcs demo: no set-up, exit 0, the score on stdout, nine exports and a manifest in ./rcs-export', async () => {
+    const cwd = mkdtempSync(join(home, 'demo-'));
+    const r = await rcs(['demo'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/score/i);
+    for (const [, res] of EXPORTS) {
+      expect(existsSync(join(cwd, 'rcs-export', `${res}.jsonl`)), res).toBe(true);
+    }
+    expect(existsSync(join(cwd, 'rcs-export', 'manifest.json'))).toBe(true);
+  });
+
+  it('upload of a directory means its transcript files', async () => {
+    const d = mkdtempSync(join(home, 'dir-'));
+    writeFileSync(join(d, 'a.srt'), GOOD);
+    writeFileSync(join(d, 'b.txt'), 'A plain call about the budget and the spend.');
+    const r = await rcs([...auth(), '--json', 'upload', d, '--email', ACME.rep.email], { cwd: d });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.status)).toEqual(['created', 'created']);
+  });
+
+  it('--json failed line carries error { code, status, message } (single file, exit 1)', async () => {
+    const r = await rcs(
+      [
+        ...auth(),
+        '--json',
+        'upload',
+        join(dir, 'good.srt'),
+        '--email',
+        ACME.rep.email,
+        '--scorecard-id',
+        'e'.repeat(24),
+        '--force',
+      ],
+      { cwd: mkdtempSync(join(home, 'j-')) },
+    );
+    expect(r.code).toBe(1);
+    const line = JSON.parse(r.stdout.trim());
+    expect(line.status).toBe('failed');
+    expect(line.error.code).toBe('scorecard_not_found');
+    expect(line.error.status).toBe(422);
+    expect(typeof line.error.message).toBe('string');
+  });
+
+  it('a 401 in a batch exits 4', async () => {
+    const r = await rcs(
+      [
+        '--base-url',
+        m.url,
+        '--api-key',
+        'bad-bad-bad',
+        'upload',
+        join(dir, 'good.srt'),
+        join(dir, 'good2.srt'),
+        '--email',
+        ACME.rep.email,
+      ],
+      { cwd: mkdtempSync(join(home, 'q-')) },
+    );
+    expect(r.code).toBe(4);
+    expectNoSecret(r, 'bad-bad-bad');
+  });
+
+  it('--out - with more than one resource is a usage error (exit 2)', async () => {
+    const r = await rcs([...auth(), 'export', 'users', 'teams', '--out', '-']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+  });
+
+  it('--token works as Authorization: Bearer', async () => {
+    const { jwt } = await import('./helpers.js');
+    const token = await jwt(ACME.org);
+    const r = await rcs(['--base-url', m.url, '--token', token, 'export', 'teams', '--out', '-']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Enterprise');
+    expectNoSecret(r, token);
+  });
+
+  it('the mock of `rcs mock` without a fixture prints the rep emails a newcomer can use', async () => {
+    const child = start(['mock', '--port', '0']);
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no email line: ${out}`)), 15_000);
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (/API key: \S+/.test(out) && /[\w.+-]+@[\w-]+\.[\w.-]+/.test(out)) {
+          clearTimeout(t);
+          resolve();
+        }
+      });
+    });
+    const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    // The printed key and an email work against the printed URL.
+    const url = out.split('\n')[0] ?? '';
+    const key = /API key: (\S+)/.exec(out)?.[1] ?? '';
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(key.length).toBeGreaterThan(0);
+  });
+});
