@@ -306,6 +306,23 @@ describe('KPIs (D21)', () => {
     const { done } = await createDone({ transcript: t, meetingName: 'x', email: ACME.rep.email });
     expect(done.kpis.state).toBe('SKIPPED');
   });
+  it('listenRatio has 3 decimals; a monologue run continues across gaps under 2 s, not at 2 s', async () => {
+    const t = srt([
+      { who: ACME.rep.email, text: 'a b c', start: 0, end: 3 },
+      { who: 'buyer@client.io', text: 'x y', start: 3.5, end: 7.5 },
+      { who: ACME.rep.email, text: 'one', start: 20, end: 24 },
+      { who: ACME.rep.email, text: 'two', start: 25, end: 29 }, // gap 1 s: same run (>= 8 s)
+      { who: ACME.rep.email, text: 'three', start: 40, end: 44 },
+      { who: ACME.rep.email, text: 'four', start: 46, end: 50 }, // gap 2 s: a new run
+    ]);
+    const { done } = await createDone({ transcript: t, meetingName: 'x', email: ACME.rep.email });
+    const k = done.kpis;
+    // rep 3 + 4 + 4 + 4 + 4 = 19 s, buyer 4 s: 4 / 23 = 0.1739…
+    expect(k.listenRatio).toBe(0.174);
+    expect(k.longestMonologue).toBeGreaterThanOrEqual(8);
+    expect(k.longestMonologue).toBeLessThanOrEqual(9);
+  });
+
   it('KPIs SKIPPED for plain text (no timing)', async () => {
     const { done } = await createDone({ transcript: PLAIN, meetingName: 'x', userId: ACME.rep.id });
     expect(done.kpis.state).toBe('SKIPPED');
@@ -543,6 +560,35 @@ describe('participants and their provisioning (R5, R7, D15, D23, D24)', () => {
     const { done } = await createDone({ transcript: t, meetingName: 'x', email: ACME.rep.email });
     expect(done.participantUserIds).toEqual([ACME.rep.id, ACME.twinA]);
     expect((await m.totals()).users).toBe(before.users);
+  });
+});
+
+describe('timestamps are UTC with a trailing Z (description: Conventions)', () => {
+  it('in sessions and in every export', async () => {
+    const dates: string[] = [];
+    const walk = (v: unknown, key = '') => {
+      if (Array.isArray(v)) for (const x of v) walk(x, key);
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
+      else if (typeof v === 'string' && /(At|Date)$/.test(key)) dates.push(v);
+    };
+    const { created, done } = await createDone({
+      transcript: PLAIN,
+      meetingName: 'x',
+      userId: ACME.rep.id,
+    });
+    walk(created);
+    walk(done);
+    for (const res of [
+      'real-call-sessions',
+      'track-assignments',
+      'mission-assignments',
+      'sprints',
+      'users',
+    ]) {
+      walk((await m.call('x', 'GET', `/api/v1/data-exports/${res}`)).body);
+    }
+    expect(dates.length).toBeGreaterThan(20);
+    for (const d of dates) expect(d).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
   });
 });
 
