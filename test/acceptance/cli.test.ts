@@ -752,3 +752,174 @@ describe('more of the contract', () => {
     expect(key.length).toBeGreaterThan(0);
   });
 });
+
+describe('check report, manifest, conversion and signals', () => {
+  it('check --json reports format, cue count, classified speakers, rep speaks, KPIs; KPIs equal the service (D21)', async () => {
+    const f = join(dir, 'kpi.srt');
+    writeFileSync(
+      f,
+      labeled([
+        [ACME.rep.email, 'one two three four five six'],
+        ['buyer@client.io', 'reply words'],
+        [ACME.coach.email, 'coach says hi'],
+        ['Client', 'removed label'],
+      ]),
+    );
+    const r = await rcs(['check', f, '--email', ACME.rep.email, '--domains', 'acme.com', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.format).toBe('labeled-srt');
+    expect(report.cueCount).toBe(4);
+    expect(report.repSpeaks).toBe(true);
+    const kinds = Object.fromEntries(
+      (report.speakers as { label: string; kind: string }[]).map((s) => [s.label, s.kind]),
+    );
+    expect(kinds).toMatchObject({
+      [ACME.rep.email]: 'internal',
+      [ACME.coach.email]: 'internal',
+      'buyer@client.io': 'external',
+    });
+    expect(JSON.stringify(report.removedLabels ?? report.speakers)).toMatch(/client/i);
+    // The same file through the service.
+    const c = await m.create({
+      transcript: readFileSync(f, 'utf8'),
+      meetingName: 'k',
+      email: ACME.rep.email,
+    });
+    const done = (await m.get(c.body.id)).body;
+    expect(done.state).toBe('DONE');
+    expect(report.kpis.listenRatio).toBe(done.kpis.listenRatio);
+    expect(report.kpis.longestMonologue).toBe(done.kpis.longestMonologue);
+    expect(report.kpis.talkSpeed).toBe(done.kpis.talkSpeed);
+  });
+
+  it('check without --domains treats every valid e-mail label as internal (R4)', async () => {
+    const r = await rcs(['check', join(dir, 'good.srt'), '--email', ACME.rep.email, '--json']);
+    const report = JSON.parse(r.stdout);
+    const buyer = (report.speakers as { label: string; kind: string }[]).find(
+      (s) => s.label === 'buyer@client.io',
+    );
+    expect(buyer?.kind).toBe('internal');
+  });
+
+  it('manifest entries carry resource, file, format, count, total, sha256 (of the file), startedAt, finishedAt', async () => {
+    const cwd = mkdtempSync(join(home, 'man-'));
+    const r = await rcs([...auth(), 'export', 'teams', 'users'], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const out = join(cwd, 'rcs-export'); // default DIR
+    const raw = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    const entries = (Array.isArray(raw) ? raw : (raw.resources ?? raw.entries)) as Record<
+      string,
+      unknown
+    >[];
+    const { createHash } = await import('node:crypto');
+    for (const e of entries) {
+      for (const k of [
+        'resource',
+        'file',
+        'format',
+        'count',
+        'total',
+        'sha256',
+        'startedAt',
+        'finishedAt',
+      ]) {
+        expect(e, `${e.resource}.${k}`).toHaveProperty(k);
+      }
+      const file = String(e.file);
+      const bytes = readFileSync(
+        file.startsWith('/') ? file : join(out, file.replace(/^.*\//, '')),
+      );
+      expect(e.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    }
+  });
+
+  it('--bom starts the CSV with a UTF-8 BOM', async () => {
+    const out = join(mkdtempSync(join(home, 'bom-')), 'o');
+    const r = await rcs([...auth(), 'export', 'teams', '--format', 'csv', '--bom', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(out, 'teams.csv'))[0]).toBe(0xef);
+  });
+
+  it('a WebVTT upload with --speaker maps names to e-mails; an unmapped speaker stops before any request', async () => {
+    const vtt = [
+      'WEBVTT',
+      '',
+      '00:00:01.000 --> 00:00:04.000',
+      '<v Ana Ruiz>What budget do you have?',
+      '',
+      '00:00:05.000 --> 00:00:08.000',
+      '<v Jordan Lee>About fifty thousand.',
+      '',
+    ].join('\n');
+    const d = mkdtempSync(join(home, 'vtt-'));
+    writeFileSync(join(d, 'call.vtt'), vtt);
+    const before = await m.totals();
+    const unmapped = await rcs(
+      [
+        ...auth(),
+        'upload',
+        join(d, 'call.vtt'),
+        '--email',
+        ACME.rep.email,
+        '--speaker',
+        `Ana Ruiz=${ACME.rep.email}`,
+      ],
+      { cwd: d },
+    );
+    expect(unmapped.code).toBe(2);
+    expect((await m.totals()).sessions).toBe(before.sessions);
+    const r = await rcs(
+      [
+        ...auth(),
+        '--json',
+        'upload',
+        join(d, 'call.vtt'),
+        '--email',
+        ACME.rep.email,
+        '--speaker',
+        `Ana Ruiz=${ACME.rep.email}`,
+        '--speaker',
+        'Jordan Lee=jordan@client.io',
+      ],
+      { cwd: d },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const id = JSON.parse(r.stdout.trim()).sessionId;
+    const s = (await m.get(id)).body;
+    expect(s.call.transcript).toContain(`${ACME.rep.email}: What budget do you have?`);
+    expect(s.call.transcript).toContain('jordan@client.io: About fifty thousand.');
+    expect(s.participantUserIds).toEqual([ACME.rep.id]);
+  });
+
+  it('SIGINT while waiting exits 130', async () => {
+    const c = await slow.create({ transcript: GOOD, meetingName: 'x', email: ACME.rep.email });
+    const child = start([
+      '--base-url',
+      slow.url,
+      '--api-key',
+      ACME.key,
+      'sessions',
+      'wait',
+      c.body.id,
+      '--timeout',
+      '60',
+    ]);
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    await new Promise((r) => setTimeout(r, 800));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+  });
+
+  it('no terminal escape sequences off a TTY (NO_COLOR, non-TTY)', async () => {
+    const r = await rcs([
+      ...auth(),
+      'sessions',
+      'get',
+      (await m.create({ transcript: GOOD, meetingName: 'x', email: ACME.rep.email })).body.id,
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/\u001b\[/);
+    expect(r.stderr).not.toMatch(/\u001b\[/);
+  });
+});
