@@ -1,3 +1,5 @@
+import { truncate } from './table.js';
+
 /**
  * Progress on stderr, only on a TTY and never with --quiet (cli.md): a block of status lines, one
  * per session being waited for, each with a spinner, redrawn in place. Off a TTY every method is
@@ -31,7 +33,10 @@ export function createProgress(stream: NodeJS.WritableStream, enabled: boolean):
   const draw = () => {
     clear();
     const spinner = FRAMES[frame % FRAMES.length];
-    const rows = [...lines.values()].slice(0, 20).map((t) => `${spinner} ${t}`);
+    // One physical line per row, or clearing by row count would leave wrapped remains.
+    const columns = (stream as NodeJS.WriteStream).columns;
+    const width = typeof columns === 'number' && columns > 10 ? columns - 3 : 77;
+    const rows = [...lines.values()].slice(0, 20).map((t) => `${spinner} ${truncate(t, width)}`);
     if (lines.size > 20) rows.push(`  … and ${lines.size - 20} more`);
     if (rows.length > 0) stream.write(`${rows.join('\n')}\n`);
     drawn = rows.length;

@@ -92,10 +92,15 @@ describe('output', () => {
 });
 
 /** Runs the CLI on a pseudo-terminal (util-linux `script`): stdout and stderr are TTYs. */
-function runOnTty(args: string[], extraEnv: Record<string, string>): Promise<string> {
-  const quoted = [process.execPath, CLI, ...args]
+function runOnTty(
+  args: string[],
+  extraEnv: Record<string, string>,
+  columns?: number,
+): Promise<string> {
+  const command = [process.execPath, CLI, ...args]
     .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
     .join(' ');
+  const quoted = columns === undefined ? command : `stty cols ${columns} rows 40; ${command}`;
   return new Promise((resolve, reject) => {
     const { NO_COLOR: _drop, ...rest } = baseEnv(dir);
     const child = spawn('script', ['-qec', quoted, '/dev/null'], {
@@ -124,6 +129,24 @@ describe('on a terminal', () => {
     const plain = await runOnTty(args, { NO_COLOR: '1' });
     expect(plain).toMatch(/DONE {2}score \d+\/100/);
     expect(plain).not.toMatch(/\u001b\[(1|2|3\d)m/);
+  });
+});
+
+describe('sessions wait on a terminal (ora spinner)', () => {
+  it('spins while it polls, then prints the session; a 0-column pty does not hang it', {
+    timeout: 30_000,
+  }, async () => {
+    writeFileSync(join(dir, 'wait.srt'), labeledCall(rep, 78));
+    const up = await runCli(['upload', 'wait.srt', '--email', rep, '--force'], {
+      cwd: dir,
+      env: env(),
+    });
+    const id = up.stdout.trim().split(/\s+/)[2]!;
+    const sized = await runOnTty(['sessions', 'wait', id], {}, 100);
+    expect(sized).toMatch(/waiting for session/);
+    expect(sized).toMatch(/DONE {2}score \d+\/100/);
+    const zero = await runOnTty(['sessions', 'wait', id], {});
+    expect(zero).toMatch(/DONE {2}score \d+\/100/);
   });
 });
 
