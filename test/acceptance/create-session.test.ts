@@ -46,6 +46,8 @@ async function expectRejected(
   expect(typeof a.body.title).toBe('string');
   expect(typeof a.body.detail).toBe('string');
   expect(a.contract).toEqual([]);
+  // D1: `errors` belongs to 400 answers only.
+  if (status !== 400) expect(a.body.errors).toBeUndefined();
   if (status === 400) {
     expect(Array.isArray(a.body.errors)).toBe(true);
     expect(a.body.errors.length).toBeGreaterThan(0);
@@ -402,6 +404,33 @@ describe('documented rejections and their codes (D3), each creating nothing (R9)
     const after = await m.totals();
     expect(after.users).toBe(before.users + 1);
     expect(after.emails).toContain('flaky@acme.com');
+  });
+});
+
+describe('seats are counted as users, created reps included (D24)', () => {
+  it('5 users of 10 seats: five new reps are created, the sixth is 403', async () => {
+    const r = await boot();
+    try {
+      for (let i = 0; i < 5; i++) {
+        const a = await r.create({
+          transcript: PLAIN,
+          meetingName: 'x',
+          email: `seat${i}@acme.com`,
+        });
+        expect(a.status, `rep ${i}`).toBe(201);
+      }
+      const before = await r.totals();
+      expect(before.users).toBe(10);
+      const a = await r.create({ transcript: PLAIN, meetingName: 'x', email: 'seat5@acme.com' });
+      expect(a.status).toBe(403);
+      expect(a.body.code).toBe('seat_limit_reached');
+      // Existing users still upload.
+      const b = await r.create({ transcript: PLAIN, meetingName: 'x', email: 'seat0@acme.com' });
+      expect(b.status).toBe(201);
+      expect((await r.totals()).users).toBe(10);
+    } finally {
+      await r.close();
+    }
   });
 });
 

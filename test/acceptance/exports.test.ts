@@ -81,6 +81,9 @@ describe('paging and order (D7, D9)', () => {
     expect(pages.every((p) => p.meta.total === 5)).toBe(true);
     const ids = pages.flatMap((p) => p.data.map((u: { id: string }) => u.id));
     expect(ids).toEqual([ACME.rep.id, ACME.coach.id, ACME.twinA, ACME.twinB, ACME.noEmail]);
+    const far = await m.exp('exportUsers', path('users'), 'page=1000000');
+    expect(far.status).toBe(200);
+    expect(far.body.data).toEqual([]);
     const past = await m.exp('exportUsers', path('users'), 'page=9&limit=2');
     expect(past.status).toBe(200);
     expect(past.body).toEqual({ data: [], meta: { total: 5, page: 9, limit: 2, hasNext: false } });

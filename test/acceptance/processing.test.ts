@@ -273,6 +273,16 @@ describe('scorecard choice and language (D20)', () => {
     expect(en.done.scorecardReferenceId).toBe(ACME.discovery);
     expect(en.done.language).toBe('en');
   });
+  it('ties (including no overlap at all) go to the first scorecard by id', async () => {
+    for (const transcript of [
+      'Hello there, a friendly chat about the weather.',
+      'budget und preis',
+    ]) {
+      const { done } = await createDone({ transcript, meetingName: 'x', userId: ACME.rep.id });
+      expect(done.scorecardReferenceId, transcript).toBe(ACME.discovery);
+      expect(done.language).toBe('en');
+    }
+  });
   it('no scorecard in the organization: analysis SKIPPED, language en (D18, D20)', async () => {
     const { done } = await createDone(
       { transcript: PLAIN, meetingName: 'x', email: OPEN.rep.email },
