@@ -138,7 +138,10 @@ async function exportOne(
     resource: entry.resource,
     list: listerFor(deps.client, entry, plan),
     limiter,
-    window: plan.concurrency,
+    // Twice the budget: while a slow page holds the head of the reorder buffer, the pages behind
+    // it that already arrived must not stop new requests, or an export running alone at the end
+    // would leave most of the budget idle (head-of-line blocking). Memory stays bounded.
+    window: plan.concurrency * 2,
     limit: PAGE_LIMIT,
     signal,
     allowDrift: plan.allowDrift,
