@@ -923,3 +923,112 @@ describe('check report, manifest, conversion and signals', () => {
     expect(r.stderr).not.toMatch(/\u001b\[/);
   });
 });
+
+describe('rcs mock flags and profiles', () => {
+  /** Starts `rcs mock` with `args`, returns its URL, its stdout so far and a stop function. */
+  async function mock(args: string[]) {
+    const child = start(['mock', '--port', '0', ...args]);
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no URL: ${out}`)), 15_000);
+      child.stdout.on('data', (d) => {
+        out += d;
+        const nl = out.indexOf('\n');
+        if (nl >= 0) {
+          clearTimeout(t);
+          resolve(out.slice(0, nl));
+        }
+      });
+      child.on('close', (c) => reject(new Error(`exited ${c}: ${out}`)));
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    return {
+      url,
+      out: () => out,
+      stop: async () => {
+        const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+        child.kill('SIGINT');
+        return exited;
+      },
+    };
+  }
+
+  it('--seed makes the demo dataset reproducible; another seed gives other data', async () => {
+    const users = async (seed: string) => {
+      const s = await mock(['--seed', seed, '--records', '200']);
+      try {
+        const key = /API key: (\S+)/.exec(s.out())?.[1] ?? '';
+        const res = await fetch(`${s.url}/api/v1/data-exports/users?limit=100`, {
+          headers: { 'x-api-key': key },
+        });
+        expect(res.status).toBe(200);
+        return JSON.stringify(((await res.json()) as { data: unknown[] }).data);
+      } finally {
+        expect(await s.stop()).toBe(0);
+      }
+    };
+    const a = await users('7');
+    expect(await users('7')).toBe(a);
+    expect(await users('8')).not.toBe(a);
+  });
+
+  it('--processing-ms 0 and --rate-limit 1 with --fixture', async () => {
+    const s = await mock(['--fixture', FIXTURE_FILE, '--processing-ms', '0', '--rate-limit', '1']);
+    try {
+      const statuses: number[] = [];
+      let retryAfter: string | null = null;
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${s.url}/api/v1/data-exports/teams`, {
+          headers: { 'x-api-key': ACME.key },
+        });
+        statuses.push(res.status);
+        if (res.status === 429) retryAfter = res.headers.get('retry-after');
+        await res.arrayBuffer();
+      }
+      expect(statuses).toContain(429);
+      expect(retryAfter).toMatch(/^\d+$/);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  });
+
+  it('--profile and RCS_PROFILE pick a profile of the config file', async () => {
+    const cfgHome = mkdtempSync(join(home, 'prof-'));
+    const env = { XDG_CONFIG_HOME: cfgHome };
+    for (const [k, v, profile] of [
+      ['base-url', m.url, 'good'],
+      ['api-key', ACME.key, 'good'],
+      ['base-url', m.url, 'bad'],
+      ['api-key', 'bad-profile-key', 'bad'],
+    ] as const) {
+      const r = await rcs(['config', 'set', k, k === 'api-key' ? '-' : v, '--profile', profile], {
+        env,
+        input: v,
+      });
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect((await rcs(['--profile', 'good', 'export', 'teams', '--out', '-'], { env })).code).toBe(
+      0,
+    );
+    expect((await rcs(['--profile', 'bad', 'export', 'teams', '--out', '-'], { env })).code).toBe(
+      4,
+    );
+    const viaEnv = await rcs(['export', 'teams', '--out', '-'], {
+      env: { ...env, RCS_PROFILE: 'good' },
+    });
+    expect(viaEnv.code, viaEnv.stderr).toBe(0);
+    // The flag beats the environment.
+    const flagWins = await rcs(['--profile', 'bad', 'export', 'teams', '--out', '-'], {
+      env: { ...env, RCS_PROFILE: 'good' },
+    });
+    expect(flagWins.code).toBe(4);
+  });
+
+  it('RCS_BASE_URL and RCS_API_KEY from the environment', async () => {
+    const r = await rcs(['export', 'teams', '--out', '-'], {
+      env: { RCS_BASE_URL: m.url, RCS_API_KEY: ACME.key },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Enterprise');
+  });
+});
