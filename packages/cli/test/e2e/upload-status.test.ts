@@ -11,6 +11,7 @@ const ACME_KEY = 'acme-test-key-1';
 const GLOBEX_KEY = 'globex-test-key-1';
 const REP = 'rep@acme.com';
 const ACME_ORG = '0b8f5d0e-3c1a-4f59-9d5e-2a7b6c8d9e01';
+const JWT_SECRET = 'acme-mock-secret-at-least-32-characters-long';
 
 let server: MockServer;
 let dir: string;
@@ -80,6 +81,42 @@ describe('rcs upload: every create status → exit code + one actionable line', 
     expect(r.stderr).toMatch(/credentials were refused \(401\).*RCS_API_KEY/);
     expect(`${r.stdout}${r.stderr}`).not.toContain('SECRET');
     expect(r.stderr).toMatch(/POST .*real-call-sessions -> 401/); // --verbose logged the request
+  });
+
+  it('a bearer token from --token-file works; an expired one is exit 4 and never printed', async () => {
+    const { SignJWT } = await import('jose');
+    const secret = new TextEncoder().encode(JWT_SECRET);
+    const now = Math.floor(Date.now() / 1000);
+    const valid = await new SignJWT({ org: ACME_ORG })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(now + 600)
+      .sign(secret);
+    const expired = await new SignJWT({ org: ACME_ORG })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(now - 600)
+      .sign(secret);
+    writeFileSync(join(dir, 'token.txt'), `${valid}\n`);
+    writeFileSync(join(dir, 'expired.txt'), expired);
+    const ok = await upload(
+      [file(labeledCall(REP, 20)), '--email', REP, '--token-file', 'token.txt'],
+      { RCS_API_KEY: undefined },
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    const bad = await upload(
+      [file(labeledCall(REP, 21)), '--email', REP, '--token-file', 'expired.txt', '--verbose'],
+      { RCS_API_KEY: undefined },
+    );
+    expect(bad.code).toBe(4);
+    expect(`${bad.stdout}${bad.stderr}`).not.toContain(expired.split('.')[2]!);
+    const missing = await upload([
+      file(labeledCall(REP, 22)),
+      '--email',
+      REP,
+      '--token-file',
+      'nope.txt',
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--token-file: cannot read nope\.txt \(ENOENT\)/);
   });
 
   it('no credentials at all: exit 4 before any request', async () => {
