@@ -85,6 +85,11 @@ describe('stored transcript of the shared synthetic files (D12, D16)', () => {
     const s = await storedByService(text, { email: 'Alice.Smith@example.com' }, OPEN.key);
     expect(s.call.transcript).toBe(text);
     expect(s.participantUserIds).toEqual(['d0000000-0000-4000-8000-000000000012']);
+    // D21 by hand: rep 0–3.2 s and 6.3–9.9 s (6.8 s, 18 words), others 2.7 s + 2.5 s.
+    expect(s.kpis.state).toBe('DONE');
+    expect(s.kpis.listenRatio).toBe(0.433); // 5.2 / 12, 3 decimals
+    expect(s.kpis.longestMonologue).toBeCloseTo(3.6, 1); // bob speaks between the rep's cues
+    expect(s.kpis.talkSpeed).toBeCloseTo((18 / 6.8) * 60, 0);
   });
 
   it('the reference itself reads the false positives as the decisions say', () => {
