@@ -81,6 +81,16 @@ describe('401 unauthorized (D2, D22)', () => {
   it('a JWT for an organization that does not exist', async () => {
     await expect401({ key: null, token: await jwt('e0000000-0000-4000-8000-000000000001') });
   });
+  it('a JWT without the org claim', async () => {
+    const { SignJWT } = await import('jose');
+    const token = await new SignJWT({ sub: 'someone' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(JWT_SECRET));
+    await expect401({ key: null, token });
+  });
+  it('an empty bearer token', async () => {
+    await expect401({ key: null, headers: { authorization: 'Bearer ' } });
+  });
   it('a token that is not a JWT', async () => {
     await expect401({ key: null, token: 'not.a.jwt' });
   });
@@ -99,6 +109,9 @@ describe('accepted credentials (D22)', () => {
   it('a valid HS256 JWT with claim org, with and without exp', async () => {
     await expectOk({ key: null, token: await jwt(ACME.org) });
     await expectOk({ key: null, token: await jwt(ACME.org, { exp: now() + 3600 }) });
+  });
+  it('the auth scheme name is case-insensitive (RFC 9110): "bearer <JWT>"', async () => {
+    await expectOk({ key: null, headers: { authorization: `bearer ${await jwt(ACME.org)}` } });
   });
   it('both headers valid for the same organization', async () => {
     await expectOk({ key: ACME.key, token: await jwt(ACME.org) });
