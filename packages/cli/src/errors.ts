@@ -80,6 +80,7 @@ export function describeError(error: unknown): Described {
         message: `the rep's email belongs to another organization in the identity provider (409); use the rep's address in this organization or --user-id`,
       };
     case 'IdentityProviderError':
+      // R9: a rejection creates neither user nor session, so running it again is safe.
       return {
         exitCode: EXIT.failure,
         message: `the identity provider refused to create the rep (502); nothing was created, so run the upload again later`,

@@ -106,6 +106,7 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
         'No speaker labels: the call will not attribute speakers (participants stay empty).',
       );
     }
+    // R6 / D16: non-email labels are taken out of the stored transcript, without attribution.
     if (report.removedLabels.length > 0) {
       const list = report.removedLabels
         .slice(0, 10)

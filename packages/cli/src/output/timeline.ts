@@ -10,7 +10,10 @@ export interface TalkSegment {
   endMs: number;
 }
 
-/** Speech segments of a transcript with timing; empty for plain text (nothing to draw). */
+/**
+ * Speech segments of a transcript with timing; empty for plain text (nothing to draw). Talk time
+ * is cue duration, the same measure as the KPIs (D21); speakers are the R4 labels (D12).
+ */
 export function segmentsOf(parsed: ParsedTranscript, unlabeled = '(no label)'): TalkSegment[] {
   const out: TalkSegment[] = [];
   for (const cue of parsed.cues) {

@@ -105,7 +105,8 @@ export function requestBody(loaded: LoadedTranscript, fields: UploadFields) {
 }
 
 /**
- * Offline pre-validation with the transcript package (the same rules 4–8 code as the mock, so
+ * Offline pre-validation with the transcript package (R1/D5 rep designator, D17 lengths, R8/D14
+ * rep speaks, D11/D12 timing and labels) (the same rules 4–8 code as the mock, so
  * they cannot disagree): every problem with its line, before any request.
  */
 export function prevalidate(
