@@ -1032,3 +1032,42 @@ describe('rcs mock flags and profiles', () => {
     expect(r.stdout).toContain('Enterprise');
   });
 });
+
+describe('terminal safety on a TTY (cli.md: control characters neutralised)', () => {
+  const hasScript = existsSync('/usr/bin/script');
+  it.skipIf(!hasScript)(
+    'escape sequences from a transcript are not sent raw to a terminal',
+    async () => {
+      const esc = `1\n00:00:01,000 --> 00:00:04,000\n${ACME.rep.email}: our budget \u001b[31mRED\u001b]0;pwned\u0007 spend\n\n2\n00:00:05,000 --> 00:00:06,000\nbuyer@client.io: ok \u001b[2J\n`;
+      const c = await m.create({ transcript: esc, meetingName: 'x', email: ACME.rep.email });
+      expect(c.status).toBe(201);
+      const f = join(home, 'esc.srt');
+      writeFileSync(f, esc);
+      const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+      for (const args of [
+        [...auth(), 'sessions', 'get', c.body.id],
+        ['check', f, '--email', ACME.rep.email],
+      ]) {
+        const cmd = [process.execPath, RCS, ...args].map(quote).join(' ');
+        const r = await new Promise<Run>((resolve, reject) => {
+          const child = spawn('/usr/bin/script', ['-qc', cmd, '/dev/null'], {
+            cwd: home,
+            env: { ...baseEnv(), NO_COLOR: '1' },
+          });
+          let stdout = '';
+          child.stdout.on('data', (d) => {
+            stdout += d;
+          });
+          child.on('error', reject);
+          child.on('close', (code) => resolve({ code, stdout, stderr: '' }));
+          child.stdin.end();
+        });
+        expect(r.code, args.join(' ')).toBe(0);
+        if (args.includes('get')) expect(r.stdout).toContain('budget'); // the evidence is shown
+        expect(r.stdout).not.toContain('\u001b]0;pwned');
+        expect(r.stdout).not.toContain('\u001b[2J');
+        expect(r.stdout).not.toContain('\u001b[31mRED');
+      }
+    },
+  );
+});
