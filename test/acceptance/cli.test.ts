@@ -1071,3 +1071,68 @@ describe('terminal safety on a TTY (cli.md: control characters neutralised)', ()
     },
   );
 });
+
+describe('large output and upload timeouts', () => {
+  it('piped stdout arrives whole: --out - of a large demo export has exactly meta.total lines', async () => {
+    const { startMockServer } = await import('@rcs/mock');
+    const big = await startMockServer({ port: 0, records: 30_000, processingMs: 0 });
+    try {
+      const key = big.info.apiKeys[0] ?? '';
+      const totals: [string, number][] = [];
+      for (const [op, res] of EXPORTS) {
+        const r = await fetch(`${big.url}/api/v1/data-exports/${res}?limit=1`, {
+          headers: { 'x-api-key': key },
+        });
+        totals.push([res, ((await r.json()) as { meta: { total: number } }).meta.total]);
+        expect(op).toBeTruthy();
+      }
+      const [resource, total] = totals.sort((a, b) => b[1] - a[1])[0] ?? ['users', 0];
+      expect(total).toBeGreaterThan(5000);
+      const r = await rcs([
+        '--base-url',
+        big.url,
+        '--api-key',
+        key,
+        'export',
+        resource,
+        '--out',
+        '-',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const lines = r.stdout.split('\n').filter((l) => l !== '');
+      expect(lines.length).toBe(total);
+      expect(new Set(lines.map((l) => JSON.parse(l).id)).size).toBe(total);
+    } finally {
+      await big.close();
+    }
+  });
+
+  it('upload --wait past --timeout exits 5 and names the session id', async () => {
+    const r = await rcs(
+      [
+        '--base-url',
+        slow.url,
+        '--api-key',
+        ACME.key,
+        '--json',
+        'upload',
+        join(dir, 'good.srt'),
+        '--email',
+        ACME.rep.email,
+        '--wait',
+        '--timeout',
+        '1',
+        '--force',
+      ],
+      { cwd: mkdtempSync(join(home, 't-')) },
+    );
+    expect(r.code).toBe(5);
+    const sessions = await slow.exp(
+      'exportRealCallSessions',
+      '/api/v1/data-exports/real-call-sessions',
+      'limit=100',
+    );
+    const ids = sessions.body.data.map((s: { id: string }) => s.id) as string[];
+    expect(ids.some((id) => r.stderr.includes(id) || r.stdout.includes(id))).toBe(true);
+  });
+});
