@@ -231,6 +231,9 @@ describe('lifecycle (D18, D19)', () => {
     });
     expect(done.analysis.score).toBeLessThan(30);
     expect(done.completed).toBe(false);
+    // The keywords do occur (said by the coach), so no item is `undetected` (D19): each is
+    // `notSolved` with the rep's score.
+    for (const item of done.analysis.items) expect(item.solved, item.name).toBe('notSolved');
   });
 });
 
