@@ -89,6 +89,17 @@ describe('paging and order (D7, D9)', () => {
     expect(past.body).toEqual({ data: [], meta: { total: 5, page: 9, limit: 2, hasNext: false } });
   });
 
+  it('hasNext at the exact boundary', async () => {
+    const q = async (query: string) => (await m.exp('exportUsers', path('users'), query)).body;
+    expect((await q('limit=5')).meta).toEqual({ total: 5, page: 1, limit: 5, hasNext: false });
+    expect((await q('limit=4')).meta.hasNext).toBe(true);
+    const p2 = await q('page=2&limit=4');
+    expect(p2.data).toHaveLength(1);
+    expect(p2.meta.hasNext).toBe(false);
+    const p3 = await q('page=2&limit=5');
+    expect(p3).toEqual({ data: [], meta: { total: 5, page: 2, limit: 5, hasNext: false } });
+  });
+
   it('records without createdAt (tracks) come by id', async () => {
     const a = await m.exp('exportTracks', path('tracks'));
     const ids = a.body.data.map((t: { id: string }) => t.id);
