@@ -333,3 +333,48 @@ describe('discrepancies found in review', () => {
     expect(S.DateTime.pattern ?? '').toMatch(/Z/);
   });
 });
+
+describe('examples in openapi.yaml conform to their schemas', () => {
+  it('every response example validates against its operation and status', async () => {
+    const { openApiValidator } = await import(
+      '../../packages/mock/test/helpers/openapi-validator.js'
+    );
+    const spec = openApiValidator();
+    let checked = 0;
+    for (const item of Object.values(doc.paths) as Json[]) {
+      for (const op of Object.values(item) as Json[]) {
+        for (const [status, response] of Object.entries(op.responses) as [string, Json][]) {
+          const content = deref(response).content ?? {};
+          for (const [media, entry] of Object.entries(content) as [string, Json][]) {
+            const examples = [
+              ...(entry.example !== undefined ? [entry.example] : []),
+              ...Object.values(entry.examples ?? {}).map((e) => deref(e).value),
+            ];
+            for (const value of examples) {
+              expect(
+                spec.check(op.operationId, Number(status), media, value),
+                `${op.operationId} ${status}`,
+              ).toEqual([]);
+              checked++;
+            }
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(12);
+  });
+
+  it('request examples validate against CreateRealCallSessionRequest (ajv, 2020-12)', async () => {
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    const addFormats = (await import('ajv-formats')).default as unknown as (a: unknown) => void;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...doc, $id: 'openapi.json' });
+    const validate = ajv.getSchema('openapi.json#/components/schemas/CreateRealCallSessionRequest');
+    const examples =
+      doc.paths['/api/v1/real-call-sessions'].post.requestBody.content['application/json'].examples;
+    for (const [name, ex] of Object.entries(examples) as [string, Json][]) {
+      expect(validate?.(ex.value), `${name}: ${JSON.stringify(validate?.errors)}`).toBe(true);
+    }
+  });
+});
