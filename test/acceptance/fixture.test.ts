@@ -122,6 +122,48 @@ describe('fixture validation names the JSON path (mock-fixture.md)', () => {
       /organizations\[0\]\.users\[0\]\.createdAt/,
     ],
     [
+      "a sprint's team that does not exist",
+      (f) => {
+        f.organizations[0].sprints[0].assignedTeamId = 'a0000000-0000-4000-8000-00000000ffff';
+      },
+      /organizations\[0\]\.sprints\[0\]\.assignedTeamId/,
+    ],
+    [
+      "a mission assignment's mission that does not exist",
+      (f) => {
+        f.organizations[0].missionAssignments[0].missionId = 'ffffffffffffffffffffffff';
+      },
+      /organizations\[0\]\.missionAssignments\[0\]\.missionId/,
+    ],
+    [
+      "a track assignment's completed mission that does not exist",
+      (f) => {
+        f.organizations[0].trackAssignments[0].completedMissionIds = ['ffffffffffffffffffffffff'];
+      },
+      /organizations\[0\]\.trackAssignments\[0\]\.completedMissionIds\[0\]/,
+    ],
+    [
+      'an organization id that is not a UUID',
+      (f) => {
+        f.organizations[0].id = 'acme';
+      },
+      /organizations\[0\]\.id/,
+    ],
+    [
+      'an unknown key in a user',
+      (f) => {
+        f.organizations[0].users[0].role = 'admin';
+      },
+      /organizations\[0\]\.users\[0\].*role/,
+    ],
+    [
+      'a language outside the enum',
+      (f) => {
+        f.organizations[0].scorecards[0].language = 'english';
+      },
+      /organizations\[0\]\.scorecards\[0\]\.language/,
+    ],
+    [
       'a missing required field',
       (f) => {
         delete f.organizations[0].teams;
@@ -293,5 +335,18 @@ describe('optional parts of the fixture', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('identityProvider.existingEmails are outside every organization (mock-fixture.md)', () => {
+  // BUG(mock): the loader accepts an existingEmails entry that is a member of an organization of
+  // the fixture, although the format defines the field as emails "outside every organization of
+  // the fixture"; a contradictory fixture should be refused naming identityProvider.existingEmails[0].
+  it.fails('a member email listed in existingEmails is refused with its path', () => {
+    expect(
+      refusal((f) => {
+        f.identityProvider.existingEmails = ['rep@acme.com'];
+      }),
+    ).toMatch(/identityProvider\.existingEmails\[0\]/);
   });
 });
