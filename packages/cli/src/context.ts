@@ -201,7 +201,13 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
       });
     } catch (error) {
       // e.g. a malformed URL, or credentials over plain http to a remote host.
-      throw usageError(redact((error as Error).message));
+      const message = redact((error as Error).message);
+      if (/plain http/.test(message)) {
+        throw usageError(
+          `refusing to send credentials over plain http to ${new URL(settings.baseUrl).host}: use an https:// base URL (plain http is allowed only to this machine, e.g. the mock)`,
+        );
+      }
+      throw usageError(`${message} (check --base-url / RCS_BASE_URL)`);
     }
   }
 

@@ -41,7 +41,13 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
       outputError: (s, write) =>
-        write(`rcs: ${s.replace(/^error: /, '').trimEnd()} (see rcs --help)\n`),
+        // One line, always (cli.md): commander puts its "Did you mean" on a second one.
+        write(
+          `rcs: ${s
+            .replace(/^error: /, '')
+            .trim()
+            .replace(/\s*\n\s*/g, ' ')} (see rcs --help)\n`,
+        ),
     })
     .addHelpText(
       'after',

@@ -238,6 +238,12 @@ describe('help, exit codes, completion', () => {
     }
   });
 
+  it('a mistyped command is one line with the suggestion (exit 2)', async () => {
+    const r = await runCli(['uplod', 'x.srt'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("rcs: unknown command 'uplod' (Did you mean upload?) (see rcs --help)\n");
+  });
+
   it('rcs help exit-codes lists the contract', async () => {
     const r = await runCli(['help', 'exit-codes'], { cwd: dir });
     expect(r.code).toBe(0);

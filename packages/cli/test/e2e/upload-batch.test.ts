@@ -95,6 +95,21 @@ describe('rcs upload batches', () => {
     expect(created()).toBe(5);
   });
 
+  it('a refused connection (nothing was sent) is a plain failure that a re-run sends again', async () => {
+    const dir = tempDir();
+    rep = 'rep@acme.com';
+    writeFileSync(join(dir, 'a.srt'), labeledCall(rep, 1));
+    const closed = { RCS_BASE_URL: 'http://127.0.0.1:59999', RCS_API_KEY: 'k-123456' };
+    const r = await runCli(['upload', 'a.srt', '--email', rep], { cwd: dir, env: closed });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toMatch(
+      /^rcs: a\.srt: could not reach the service: .*ECONNREFUSED.*check --base-url/,
+    );
+    expect(readLedger(join(dir, '.rcs-ledger.jsonl'))).toMatchObject([{ status: 'failed' }]);
+    const again = await runCli(['upload', 'a.srt', '--email', rep], { cwd: dir, env: closed });
+    expect(again.stderr).toMatch(/could not reach the service/); // tried again, not "unknown"
+  });
+
   it('an upload whose outcome is unknown is recorded as such and not re-sent without --force', async () => {
     await start({ faults: { dropAfterCreate: true } });
     const dir = tempDir();
