@@ -280,6 +280,24 @@ describe('rcs export against the mock (hostile fixture)', () => {
     );
   });
 
+  it('on a TTY: progress and a summary table on stderr, nothing on stdout; --quiet silences both', async () => {
+    const tty = fakeContext({ client: clientFor(mock, HOSTILE_API_KEY), stderrIsTTY: true });
+    expect(await runExport(options({ out: join(dir, 'a'), format: 'csv' }), tty.ctx)).toBe(0);
+    expect(tty.stdout()).toBe('');
+    expect(tty.stderr()).toMatch(/teams\s+36\/36 100%/);
+    expect(tty.stderr()).toMatch(/export\s+records\s+total\s+time\s+status\s+file/);
+    expect(tty.stderr()).toMatch(
+      /real-call-sessions\s+3\s+3 .* complete\s+real-call-sessions\.csv \+ real-call-session-items\.csv \(6 rows\)/,
+    );
+    const quiet = fakeContext({
+      client: clientFor(mock, HOSTILE_API_KEY),
+      stderrIsTTY: true,
+      quiet: true,
+    });
+    expect(await runExport(options({ out: join(dir, 'b') }), quiet.ctx)).toBe(0);
+    expect(quiet.stderr()).toBe('');
+  });
+
   it('an unknown API key exits 4 and leaves nothing behind', async () => {
     const { ctx, stderr } = fakeContext({ client: clientFor(mock, 'not-a-real-key-123') });
     expect(await runExport(options({ out: dir }), ctx)).toBe(4);
