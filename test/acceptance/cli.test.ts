@@ -1136,3 +1136,37 @@ describe('large output and upload timeouts', () => {
     expect(ids.some((id) => r.stderr.includes(id) || r.stdout.includes(id))).toBe(true);
   });
 });
+
+describe('the upload ledger (cli.md upload)', () => {
+  it('records content hash, rep and session id; skips the same text for the same rep only; --force uploads again', async () => {
+    const { createHash } = await import('node:crypto');
+    const cwd = mkdtempSync(join(home, 'ledger-'));
+    const file = join(cwd, 'note.txt');
+    const text = 'A plain call note about the budget and the spend.';
+    writeFileSync(file, text);
+    const ledger = join(cwd, 'my-ledger.jsonl');
+    const run = (email: string, ...extra: string[]) =>
+      rcs([...auth(), '--json', 'upload', file, '--email', email, '--ledger', ledger, ...extra], {
+        cwd,
+      });
+    const first = await run(ACME.rep.email);
+    expect(first.code, first.stderr).toBe(0);
+    const id = JSON.parse(first.stdout.trim()).sessionId;
+    const entries = readFileSync(ledger, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(entries).toHaveLength(1);
+    const sha = createHash('sha256').update(text).digest('hex');
+    expect(JSON.stringify(entries[0])).toContain(sha);
+    expect(JSON.stringify(entries[0])).toContain(ACME.rep.email);
+    expect(JSON.stringify(entries[0])).toContain(id);
+    expect(existsSync(join(cwd, '.rcs-ledger.jsonl'))).toBe(false);
+    // Same text, same rep: skipped. Another rep: uploaded. --force: uploaded again.
+    expect(JSON.parse((await run(ACME.rep.email)).stdout.trim()).status).toBe('skipped');
+    expect(JSON.parse((await run(ACME.coach.email)).stdout.trim()).status).toBe('created');
+    const forced = JSON.parse((await run(ACME.rep.email, '--force')).stdout.trim());
+    expect(forced.status).toBe('created');
+    expect(forced.sessionId).not.toBe(id);
+  });
+});
