@@ -17,10 +17,13 @@ export class CliError extends Error {
 
 export const usageError = (message: string) => new CliError(EXIT.usage, message);
 
-/** The abort reason when the user presses Ctrl-C (SIGINT) or the process gets SIGTERM. */
+/**
+ * The abort reason when the user presses Ctrl-C (SIGINT), the process gets SIGTERM, or the reader
+ * of stdout went away (`rcs … | head`, reported as SIGPIPE).
+ */
 export class InterruptedError extends Error {
   override name = 'InterruptedError';
-  constructor(readonly signal: 'SIGINT' | 'SIGTERM' = 'SIGINT') {
+  constructor(readonly signal: 'SIGINT' | 'SIGTERM' | 'SIGPIPE' = 'SIGINT') {
     super(`interrupted (${signal})`);
   }
 }

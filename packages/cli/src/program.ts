@@ -399,6 +399,12 @@ export async function runFromProcess(): Promise<void> {
   };
   process.on('SIGINT', onSignal('SIGINT'));
   process.on('SIGTERM', onSignal('SIGTERM'));
+  // `rcs … | head`: the reader went away. Stop the work as for Ctrl-C (uploads in flight are
+  // recorded as unknown, export files are not replaced) instead of dying on an EPIPE stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    if (!controller.signal.aborted) controller.abort(new InterruptedError('SIGPIPE'));
+  });
   try {
     const code = await main(process.argv, {
       stdout: process.stdout,

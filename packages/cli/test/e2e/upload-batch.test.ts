@@ -229,6 +229,27 @@ describe('rcs upload batches', () => {
     );
   });
 
+  it('a reader that goes away (`| head -1`) stops the batch cleanly: no EPIPE crash, ledger exact', async () => {
+    await start({ faults: { latencyMs: 100 } });
+    const dir = tempDir();
+    callsDir(dir, 20);
+    const r = await runCli(['upload', 'calls', '--email', rep, '--json', '--concurrency', '2'], {
+      cwd: dir,
+      env: env(),
+      onSpawn: (child) => {
+        child.stdout?.once('data', () => child.stdout?.destroy());
+      },
+    });
+    expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expect(r.code).toBe(130);
+    const ledger = readLedger(join(dir, '.rcs-ledger.jsonl'));
+    const done = ledger.filter((e) => e.status === 'created');
+    expect(done.length).toBeGreaterThanOrEqual(1);
+    expect(done.length).toBeLessThan(20);
+    expect(created()).toBeGreaterThanOrEqual(done.length);
+    expect(created()).toBeLessThanOrEqual(ledger.length);
+  });
+
   it('SIGINT during a batch: exit 130, and the ledger is exactly what was created', async () => {
     await start({ faults: { latencyMs: 150 } });
     const dir = tempDir();
