@@ -1170,3 +1170,13 @@ describe('the upload ledger (cli.md upload)', () => {
     expect(forced.sessionId).not.toBe(id);
   });
 });
+
+describe('documented help', () => {
+  it('rcs help exit-codes lists the table of cli.md', async () => {
+    const r = await rcs(['help', 'exit-codes']);
+    expect(r.code).toBe(0);
+    for (const code of ['0', '1', '2', '3', '4', '5', '130']) {
+      expect(r.stdout).toMatch(new RegExp(`^\\s*${code}\\s`, 'm'));
+    }
+  });
+});

@@ -173,6 +173,12 @@ describe('lifecycle (D18, D19)', () => {
     const budget = done.analysis.items.find((i: { name: string }) => i.name === 'Budget');
     const evidence = budget.behaviours.flatMap((b: { evidence: string[] }) => b.evidence);
     expect(evidence.join(' ')).toContain('budget and spend');
+    // Only the rep's lines are quoted: the buyer's competitor line is no evidence.
+    const allEvidence = done.analysis.items
+      .flatMap((i: { behaviours?: { evidence: string[] }[] }) => i.behaviours ?? [])
+      .flatMap((b: { evidence: string[] }) => b.evidence)
+      .join('\n');
+    expect(allEvidence).not.toContain('We compare every competitor');
     expect(done.completed).toBe(done.analysis.score >= 70);
   });
 
