@@ -894,19 +894,32 @@ describe('check report, manifest, conversion and signals', () => {
 
   it('SIGINT while waiting exits 130', async () => {
     const c = await slow.create({ transcript: GOOD, meetingName: 'x', email: ACME.rep.email });
-    const child = start([
+    const args = [
       '--base-url',
       slow.url,
       '--api-key',
       ACME.key,
+      '-v',
       'sessions',
       'wait',
       c.body.id,
       '--timeout',
       '60',
-    ]);
+    ];
+    const child = start(args);
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    await new Promise((r) => setTimeout(r, 800));
+    // Interrupt once the first poll has been logged (the command is surely running by then).
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('no request logged')), 20_000);
+      let err = '';
+      child.stderr.on('data', (d) => {
+        err += d;
+        if (err.includes('GET')) {
+          clearTimeout(t);
+          resolve();
+        }
+      });
+    });
     child.kill('SIGINT');
     expect(await exited).toBe(130);
   });
@@ -977,7 +990,7 @@ describe('rcs mock flags and profiles', () => {
     try {
       const statuses: number[] = [];
       let retryAfter: string | null = null;
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 6; i++) {
         const res = await fetch(`${s.url}/api/v1/data-exports/teams`, {
           headers: { 'x-api-key': ACME.key },
         });
