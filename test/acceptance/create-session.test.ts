@@ -232,6 +232,8 @@ describe('400 validation_failed (D2, D5, D17)', () => {
       null,
     ],
     ['an empty body', '', 'application/json'],
+    ['JSON null', 'null', 'application/json'],
+    ['a JSON string', '"transcript"', 'application/json'],
   ];
   it.each(rawCases)('%s', async (_name, raw, contentType) => {
     const before = await m.totals();
@@ -272,6 +274,22 @@ describe('400 validation_failed (D2, D5, D17)', () => {
       400,
       'validation_failed',
     );
+  });
+
+  it('bytes that are not UTF-8 are 400', async () => {
+    const json = JSON.stringify({
+      transcript: 'xxxxxxxxxxxx',
+      meetingName: 'x',
+      userId: ACME.rep.id,
+    });
+    const bytes = new TextEncoder().encode(json);
+    const at = json.indexOf('xxxx') + 2;
+    bytes[at] = 0xff;
+    bytes[at + 1] = 0xfe;
+    const a = await m.call('createRealCallSession', 'POST', SESSIONS_PATH, { raw: bytes });
+    expect(a.status).toBe(400);
+    expect(a.body.code).toBe('validation_failed');
+    expect(a.contract).toEqual([]);
   });
 
   it('413 payload_too_large over 1 MiB, nothing created', async () => {

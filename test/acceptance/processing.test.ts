@@ -265,6 +265,9 @@ describe('scorecard choice and language (D20)', () => {
     expect(done.scorecardReferenceId).toBe(ACME.german);
     expect(done.missionReferenceId).toBe(ACME.germanMission);
     expect(done.language).toBe('de');
+    // The titles are the fixture's mission and scorecard titles.
+    expect(done.missionTitle).toBe('Abschluss');
+    expect(done.scorecardTitle).toBe('Abschluss');
   });
   it('classifies the transcript by keyword overlap otherwise', async () => {
     const { done } = await createDone({
