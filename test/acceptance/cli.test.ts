@@ -1193,3 +1193,29 @@ describe('documented help', () => {
     }
   });
 });
+
+describe('service refusals through the CLI (exit 1, a clear line on stderr)', () => {
+  it.each([
+    ['413 payload_too_large', 'big.txt', ACME.rep.email, /1 MiB|too large/i],
+    [
+      '409 email_exists_in_identity_provider',
+      'note409.txt',
+      'taken@acme.com',
+      /identity provider|another organi[sz]ation|exists/i,
+    ],
+    ['422 email_domain_not_allowed', 'note422.txt', 'x@other.org', /domain/i],
+  ])('%s', async (_name, fileName, email, message) => {
+    const d = mkdtempSync(join(home, 'ref-'));
+    const f = join(d, fileName);
+    writeFileSync(
+      f,
+      fileName === 'big.txt'
+        ? 'a'.repeat(1024 * 1024 + 100)
+        : 'A plain call note about the budget.',
+    );
+    const r = await rcs([...auth(), 'upload', f, '--email', email, '--no-validate'], { cwd: d });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(message);
+    expectNoSecret(r, ACME.key);
+  });
+});
