@@ -29,6 +29,8 @@ export interface CliIO {
   cwd: string;
   version: string;
   signal: AbortSignal;
+  /** Aborted when the reader of stdout went away (EPIPE, `rcs … | head`). */
+  outputClosed?: AbortSignal;
   /** Builds the SDK client; defaults to `createRcsClient` (tests pass a fake or a mock's fetch). */
   createClient?: (options: import('@rcs/client').RcsClientOptions) => RcsClient;
 }
@@ -45,6 +47,11 @@ export interface CliContext {
   verbose: boolean;
   version: string;
   signal: AbortSignal;
+  /**
+   * Aborted when the reader of stdout went away (EPIPE). Commands that stream many results stop
+   * on it; optional so that hand-built contexts (tests) need not set it.
+   */
+  outputClosed?: AbortSignal;
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** Resolves base URL and credentials (flag > env > config profile) and builds the client once. */
@@ -155,6 +162,7 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
     verbose,
     version: io.version,
     signal: io.signal,
+    ...(io.outputClosed ? { outputClosed: io.outputClosed } : {}),
     env: io.env,
     cwd: io.cwd,
     log(msg) {

@@ -399,11 +399,12 @@ export async function runFromProcess(): Promise<void> {
   };
   process.on('SIGINT', onSignal('SIGINT'));
   process.on('SIGTERM', onSignal('SIGTERM'));
-  // `rcs … | head`: the reader went away. Stop the work as for Ctrl-C (uploads in flight are
-  // recorded as unknown, export files are not replaced) instead of dying on an EPIPE stack trace.
+  // `rcs … | head`: the reader went away. No EPIPE stack trace; commands that stream results
+  // (upload) stop on `outputClosed`, export reports its own failed write.
+  const outputClosed = new AbortController();
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
-    if (!controller.signal.aborted) controller.abort(new InterruptedError('SIGPIPE'));
+    if (!outputClosed.signal.aborted) outputClosed.abort(new InterruptedError('SIGPIPE'));
   });
   try {
     const code = await main(process.argv, {
@@ -416,6 +417,7 @@ export async function runFromProcess(): Promise<void> {
       cwd: process.cwd(),
       version: pkg.version,
       signal: controller.signal,
+      outputClosed: outputClosed.signal,
     });
     // process.exitCode, never process.exit(): piped stdout must arrive whole (cli.md).
     process.exitCode = code;

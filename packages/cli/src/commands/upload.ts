@@ -160,6 +160,9 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
   const stop = new AbortController();
   const onAbort = () => stop.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
+  // A reader that went away (`| head`) stops the batch too: results would go nowhere.
+  const onClosed = () => stop.abort(ctx.outputClosed?.reason);
+  ctx.outputClosed?.addEventListener('abort', onClosed, { once: true });
   const progress = createProgress(ctx.stderr, ctx.stderrIsTTY && !ctx.quiet);
   const { default: pLimit } = await import('p-limit');
   const limit = pLimit(concurrency);
@@ -178,6 +181,7 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
   } finally {
     progress.stop();
     ctx.signal.removeEventListener('abort', onAbort);
+    ctx.outputClosed?.removeEventListener('abort', onClosed);
   }
   return summarize(ctx, files.length, outcomes, opts.ledger ?? DEFAULT_LEDGER);
 }
@@ -197,6 +201,12 @@ function summarize(
       (notStarted ? `, ${notStarted} not started` : '') +
       ` (ledger: ${ledgerName})`,
   );
+  if (ctx.outputClosed?.aborted && !ctx.signal.aborted) {
+    ctx.error(
+      `standard output was closed (EPIPE), so the batch stopped: ${count('created')} uploaded and recorded in ${ledgerName}; run the same command again to upload the rest`,
+    );
+    return EXIT.failure;
+  }
   if (ctx.signal.aborted || done.some((o) => o.interrupted)) {
     ctx.error(
       `interrupted: ${count('created')} uploaded and recorded in ${ledgerName}; run the same command again to upload the rest`,
@@ -245,6 +255,11 @@ class UploadTask {
     private readonly stop: AbortController,
     private readonly config: TaskConfig,
   ) {}
+
+  /** Stopped from outside: Ctrl-C / SIGTERM, or a reader of stdout that went away. */
+  private halted(): boolean {
+    return this.ctx.signal.aborted || this.ctx.outputClosed?.aborted === true;
+  }
 
   async one(item: Item): Promise<Outcome> {
     const outcome = await this.upload(item);
@@ -298,7 +313,7 @@ class UploadTask {
   }
 
   private failed(file: string, sha256: string, error: unknown): Outcome {
-    const interrupted = this.ctx.signal.aborted;
+    const interrupted = this.halted();
     const unknown =
       interrupted || (error as { mayHaveBeenCreated?: unknown })?.mayHaveBeenCreated === true;
     const described = describeError(error);
@@ -340,7 +355,7 @@ class UploadTask {
       return { result: { ...result, session }, exitCode: 0 };
     } catch (error) {
       const described = describeError(error);
-      if (this.ctx.signal.aborted) return { result, exitCode: EXIT.interrupted, interrupted: true };
+      if (this.halted()) return { result, exitCode: EXIT.interrupted, interrupted: true };
       if (described.exitCode === EXIT.waitTimeout) {
         return { result, exitCode: EXIT.waitTimeout, waitTimedOut: true };
       }
