@@ -11,6 +11,7 @@ import {
   createRcsClient,
   NotFoundError,
   UnprocessableError,
+  WaitTimeoutError,
 } from '@rcs/client';
 import { prevalidateUpload } from '@rcs/transcript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +113,40 @@ describe('client against the mock', () => {
     const rcs = createRcsClient({ baseUrl: m.url, apiKey: GLOBEX.key });
     const ids = (await rcs.exports.users.all().toArray()).map((u) => u.id);
     expect(ids.sort()).toEqual([GLOBEX.boss.id, GLOBEX.moved.id].sort());
+  });
+});
+
+describe('client safety and waiting', () => {
+  it('refuses credentials over plain http to a non-loopback host', () => {
+    expect(() => createRcsClient({ baseUrl: 'http://api.example.com', apiKey: 'k' })).toThrow();
+    expect(() => createRcsClient({ baseUrl: 'http://127.0.0.1:1234', apiKey: 'k' })).not.toThrow();
+  });
+  it('an unknown export resource name is refused, listing the nine', async () => {
+    const { exportsByResource } = createRcsClient({
+      baseUrl: m.url,
+      apiKey: ACME.key,
+    }) as unknown as {
+      exportsByResource: (r: string) => unknown;
+    };
+    expect(() => exportsByResource('userz')).toThrow(/track-assignments/);
+  });
+  it('waitUntilDone gives up with WaitTimeoutError carrying the session id (D18 polling)', async () => {
+    const slowMock = await boot({ processingMs: 600_000, realTime: true });
+    try {
+      const rcs = createRcsClient({ baseUrl: slowMock.url, apiKey: ACME.key });
+      const c = await rcs.sessions.create({
+        transcript: PLAIN,
+        meetingName: 'x',
+        userId: ACME.rep.id,
+      });
+      const e = await rcs.sessions
+        .waitUntilDone(c.id, { timeoutMs: 600, initialIntervalMs: 50 })
+        .catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(WaitTimeoutError);
+      expect((e as WaitTimeoutError).sessionId).toBe(c.id);
+    } finally {
+      await slowMock.close();
+    }
   });
 });
 
