@@ -156,7 +156,7 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
       `warning: ignored unreadable line(s) ${ledger.unreadableLines.join(', ')} of the ledger ${opts.ledger ?? DEFAULT_LEDGER}`,
     );
   }
-  // Stops the batch on Ctrl-C and on a 401 (every other upload would fail the same way).
+  // Stops the batch on Ctrl-C (requests in flight are cut and recorded as unknown).
   const stop = new AbortController();
   const onAbort = () => stop.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
@@ -176,7 +176,9 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
   let outcomes: (Outcome | null)[];
   try {
     outcomes = await Promise.all(
-      items.map((item) => limit(() => (stop.signal.aborted ? null : task.one(item)))),
+      items.map((item) =>
+        limit(() => (stop.signal.aborted || task.authRefused ? null : task.one(item))),
+      ),
     );
   } finally {
     progress.stop();
@@ -247,6 +249,9 @@ interface TaskConfig {
 
 /** One file's upload: ledger check, create, ledger record, optional wait, output. */
 class UploadTask {
+  /** Set by the first 401: no further upload starts. */
+  authRefused = false;
+
   constructor(
     private readonly ctx: CliContext,
     private readonly client: RcsClient,
@@ -320,8 +325,9 @@ class UploadTask {
     const message = interrupted
       ? 'interrupted while the upload was in flight; its outcome is unknown'
       : described.message;
-    // Only a stop for authentication ends the batch early; one failure does not stop the others.
-    if (!interrupted && described.exitCode === EXIT.auth) this.stop.abort();
+    // A 401 ends the batch early (every other upload would fail the same way); uploads already
+    // in flight finish on their own, so none is cut mid-request. Any other failure stops nothing.
+    if (!interrupted && described.exitCode === EXIT.auth) this.authRefused = true;
     if (!(described.exitCode === EXIT.auth && !unknown)) {
       this.ledger.record({
         file,
