@@ -339,10 +339,9 @@ describe('optional parts of the fixture', () => {
 });
 
 describe('identityProvider.existingEmails are outside every organization (mock-fixture.md)', () => {
-  // BUG(mock): the loader accepts an existingEmails entry that is a member of an organization of
-  // the fixture, although the format defines the field as emails "outside every organization of
-  // the fixture"; a contradictory fixture should be refused naming identityProvider.existingEmails[0].
-  it.fails('a member email listed in existingEmails is refused with its path', () => {
+  // The format defines the field as emails "outside every organization of the fixture"; a
+  // contradictory fixture is refused naming identityProvider.existingEmails[0].
+  it('a member email listed in existingEmails is refused with its path', () => {
     expect(
       refusal((f) => {
         f.identityProvider.existingEmails = ['rep@acme.com'];

@@ -321,15 +321,14 @@ describe('request constraints, parameters and statuses', () => {
   });
 });
 
-describe('discrepancies found in review', () => {
-  // BUG(openapi): the description types the request `email` as "string (e-mail)"; openapi.yaml
-  // gives only the pattern, without `format: email` (UserExportRecord.email has it).
-  it.fails('request email carries format: email', () => {
+describe('found in review (fixed)', () => {
+  // The description types the request `email` as "string (e-mail)", besides the pattern.
+  it('request email carries format: email', () => {
     expect(prop('CreateRealCallSessionRequest', 'email').format).toBe('email');
   });
-  // BUG(openapi): "Timestamps are ISO 8601 date-times, UTC, with a trailing Z" — DateTime is only
-  // `format: date-time`, which also accepts offsets such as +01:00.
-  it.fails('DateTime requires the trailing Z', () => {
+  // "Timestamps are ISO 8601 date-times, UTC, with a trailing Z": `format: date-time` alone would
+  // also accept offsets such as +01:00.
+  it('DateTime requires the trailing Z', () => {
     expect(S.DateTime.pattern ?? '').toMatch(/Z/);
   });
 });
@@ -388,10 +387,9 @@ describe('further schemas (description: Further schemas that exist)', () => {
     expect(S.MissionDraftOptions.properties.hide_scorecard.default).toBe(false);
   });
 
-  // BUG(openapi): the description lists the avatar upload request as "age (integer 1 to 120),
-  // gender (male or female), optional sagaId": only sagaId is marked optional, so age and gender
-  // are required; AvatarUploadRequest has no `required` list.
-  it.fails('AvatarUploadRequest requires age and gender (only sagaId is optional)', () => {
+  // The description lists the avatar upload request as "age (integer 1 to 120), gender (male or
+  // female), optional sagaId": only sagaId is marked optional, so age and gender are required.
+  it('AvatarUploadRequest requires age and gender (only sagaId is optional)', () => {
     expect([...(S.AvatarUploadRequest.required ?? [])].sort()).toEqual(['age', 'gender']);
   });
 });

@@ -386,6 +386,16 @@ function integrityProblems(f: Fixture): string[] {
       );
     }
   });
+  // mock-fixture.md: existingEmails are addresses "outside every organization of the fixture";
+  // a member listed there would make R2 (create the rep) and R3 (conflict) contradict each other.
+  (f.identityProvider?.existingEmails ?? []).forEach((e, i) => {
+    const member = emails.get(e.trim().toLowerCase());
+    if (member !== undefined) {
+      out.push(
+        `identityProvider.existingEmails[${i}]: ${e} is a member email (${member}); list only addresses outside every organization`,
+      );
+    }
+  });
   return out;
 }
 

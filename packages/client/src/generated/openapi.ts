@@ -263,7 +263,10 @@ export interface components {
              * @description Designates the scored rep (one of userId or email).
              */
             userId?: string;
-            /** @description Designates the scored rep (one of userId or email). Compared case-insensitively after trimming (D6). */
+            /**
+             * Format: email
+             * @description Designates the scored rep (one of userId or email). Compared case-insensitively after trimming (D6).
+             */
             email?: string;
             /** @description Mission used for the scorecard (D20). */
             missionId?: string;
@@ -691,9 +694,9 @@ export interface components {
             description?: string;
         };
         AvatarUploadRequest: {
-            age?: number;
+            age: number;
             /** @enum {string} */
-            gender?: "male" | "female";
+            gender: "male" | "female";
             sagaId?: string;
         };
         /** @enum {string} */
