@@ -6,6 +6,7 @@
  * a non-email label and its colon (and the whitespace after it) are taken out (D16).
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME, type Booted, boot, OPEN } from './helpers.js';
 
@@ -38,7 +39,9 @@ function expectedStored(text: string): string {
   return parts.join('');
 }
 
-const SYNTHETIC = '/work/shared/fixtures/transcripts/synthetic';
+const SYNTHETIC = fileURLToPath(
+  new URL('../shared/fixtures/transcripts/synthetic', import.meta.url),
+);
 
 let m: Booted;
 beforeAll(async () => {

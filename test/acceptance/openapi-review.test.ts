@@ -13,7 +13,10 @@ type Json = any;
 const doc: Json = parse(
   readFileSync(fileURLToPath(new URL('../../openapi.yaml', import.meta.url)), 'utf8'),
 );
-const description = readFileSync('/work/shared/spec/api-description.md', 'utf8');
+const description = readFileSync(
+  fileURLToPath(new URL('../shared/spec/api-description.md', import.meta.url)),
+  'utf8',
+);
 const S = doc.components.schemas;
 
 /** The n-th backticked `^…$` pattern of the description that contains `needle`. */

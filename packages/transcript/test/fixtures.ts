@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const FIXTURES = fileURLToPath(
-  new URL('../../../../shared/fixtures/transcripts/', import.meta.url),
+  new URL('../../../test/shared/fixtures/transcripts/', import.meta.url),
 );
 
 export interface ExpectedCue {

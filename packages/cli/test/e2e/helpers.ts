@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 /** The built CLI: e2e tests run what users run (`npm run build` first). */
 export const CLI = fileURLToPath(new URL('../../dist/rcs.js', import.meta.url));
 export const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
-export const FIXTURES = '/work/shared/fixtures/transcripts';
+export const FIXTURES = join(REPO, 'test/shared/fixtures/transcripts');
 export const ACME_FIXTURE = join(REPO, 'packages/mock/fixtures/acme.json');
 
 export function assertBuilt(): void {
