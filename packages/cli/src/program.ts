@@ -410,7 +410,11 @@ export async function runFromProcess(): Promise<void> {
     const code = await main(process.argv, {
       stdout: process.stdout,
       stderr: process.stderr,
-      stdin: process.stdin,
+      // A getter: creating process.stdin loads fs streams and readline (~1 ms of every start,
+      // bench/cli); only --api-key-stdin and the like read it.
+      get stdin() {
+        return process.stdin;
+      },
       stdoutIsTTY: Boolean(process.stdout.isTTY),
       stderrIsTTY: Boolean(process.stderr.isTTY),
       env: process.env,
