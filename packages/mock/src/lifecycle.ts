@@ -61,6 +61,37 @@ export const doneAtMs = (s: LiveSession): number => s.createdAtMs + s.processing
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/**
+ * The scorecard items of a scored call as the API shows them (R7–R9): one behaviour with the rep's
+ * evidence where a keyword matched. `stamp(n)` gives item n's id and times (1-based). Shared by
+ * live sessions and the generated demo sessions, so both read alike.
+ */
+export function analysisItems(
+  score: ScoreResult | null | undefined,
+  stamp: (n: number) => { id: string; createdAt: string; lastUpdatedAt: string },
+): AnalysisItem[] {
+  return (score?.items ?? []).map((it, i) => ({
+    ...stamp(i + 1),
+    state: 'DONE',
+    score: it.score,
+    name: it.name,
+    explanation: it.explanation,
+    suggestion: it.suggestion,
+    conversationItemReferenceId: null,
+    solved: it.solved,
+    behaviours:
+      it.evidence.length === 0
+        ? []
+        : [
+            {
+              evidence: it.evidence,
+              verdict: `Mentioned ${it.matched.join(', ')}`,
+              score: it.score,
+            },
+          ],
+  }));
+}
+
 /** The API view of a session at `now`. `forceInitial` renders the creation answer (R10, D18). */
 export function sessionView(s: StoredSession, now: number, forceInitial = false): RealCallSession {
   if (!isLive(s)) return s;
@@ -85,27 +116,10 @@ export function sessionView(s: StoredSession, now: number, forceInitial = false)
     : phase === 'PENDING'
       ? 'PENDING'
       : 'PROCESSING';
-  const items: AnalysisItem[] = (r?.score?.items ?? []).map((it, i) => ({
-    id: `${s.id}-item-${i + 1}`,
+  const items = analysisItems(r?.score, (n) => ({
+    id: `${s.id}-item-${n}`,
     createdAt: created,
     lastUpdatedAt: updated,
-    state: 'DONE',
-    score: it.score,
-    name: it.name,
-    explanation: it.explanation,
-    suggestion: it.suggestion,
-    conversationItemReferenceId: null,
-    solved: it.solved,
-    behaviours:
-      it.evidence.length === 0
-        ? []
-        : [
-            {
-              evidence: it.evidence,
-              verdict: `Mentioned ${it.matched.join(', ')}`,
-              score: it.score,
-            },
-          ],
   }));
   const score = r?.score?.score ?? 0;
   const kpis: Kpis = {

@@ -1,6 +1,7 @@
 import type { Kpis } from '@rcs/transcript';
 import { type Collection, lazyCollection } from '../collection.js';
 import type { Mission, OrgData, Scorecard } from '../dataset.js';
+import { analysisItems } from '../lifecycle.js';
 import { hash32, indexedHex24, indexedUuid, uuidIndex } from '../random.js';
 import { chooseScorecard, type ScoreResult, scoreTranscript } from '../scoring.js';
 import { allLines, kpisOf, repLines, transcriptFacts } from '../transcript-facts.js';
@@ -201,26 +202,7 @@ export function demoOrg(seed: number, plan: OrgPlan): OrgData {
       analysis: {
         ...stamps('analysis'),
         state: call.score ? 'DONE' : 'SKIPPED',
-        items: (call.score?.items ?? []).map((it, n) => ({
-          ...stamps(`item-${n + 1}`),
-          state: 'DONE' as const,
-          score: it.score,
-          name: it.name,
-          explanation: it.explanation,
-          suggestion: it.suggestion,
-          conversationItemReferenceId: null,
-          solved: it.solved,
-          behaviours:
-            it.evidence.length === 0
-              ? []
-              : [
-                  {
-                    evidence: it.evidence,
-                    verdict: `Mentioned ${it.matched.join(', ')}`,
-                    score: it.score,
-                  },
-                ],
-        })),
+        items: analysisItems(call.score, (n) => stamps(`item-${n}`)),
         score,
       },
       kpis: {
