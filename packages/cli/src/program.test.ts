@@ -1,0 +1,17 @@
+import { EXPORT_RESOURCES } from '@rcs/client';
+import { describe, expect, it } from 'vitest';
+import type { CliIO } from './context.js';
+import { buildProgram } from './program.js';
+
+describe('the commander wiring', () => {
+  // The help text names the nine without importing the client (start-up, bench/cli): this keeps
+  // it equal to EXPORT_TABLE.
+  it('export help lists exactly the nine resources of EXPORT_TABLE, then all', () => {
+    const program = buildProgram({} as CliIO, () => {});
+    const exportCmd = program.commands.find((c) => c.name() === 'export');
+    const listed = exportCmd?.registeredArguments[0]?.description
+      .replace(/, or all$/, '')
+      .split(', ');
+    expect(listed).toEqual([...EXPORT_RESOURCES]);
+  });
+});
