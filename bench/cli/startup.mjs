@@ -5,7 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const cli = fileURLToPath(new URL('../../packages/cli/dist/rcs.js', import.meta.url));
+// What users run: the bin npm links (it enables the compile cache, then loads dist/rcs.js).
+const cli = fileURLToPath(new URL('../../packages/cli/bin/rcs.js', import.meta.url));
 const runs = Number(process.argv[2] ?? 40);
 
 function time(args) {

@@ -9,8 +9,8 @@ import { EXIT, EXIT_CODE_TABLE, exitCodesText } from './exit-codes.js';
 /**
  * `rcs`: commander wiring only (GitHub-CLI style). Each command lives in commands/<name>.ts as
  * options + `run(opts, ctx)` returning an exit code, and is imported lazily, so `rcs --help` loads
- * nothing but commander and this file (start-up goal: ≤ 1.5× `node -e 0`). main.ts, the bundle's
- * entry, only turns on Node's compile cache and then loads this module.
+ * nothing but commander and this file (start-up goal: ≤ 1.5× `node -e 0`). bin/rcs.js, the
+ * command, turns on Node's compile cache and then loads the bundle (main.ts, then this module).
  */
 
 const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
