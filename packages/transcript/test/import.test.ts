@@ -233,3 +233,15 @@ describe('importTranscript', () => {
     expect(parseTranscript(r.srt).cues.map((c) => c.label)).toEqual(['a@x.io', 'b@x.io']);
   });
 });
+
+describe('review fixes', () => {
+  it('leaves unknown entity names alone, including Object.prototype properties', () => {
+    const vtt =
+      'WEBVTT\n\n00:00.000 --> 00:01.000\n<v Ana &toString;&__proto__;>hi &constructor; &amp; &hasOwnProperty;</v>\n';
+    const r = importTranscript(vtt, { speakers: { 'Ana &toString;&__proto__;': 'a@x.io' } });
+    expect(r.speakers).toEqual([
+      { name: 'Ana &toString;&__proto__;', email: 'a@x.io', cueCount: 1 },
+    ]);
+    expect(parseTranscript(r.srt).cues[0]?.text).toBe('hi &constructor; & &hasOwnProperty;');
+  });
+});

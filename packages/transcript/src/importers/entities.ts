@@ -1,14 +1,15 @@
 // HTML character references as Teams writes them in names (`Mar&#237;a`) and WebVTT in text.
-const NAMED: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  lrm: '\u200e',
-  rlm: '\u200f',
-};
+// A Map, not an object literal: `&toString;` or `&__proto__;` must not find Object.prototype.
+const NAMED = new Map<string, string>([
+  ['amp', '&'],
+  ['lt', '<'],
+  ['gt', '>'],
+  ['quot', '"'],
+  ['apos', "'"],
+  ['nbsp', '\u00a0'],
+  ['lrm', '\u200e'],
+  ['rlm', '\u200f'],
+]);
 
 /** Decodes `&name;`, `&#NNN;`, `&#xHH;` (linear: each '&' looks at most 10 characters ahead). */
 export function decodeEntities(s: string): string {
@@ -31,7 +32,7 @@ export function decodeEntities(s: string): string {
         if (Number.isInteger(cp) && cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff)) {
           if (hex || /^[0-9]+$/.test(digits)) rep = String.fromCodePoint(cp);
         }
-      } else rep = NAMED[body];
+      } else rep = NAMED.get(body);
       if (rep !== undefined) {
         out += s.slice(last, i) + rep;
         last = semi + 1;
