@@ -1,3 +1,4 @@
+import { isBlank, isWhitespace } from './lines.js';
 import { normalizeEmail } from './patterns.js';
 import type { ParsedTranscript } from './types.js';
 
@@ -20,11 +21,11 @@ const NULL_KPIS: Kpis = { listenRatio: null, longestMonologue: null, talkSpeed: 
  * transcript has no timing or no cue labeled with the rep's e-mail (the mock's KPIs are SKIPPED
  * then, D18).
  *
- * Speaking time = cue durations of cues with text (an empty cue is not speech); a negative
- * duration (end before start) counts as 0. Overlapping cues each count in full.
- * longestMonologue = from the first cue's start to the latest end in the run, where a run is a
- * sequence of consecutive rep cues (file order) each starting less than 2 s after the run's
- * latest end. Words = whitespace-separated tokens containing a letter or digit.
+ * Speaking time = cue durations of cues with text (an empty or whitespace-only cue is not
+ * speech); a negative duration (end before start) counts as 0. Overlapping cues each count in
+ * full. longestMonologue = from the first cue's start to the latest end in the run, where a run
+ * is a sequence of consecutive spoken rep cues (file order) each starting less than 2 s after the
+ * run's latest end; cues without speech, the rep's included, neither start, extend nor end a run. Words = whitespace-separated tokens containing a letter or digit.
  */
 export function computeKpis(parsed: ParsedTranscript, repEmail: string): Kpis {
   if (parsed.format === 'plain' || typeof repEmail !== 'string') return { ...NULL_KPIS };
@@ -40,7 +41,7 @@ export function computeKpis(parsed: ParsedTranscript, repEmail: string): Kpis {
   for (const c of parsed.cues) {
     if (c.startMs === null || c.endMs === null) continue;
     const isRep = c.label === rep;
-    const spoken = hasSpeech(c.text);
+    const spoken = !isBlank(c.text);
     const d = spoken ? Math.max(0, c.endMs - c.startMs) : 0;
     total += d;
     if (!isRep) {
@@ -49,6 +50,9 @@ export function computeKpis(parsed: ParsedTranscript, repEmail: string): Kpis {
       continue;
     }
     repCues++;
+    // A rep cue without words (`rep@x.com:` alone) is no speech: it neither starts, extends nor
+    // ends a monologue.
+    if (!spoken) continue;
     repTime += d;
     repWords += countWords(c.text);
     if (inRun && c.startMs - runEnd < MONOLOGUE_GAP_MS) {
@@ -80,10 +84,6 @@ function isWordChar(c: number): boolean {
   return c > 0x7f && c !== 0xa0 && !(c >= 0x2000 && c <= 0x206f) && c !== 0x3000;
 }
 
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0xa0 || c === 0x3000;
-}
-
 /** Whitespace-separated tokens that contain at least one letter or digit ("—" is no word). */
 export function countWords(text: string): number {
   let words = 0;
@@ -91,7 +91,7 @@ export function countWords(text: string): number {
   let tokenHasWordChar = false;
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 0x20;
-    if (isSpace(c)) {
+    if (isWhitespace(c)) {
       if (inToken && tokenHasWordChar) words++;
       inToken = false;
       tokenHasWordChar = false;
@@ -101,9 +101,4 @@ export function countWords(text: string): number {
     }
   }
   return words;
-}
-
-function hasSpeech(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) return true;
-  return false;
 }

@@ -60,4 +60,39 @@ describe('computeKpis (D21)', () => {
     expect(countWords('  ')).toBe(0);
     expect(countWords('日本語 です')).toBe(2);
   });
+
+  it('a rep cue without words neither starts nor extends a monologue', () => {
+    // Only the label: no speech, so no 60 s monologue (and no rep speaking time).
+    const labelOnly = [
+      cue(1, '00:00,000', '01:00,000', 'rep@acme.com:'),
+      cue(2, '01:00,000', '01:05,000', 'client@x.org: anyone there?'),
+    ].join('\n');
+    expect(computeKpis(parseTranscript(labelOnly), REP)).toEqual({
+      listenRatio: 1,
+      longestMonologue: 0,
+      talkSpeed: null,
+    });
+    // Between two short spoken rep cues, a silent one must not bridge them into one run.
+    const bridged = [
+      cue(1, '00:00,000', '00:05,000', 'rep@acme.com: one two'),
+      cue(2, '00:05,000', '00:59,000', 'rep@acme.com:'),
+      cue(3, '01:00,000', '01:03,000', 'rep@acme.com: three'),
+    ].join('\n');
+    expect(computeKpis(parseTranscript(bridged), REP).longestMonologue).toBe(5);
+  });
+
+  it('treats every Unicode space as whitespace, for words and for speech', () => {
+    expect(countWords('hello\u2003world')).toBe(2);
+    expect(countWords('a\u2009b\u202fc\u1680d\u00a0e')).toBe(5);
+    // A cue whose text is only an em space (once its tags are stripped) is not speech.
+    const text = [
+      cue(1, '00:00,000', '00:04,000', 'rep@acme.com: hello there'),
+      cue(2, '00:04,000', '00:14,000', '<i>\u2003</i>'),
+    ].join('\n');
+    expect(computeKpis(parseTranscript(text), REP)).toEqual({
+      listenRatio: 0,
+      longestMonologue: 4,
+      talkSpeed: 30,
+    });
+  });
 });
