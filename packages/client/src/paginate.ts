@@ -16,6 +16,17 @@ const pLimit = defaultExport(pLimitImport);
  * D9: the order of records is not guaranteed and offset pagination over a changing list can
  * repeat or skip records, so records are de-duplicated by `id` and `stats` compares what was
  * collected with `meta.total`.
+ *
+ * When to stop, so that a service that ignores `page` or contradicts itself cannot make the run
+ * endless:
+ * - a page whose `meta.page` is a number other than the page requested is an error naming both:
+ *   the service did not serve the page asked for, so the records would be repeats or gaps;
+ * - the plan is ceil(largest `meta.total` seen / page size) pages: a total that grows mid-export
+ *   is followed; one that shrinks (`hasNext: false`, or an empty page) ends the run early;
+ * - past the plan, `hasNext: true` contradicts `total`. The next page is then read (one at a
+ *   time) only if the page just read brought an id that is neither remembered by the de-duplication
+ *   window nor on the page before it. A service that always answers the same page with
+ *   `hasNext: true` therefore stops right after the plan, its repeats counted in `duplicates`.
  */
 
 export interface PageMeta {
@@ -137,6 +148,8 @@ export function paginate<T extends { id: string }>(
     const ids = new RecentIds(window);
     let lastPage = 1;
     let nextToRequest = 2;
+    /** The ids of the page read before the current one (a window-independent check of progress). */
+    let previousIds: string[] = [];
 
     const fillWindow = () => {
       while (nextToRequest <= lastPage && held.size < concurrency) {
@@ -156,16 +169,23 @@ export function paginate<T extends { id: string }>(
       stats.total = current.meta.total;
       // The service may clamp `limit`; its own answer says how many records a page holds.
       const pageSize = current.meta.limit > 0 ? current.meta.limit : limit;
+      let largestTotal = current.meta.total;
       for (let n = 1; ; n++) {
         stats.pages++;
         stats.totalAtEnd = current.meta.total;
+        largestTotal = Math.max(largestTotal, current.meta.total);
+        // The list may have grown since page 1: the plan follows the largest total seen.
+        const planned = Math.ceil(largestTotal / pageSize);
         if (current.data.length === 0 || !hasNext(current, n, pageSize)) {
           // Past the end (D7), or the list shrank: nothing further to read.
           lastPage = n;
-        } else {
-          // The list may have grown since page 1: extend the plan, never shrink it here.
-          lastPage = Math.max(lastPage, Math.ceil(current.meta.total / pageSize), n + 1);
+        } else if (n < planned) {
+          lastPage = Math.max(lastPage, planned);
+        } else if (bringsNewIds(current.data, ids, previousIds)) {
+          // `hasNext` says more than `total` does: believe it one page at a time, while it pays.
+          lastPage = Math.max(lastPage, n + 1);
         }
+        previousIds = current.data.map((record) => record.id);
         options.onPage?.({ page: n, records: current.data.length, meta: current.meta });
         // Request ahead before yielding, so the network works while the consumer does.
         fillWindow();
@@ -205,7 +225,11 @@ export function paginate<T extends { id: string }>(
   };
 }
 
-/** Lenient but not blind: a page without `data` or `meta` cannot be paginated. */
+/**
+ * Lenient but not blind: a page without `data` or `meta` cannot be paginated, and a page that
+ * says it is another page (`meta.page`) is not the one asked for. A missing `meta.page` is
+ * accepted.
+ */
 function checkPage<T>(page: Page<T>, n: number): Page<T> {
   const meta = page?.meta as Partial<PageMeta> | undefined;
   if (!page || !Array.isArray(page.data) || !meta || typeof meta.total !== 'number') {
@@ -213,7 +237,23 @@ function checkPage<T>(page: Page<T>, n: number): Page<T> {
       `page ${n} of the export is not { data: [...], meta: { total, page, limit, hasNext } }`,
     );
   }
+  if (typeof meta.page === 'number' && meta.page !== n) {
+    throw new RcsError(
+      `page ${n} of the export was answered as page ${meta.page} (meta.page): the service did ` +
+        'not serve the page requested, so the export would repeat or skip records',
+    );
+  }
   return page;
+}
+
+/** Whether a page holds an id that is neither remembered (D9 window) nor on the page before. */
+function bringsNewIds(
+  data: readonly { id: string }[],
+  remembered: RecentIds,
+  previousIds: readonly string[],
+): boolean {
+  const previous = new Set(previousIds);
+  return data.some((record) => !remembered.has(record.id) && !previous.has(record.id));
 }
 
 /** `meta.hasNext` when the service sent it; otherwise what `total` implies. */
@@ -228,6 +268,10 @@ class RecentIds {
   private readonly ring: string[] = [];
   private next = 0;
   constructor(private readonly capacity: number) {}
+
+  has(id: string): boolean {
+    return this.set.has(id);
+  }
 
   /** Adds `id`; false when it is already remembered (a duplicate). */
   add(id: string): boolean {

@@ -1,4 +1,4 @@
-import { DEFAULT_DEDUPE_WINDOW, type Page, paginate } from '@rcs/client';
+import { DEFAULT_DEDUPE_WINDOW, type Page, paginate, RcsError } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 
 type Rec = { id: string };
@@ -106,6 +106,61 @@ describe('paginate: the engine behind exports.<name>.all', () => {
     );
     expect(await it.toArray()).toHaveLength(3);
     expect(requested.sort()).toEqual([1, 2, 3]);
+  });
+
+  /** A service that ignores `page`: always the same records, always `hasNext: true`. */
+  function ignoringPage(echo: 'requested' | 'first') {
+    const requested: number[] = [];
+    const read = async (page: number, limit: number): Promise<Page<Rec>> => {
+      requested.push(page);
+      // Without a stopping rule this would be read forever; fail instead of hanging the test.
+      if (page > 50) throw new Error(`page ${page} requested: the export does not terminate`);
+      return {
+        data: [{ id: 'a' }, { id: 'b' }],
+        meta: { total: 4, page: echo === 'requested' ? page : 1, limit, hasNext: true },
+      };
+    };
+    return { read, requested };
+  }
+
+  it('terminates when hasNext: true contradicts total and pages bring nothing new', async () => {
+    const { read, requested } = ignoringPage('requested');
+    const it = paginate(read, { limit: 2, concurrency: 4 });
+    expect((await it.toArray()).map((r) => r.id)).toEqual(['a', 'b']);
+    // total 4 at 2 a page: two pages planned; page 2 repeats page 1, so nothing past it.
+    expect(requested.sort()).toEqual([1, 2]);
+    expect(it.stats).toMatchObject({ pages: 2, seen: 2, duplicates: 2, missing: 2 });
+  });
+
+  it('terminates without a dedupe window too (a page equal to the one before is no progress)', async () => {
+    const { read, requested } = ignoringPage('requested');
+    const it = paginate(read, { limit: 2, dedupeWindow: 0 });
+    expect(await it.toArray()).toHaveLength(4);
+    expect(requested.sort()).toEqual([1, 2]);
+  });
+
+  it('a page answered as another page (meta.page) is an error naming both', async () => {
+    const { read } = ignoringPage('first');
+    const it = paginate(read, { limit: 2 });
+    await expect(it.toArray()).rejects.toThrow(RcsError);
+    await expect(it.toArray()).rejects.toThrow(/page 2 of the export was answered as page 1/);
+  });
+
+  it('past total, hasNext: true is followed while pages bring new records', async () => {
+    // A total that understates the list (stale): hasNext and the records say there is more.
+    const pages = [['a', 'b'], ['c', 'd'], ['e']];
+    const requested: number[] = [];
+    const it = paginate<Rec>(
+      async (page, limit) => {
+        requested.push(page);
+        const ids = pages[page - 1] ?? [];
+        const data = ids.map((id) => ({ id }));
+        return { data, meta: { total: 2, page, limit, hasNext: page < pages.length } };
+      },
+      { limit: 2 },
+    );
+    expect((await it.toArray()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(requested).toEqual([1, 2, 3]);
   });
 
   it('rejects a bad dedupeWindow', () => {
