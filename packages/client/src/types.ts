@@ -1,4 +1,4 @@
-import type { components, paths } from './generated/openapi.js';
+import type { components, operations, paths } from './generated/openapi.js';
 
 /** Names of the API's own schemas, re-exported so callers need not reach into generated/. */
 type Schemas = components['schemas'];
@@ -10,6 +10,8 @@ export type AnalysisItem = Schemas['AnalysisItem'];
 export type Behaviour = Schemas['Behaviour'];
 export type Kpis = Schemas['Kpis'];
 export type Problem = Schemas['Problem'];
+export type ProblemCode = Schemas['ProblemCode'];
+export type Language = Schemas['Language'];
 export type ExportMeta = Schemas['ExportMeta'];
 export type RealCallSessionExportRecord = Schemas['RealCallSessionExportRecord'];
 export type TrackAssignmentExportRecord = Schemas['TrackAssignmentExportRecord'];
@@ -22,4 +24,4 @@ export type MissionExportRecord = Schemas['MissionExportRecord'];
 export type TeamExportRecord = Schemas['TeamExportRecord'];
 export type SessionState = RealCallSession['state'];
 
-export type { components, paths };
+export type { components, operations, paths };

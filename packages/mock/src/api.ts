@@ -12,7 +12,7 @@ import { type CreatedUser, MockStore, type OrgState } from './store.js';
 import type { RealCallSession, UserExportRecord } from './wire.js';
 
 export interface MockApiOptions {
-  /** A fixture object (validated with `loadFixture` when it is not one already). Default: demo data. */
+  /** A fixture object, always validated with `loadFixture` (a hand-built one too). Default: demo data. */
   fixture?: Fixture | unknown;
   /** Seed of the demo dataset and of runtime ids and faults (reproducible runs). Default 42. */
   seed?: number;

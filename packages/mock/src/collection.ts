@@ -73,10 +73,6 @@ export class MergedCollection<T> implements Collection<T> {
     return this.base.length + this.added.length;
   }
 
-  get addedItems(): T[] {
-    return this.added.map((a) => a.item);
-  }
-
   add(item: T): void {
     let lo = 0;
     let hi = this.base.length;

@@ -61,12 +61,14 @@ function finder<T>(
   items: readonly T[],
   key: (t: T) => string | null,
 ): (k: string) => T | undefined {
+  // Keys in lowercase: fixture UUIDs may be written in uppercase, and ids compare
+  // case-insensitively (emails are lowercase already, D6).
   const m = new Map<string, T>();
   for (const t of items) {
     const k = key(t);
-    if (k !== null) m.set(k, t);
+    if (k !== null) m.set(k.toLowerCase(), t);
   }
-  return (k) => m.get(k);
+  return (k) => m.get(k.toLowerCase());
 }
 
 /** A validated fixture (see `loadFixture`) as a dataset: lists sorted by D9, lookups indexed. */

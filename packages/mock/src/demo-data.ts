@@ -87,8 +87,10 @@ export function generateDemoDataset(options: DemoOptions = {}): DemoDataset {
   return { dataset, info: infoOf(dataset) };
 }
 
-/** `info` for any dataset: keys, a few rep emails per organization, the settings. */
-
+/**
+ * The demo dataset written out as a fixture (mock-fixture.md), e.g. to start from it and edit.
+ * Materialises every record: meant for small sizes.
+ */
 export function generateDemoFixture(options: DemoOptions = {}): Fixture {
   const { dataset } = generateDemoDataset(options);
   const all = <T>(c: Collection<T>) => slice(c, 0, c.length);

@@ -62,7 +62,7 @@ export const doneAtMs = (s: LiveSession): number => s.createdAtMs + s.processing
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
- * The scorecard items of a scored call as the API shows them (R7–R9): one behaviour with the rep's
+ * The scorecard items of a scored call as the API shows them (D19): one behaviour with the rep's
  * evidence where a keyword matched. `stamp(n)` gives item n's id and times (1-based). Shared by
  * live sessions and the generated demo sessions, so both read alike.
  */

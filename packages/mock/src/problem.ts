@@ -51,6 +51,17 @@ export function problemBody(p: ProblemError): Problem {
   return body;
 }
 
+/** A bug in the mock, not a client error: still a D1 problem body (500 `internal_error`). */
+export function internalErrorBody(err: unknown): string {
+  return JSON.stringify({
+    type: 'https://rcs.dev/problems/internal_error',
+    title: 'Internal error',
+    status: 500,
+    detail: (err as Error)?.message ?? String(err),
+    code: 'internal_error',
+  });
+}
+
 export function problemResponse(p: ProblemError): Response {
   return new Response(JSON.stringify(problemBody(p)), {
     status: p.status,

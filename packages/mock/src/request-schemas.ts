@@ -1,4 +1,10 @@
-import { codePointLength, EMAIL_PATTERN, HEX24_PATTERN } from '@rcs/transcript';
+import {
+  codePointLength,
+  EMAIL_PATTERN,
+  HEX24_PATTERN,
+  TRANSCRIPT_MAX_LENGTH,
+  TRANSCRIPT_MIN_LENGTH,
+} from '@rcs/transcript';
 import { z } from 'zod';
 import { type FieldError, validationFailed } from './problem.js';
 import type { CreateRealCallSessionRequest, operations } from './wire.js';
@@ -9,10 +15,13 @@ const UUID_FORMAT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4
 /** D17: the mock counts code points, as JSON Schema does. */
 const transcript = z.string().superRefine((s, ctx) => {
   const n = codePointLength(s);
-  if (n < 10)
-    ctx.addIssue({ code: 'custom', message: `must be at least 10 characters (has ${n})` });
-  if (n > 100_000) {
-    ctx.addIssue({ code: 'custom', message: `must be at most 100000 characters (has ${n})` });
+  if (n < TRANSCRIPT_MIN_LENGTH) {
+    const message = `must be at least ${TRANSCRIPT_MIN_LENGTH} characters (has ${n})`;
+    ctx.addIssue({ code: 'custom', message });
+  }
+  if (n > TRANSCRIPT_MAX_LENGTH) {
+    const message = `must be at most ${TRANSCRIPT_MAX_LENGTH} characters (has ${n})`;
+    ctx.addIssue({ code: 'custom', message });
   }
 });
 

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { getResponse } from 'msw';
 import { createMockApi, type MockApi, type MockApiOptions } from './api.js';
 import { MAX_BODY_BYTES, payloadTooLarge } from './body.js';
-import { type ProblemError, problemBody, validationFailed } from './problem.js';
+import { internalErrorBody, ProblemError, problemBody, validationFailed } from './problem.js';
 
 export interface MockServerOptions extends MockApiOptions {
   /** 0 picks a free port. Default 4010. */
@@ -37,15 +37,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       console.error('[rcs mock] adapter error:', err);
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/problem+json' });
-        res.end(
-          JSON.stringify({
-            type: 'about:blank',
-            title: 'Internal error',
-            status: 500,
-            detail: String(err),
-            code: 'internal_error',
-          }),
-        );
+        res.end(internalErrorBody(err));
       } else {
         res.destroy();
       }
@@ -130,15 +122,13 @@ async function handle(api: MockApi, req: IncomingMessage, res: ServerResponse): 
   });
   const response = await getResponse(api.handlers, request);
   if (!response) {
-    res.writeHead(404, { 'content-type': 'application/problem+json' });
-    res.end(
-      JSON.stringify({
-        type: 'https://rcs.dev/problems/not_found',
-        title: 'Not found',
-        status: 404,
-        detail: `No operation ${method} ${req.url}: every path starts with /api/v1.`,
-        code: 'not_found',
-      }),
+    sendProblem(
+      res,
+      new ProblemError(
+        404,
+        'not_found',
+        `No operation ${method} ${req.url}: every path starts with /api/v1.`,
+      ),
     );
     return;
   }

@@ -35,8 +35,10 @@ export class OrgState {
     return this.data.id;
   }
 
+  /** UUIDs compare case-insensitively: every id index is keyed in lowercase. */
   findUserById(id: string): UserExportRecord | undefined {
-    return this.addedUsersById.get(id) ?? this.data.findUserById(id);
+    const k = id.toLowerCase();
+    return this.addedUsersById.get(k) ?? this.data.findUserById(k);
   }
 
   /** D6: case-insensitive after trimming. */
@@ -46,7 +48,8 @@ export class OrgState {
   }
 
   findSession(id: string): StoredSession | undefined {
-    return this.addedSessions.get(id) ?? this.data.findSession(id);
+    const k = id.toLowerCase();
+    return this.addedSessions.get(k) ?? this.data.findSession(k);
   }
 
   /** D24: an organization's seat count is its number of users. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FixtureError, generateDemoFixture, loadFixture, loadFixtureFile } from '@rcs/mock';
 import { describe, expect, it } from 'vitest';
-import { ACME_FIXTURE } from './helpers/mock-server.js';
+import { ACME_FIXTURE, startAcme } from './helpers/mock-server.js';
 
 /** mock-fixture.md: validated on load, clear path-named messages, unknown keys refused. */
 
@@ -109,5 +109,20 @@ describe('loadFixtureFile', () => {
       /missing\.json: cannot read fixture file/,
     );
     await expect(loadFixtureFile(broken)).rejects.toThrow(/broken\.json: not valid JSON/);
+  });
+});
+
+describe('ids compare case-insensitively', () => {
+  it('a fixture session written with an uppercase id is found by its lowercase id, and the reverse', async () => {
+    const f = await acme();
+    const id: string = f.organizations[0].realCallSessions[0].id;
+    f.organizations[0].realCallSessions[0].id = id.toUpperCase();
+    const m = await startAcme({ fixture: loadFixture(f) });
+    try {
+      expect((await m.get(id.toLowerCase())).status).toBe(201);
+      expect((await m.get(id.toUpperCase())).status).toBe(201);
+    } finally {
+      await m.close();
+    }
   });
 });

@@ -309,8 +309,3 @@ function demoCall(
     kpis: kpisOf(facts, rep),
   };
 }
-
-/**
- * The demo dataset written out as a fixture (mock-fixture.md), e.g. to start from it and edit.
- * Materialises every record: meant for small sizes.
- */

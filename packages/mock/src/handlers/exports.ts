@@ -1,6 +1,7 @@
 import { EXPORT_TABLE, type ExportName } from '@rcs/client';
 import { http, type RequestHandler } from 'msw';
 import { type Collection, filtered, slice } from '../collection.js';
+import type { OrgData } from '../dataset.js';
 import { sessionExportRecord, sessionView } from '../lifecycle.js';
 import { parseArchived, parsePageQuery } from '../request-schemas.js';
 import type { OrgState } from '../store.js';
@@ -28,7 +29,8 @@ const fromCollection = <T, U = T>(c: Collection<T>, map?: (t: T) => U): ExportSo
   },
 });
 
-const archivedTracks = new WeakMap<OrgState, Collection<Schemas['TrackExportRecord']>>();
+// Keyed by the organization's immutable data, so a reset() of the state does not rebuild it.
+const archivedTracks = new WeakMap<OrgData, Collection<Schemas['TrackExportRecord']>>();
 
 /**
  * The nine sources, keyed by EXPORT_TABLE's names: a tenth row in the table fails the type check
@@ -54,10 +56,10 @@ const SOURCES: {
   tracks: (org, _now, query) => {
     // D8: archived=include (default) or only.
     if (parseArchived(query) === 'include') return fromCollection(org.data.tracks);
-    let only = archivedTracks.get(org);
+    let only = archivedTracks.get(org.data);
     if (!only) {
       only = filtered(org.data.tracks, (t) => t.archived);
-      archivedTracks.set(org, only);
+      archivedTracks.set(org.data, only);
     }
     return fromCollection(only);
   },

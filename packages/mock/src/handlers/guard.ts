@@ -1,6 +1,6 @@
 import type { OrgData } from '../dataset.js';
 import type { FaultKind } from '../faults.js';
-import { ProblemError, problemResponse } from '../problem.js';
+import { internalErrorBody, ProblemError, problemResponse } from '../problem.js';
 import type { OrgState } from '../store.js';
 import type { HandlerContext } from './context.js';
 
@@ -45,16 +45,10 @@ export async function guarded<T>(
     if (err instanceof ProblemError) return problemResponse(err);
     // A bug, not a client error: still a problem body, and visible in the server's log.
     console.error('[rcs mock] unexpected error:', err);
-    return new Response(
-      JSON.stringify({
-        type: 'https://rcs.dev/problems/internal_error',
-        title: 'Internal error',
-        status: 500,
-        detail: (err as Error)?.message ?? String(err),
-        code: 'internal_error',
-      }),
-      { status: 500, headers: { 'content-type': 'application/problem+json' } },
-    );
+    return new Response(internalErrorBody(err), {
+      status: 500,
+      headers: { 'content-type': 'application/problem+json' },
+    });
   }
 }
 

@@ -43,7 +43,7 @@ export function sessionHandlers(ctx: HandlerContext): RequestHandler[] {
             throw validationFailed([{ path: '/path/sessionId', message: 'must be a UUID' }]);
           }
           // D2 / D23: another organization's session is as unknown as a missing one (404).
-          const s = org.findSession(id.toLowerCase()) ?? org.findSession(id);
+          const s = org.findSession(id);
           if (!s) throw new ProblemError(404, 'not_found', `No session ${id}.`);
           // D4: the description lists 201 as the success status of this read.
           return json(sessionView(s, now), 201);

@@ -39,7 +39,7 @@ export function createSession(
   // D2: a userId that is no user of the caller's organization.
   let rep: UserExportRecord | undefined;
   if (body.userId !== undefined) {
-    rep = org.findUserById(body.userId.toLowerCase()) ?? org.findUserById(body.userId);
+    rep = org.findUserById(body.userId);
     if (!rep) {
       throw reject(
         422,
