@@ -244,4 +244,27 @@ describe('review fixes', () => {
     ]);
     expect(parseTranscript(r.srt).cues[0]?.text).toBe('hi &constructor; & &hasOwnProperty;');
   });
+
+  it('Meet: only a bare HH:MM:SS paragraph is a time marker; a spoken "10:30" is speech', () => {
+    const meet = [
+      'Sync (2026-06-15 14:02 GMT+1) - Transcript',
+      'Attendees',
+      'Ana Ruiz, Ben Okafor',
+      'Ana Ruiz: When shall we meet?',
+      '10:30',
+      'Ben Okafor: Fine.',
+      '00:05:00',
+      'Ana Ruiz: Done.',
+      'Meeting ended after 00:06:00 👋',
+    ].join('\n');
+    expect(detectSource(meet)).toBe('meet-txt');
+    const r = importTranscript(meet, {
+      speakers: { 'Ana Ruiz': 'a@x.io', 'Ben Okafor': 'b@x.io' },
+    });
+    const cues = parseTranscript(r.srt).cues;
+    expect(cues.map((c) => c.text)).toEqual(['When shall we meet?\n10:30', 'Fine.', 'Done.']);
+    // "10:30" set no clock: Ben's turn follows Ana's estimate; the 00:05:00 marker times Ana's.
+    expect(cues[1]?.startMs).toBeLessThan(10_000);
+    expect(cues[2]?.startMs).toBe(300_000);
+  });
 });

@@ -20,6 +20,16 @@ export function parseClock(s: string): number | null {
   return v * 1000;
 }
 
+/**
+ * A Google Meet time marker: a whole paragraph that is exactly `HH:MM:SS` (two digits each,
+ * minutes and seconds under 60); returns milliseconds or null. Stricter than parseClock on
+ * purpose: a spoken "10:30" or "1:05:00" is speech, not a marker. Detection and import share it.
+ */
+export function parseMeetMarker(s: string): number | null {
+  if (s.length !== 8 || s.charCodeAt(2) !== 0x3a || s.charCodeAt(5) !== 0x3a) return null;
+  return parseClock(s);
+}
+
 /** `Name<2+ spaces>clock` (Otter: two spaces, Teams docx: three). Returns name, ms, gap or null. */
 export function parseSpeakerHeader(
   line: string,

@@ -1,7 +1,7 @@
 import { extractLabel } from '../labels.js';
 import { isBlank, splitLines, stripBom } from '../lines.js';
 import { parseTimingLine, TIMING_SHORT_FIELD } from '../timing.js';
-import { parseClock, parseSpeakerHeader } from './clock.js';
+import { parseMeetMarker, parseSpeakerHeader } from './clock.js';
 import { chatHead, voiceName } from './turns.js';
 import type { ImportSource } from './types.js';
 
@@ -58,7 +58,7 @@ export function detectSource(text: string, fileName?: string): ImportSource {
     if (l.startsWith('Transcribed by https://otter.ai')) otterHeaders += 5;
     if (l === 'Attendees' || l.startsWith('Meeting ended after ') || l.endsWith(') - Transcript'))
       meet++;
-    if (/^\d{2}:\d{2}:\d{2}$/.test(l)) meet++;
+    if (parseMeetMarker(l) !== null) meet++;
     if (chatHead(raw) !== null) chat++;
     const h = parseSpeakerHeader(raw);
     if (h !== null) {
@@ -81,5 +81,3 @@ function tryJson(s: string): unknown {
     return undefined;
   }
 }
-
-export { parseClock };

@@ -3,7 +3,7 @@ import { isBlank, splitLines, stripBom } from '../lines.js';
 import { stripMarkup } from '../markup.js';
 import { parseTranscript } from '../parse.js';
 import type { Cue, Diagnostic } from '../types.js';
-import { parseClock, parseSpeakerHeader } from './clock.js';
+import { parseClock, parseMeetMarker, parseSpeakerHeader } from './clock.js';
 import { decodeEntities } from './entities.js';
 import type { Turn, TurnsResult } from './types.js';
 import { parseWebVtt } from './vtt.js';
@@ -159,7 +159,7 @@ export function meetTurns(text: string): TurnsResult {
     const line = lines[i]!;
     if (isBlank(line)) continue;
     const t = line.trim();
-    const marker = parseClock(t);
+    const marker = parseMeetMarker(t);
     if (marker !== null) {
       clock = marker;
       continue;
