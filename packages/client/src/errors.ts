@@ -73,6 +73,11 @@ export class ApiError extends RcsError {
   readonly body: unknown;
   readonly method: string | undefined;
   readonly url: string | undefined;
+  /**
+   * `Retry-After` in milliseconds, on any status that sent it (a 429, a 503, a 5xx behind a
+   * proxy); undefined otherwise.
+   */
+  readonly retryAfterMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -84,6 +89,7 @@ export class ApiError extends RcsError {
     this.body = init.body;
     this.method = init.method;
     this.url = init.url;
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
 
@@ -138,14 +144,9 @@ export class UnprocessableError extends ApiError {
   }
 }
 
-/** 429 `rate_limited` (D2); `retryAfterMs` comes from `Retry-After` when sent. */
+/** 429 `rate_limited` (D2); `retryAfterMs` (on every ApiError) comes from `Retry-After`. */
 export class RateLimitError extends ApiError {
   override name = 'RateLimitError';
-  readonly retryAfterMs: number | undefined;
-  constructor(init: ApiErrorInit) {
-    super(init);
-    this.retryAfterMs = init.retryAfterMs;
-  }
 }
 
 /** 502 `identity_provider_error` (D3): nothing was created and the upload can be retried (R9). */

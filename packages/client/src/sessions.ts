@@ -2,6 +2,7 @@ import type { Client } from 'openapi-fetch';
 import { sleep } from './backoff.js';
 import { errorOf } from './call.js';
 import {
+  ApiError,
   ConnectionError,
   RateLimitError,
   RcsError,
@@ -122,7 +123,8 @@ export function createSessions(deps: SessionDeps): SessionsApi {
           // else (401, 404, …) ends it.
           if (signal.aborted || !isTransient(error)) throw error;
           lastFailure = error;
-          if (error instanceof RateLimitError) askedMs = error.retryAfterMs;
+          // A 429 or a 5xx may say when to come back (Retry-After); capped like every wait.
+          if (error instanceof ApiError) askedMs = error.retryAfterMs;
         }
         // Exponential (×1.5) under a cap, with "equal jitter": never less than half the step,
         // so polling never degenerates into a tight loop.

@@ -143,6 +143,13 @@ describe('one error class per failure (D1, D2, D3)', () => {
     const error = (await failure()) as RateLimitError;
     expect(error.retryAfterMs).toBe(7_000);
   });
+
+  it('any status with Retry-After exposes it as retryAfterMs (e.g. 503)', async () => {
+    answer(503, { detail: 'maintenance' }, { 'retry-after': '30' });
+    const error = await failure();
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error.retryAfterMs).toBe(30_000);
+  });
 });
 
 describe('any error body gives a useful message (D1: read leniently)', () => {

@@ -162,6 +162,57 @@ describe('sessions.waitUntilDone', () => {
     expect(reads).toHaveLength(4);
   });
 
+  it('keeps waiting through a 5xx that outlasted the retries, at its Retry-After', async () => {
+    const reads: number[] = [];
+    server.use(
+      http.get(SESSION_URL, () => {
+        reads.push(Date.now());
+        // One read = the first attempt and its 2 retries (each 7 s apart, Retry-After).
+        if (reads.length <= 3) {
+          return HttpResponse.json(
+            { detail: 'maintenance' },
+            {
+              status: 503,
+              headers: { 'retry-after': '7' },
+            },
+          );
+        }
+        return HttpResponse.json(sessionFixture('DONE'), { status: 201 });
+      }),
+    );
+    const pending = client().sessions.waitUntilDone(SESSION_ID, { initialIntervalMs: 100 });
+    await vi.advanceTimersByTimeAsync(30_000);
+    await expect(pending).resolves.toMatchObject({ state: 'DONE' });
+    expect(reads).toHaveLength(4);
+    // The transport's retries waited 7 s each; so does the poll after the failed read.
+    expect(reads.slice(1).map((t, i) => t - reads[i]!)).toEqual([7_000, 7_000, 7_000]);
+  });
+
+  it('a Retry-After on a failed read is capped by maxRetryAfterMs', async () => {
+    const reads: number[] = [];
+    server.use(
+      http.get(SESSION_URL, () => {
+        reads.push(Date.now());
+        if (reads.length === 1) {
+          return HttpResponse.json(
+            { detail: 'down' },
+            {
+              status: 500,
+              headers: { 'retry-after': '3600' },
+            },
+          );
+        }
+        return HttpResponse.json(sessionFixture('DONE'), { status: 201 });
+      }),
+    );
+    const c = createRcsClient({ baseUrl: BASE, apiKey: API_KEY, maxRetryAfterMs: 5_000 });
+    const pending = c.sessions.waitUntilDone(SESSION_ID, { initialIntervalMs: 100 });
+    await vi.advanceTimersByTimeAsync(10_000);
+    await expect(pending).resolves.toMatchObject({ state: 'DONE' });
+    // The transport does not wait an hour (past its cap); the poll waits the cap, not an hour.
+    expect(reads[1]! - reads[0]!).toBe(5_000);
+  });
+
   it('rejects with WaitTimeoutError carrying the session id and last state', async () => {
     states(['PROCESSING']);
     const pending = client().sessions.waitUntilDone(SESSION_ID, { timeoutMs: 10_000 });
