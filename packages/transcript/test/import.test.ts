@@ -267,4 +267,51 @@ describe('review fixes', () => {
     expect(cues[1]?.startMs).toBeLessThan(10_000);
     expect(cues[2]?.startMs).toBe(300_000);
   });
+
+  it('Otter / Teams text: only the exact tool footers are skipped, not speech that resembles them', () => {
+    const otter = [
+      'Ana Ruiz  0:02',
+      'Transcribed by hand, these notes are mine.',
+      '',
+      'Ben Okafor  0:06',
+      'Then we started transcription of the contract',
+      '',
+      'Transcribed by https://otter.ai',
+    ].join('\n');
+    const o = importTranscript(otter, {
+      source: 'otter-txt',
+      speakers: { 'Ana Ruiz': 'a@x.io', 'Ben Okafor': 'b@x.io' },
+    });
+    expect(parseTranscript(o.srt).cues.map((c) => c.text)).toEqual([
+      'Transcribed by hand, these notes are mine.',
+      'Then we started transcription of the contract',
+    ]);
+    expect(o.diagnostics.filter((d) => d.code === 'skipped_line').map((d) => d.line)).toEqual([7]);
+
+    const teams = [
+      'Sync-20260615_140212-Meeting Transcript',
+      'Cleo Diaz started transcription',
+      '',
+      'Ana Ruiz   0:03',
+      'Yesterday we started transcription',
+      '',
+      'Ben Okafor   0:11',
+      'Sounds good.',
+      '',
+      'Ana Ruiz stopped transcription',
+      'Cleo Diaz stopped transcription',
+    ].join('\n');
+    const t = importTranscript(teams, {
+      speakers: { 'Ana Ruiz': 'a@x.io', 'Ben Okafor': 'b@x.io' },
+    });
+    expect(t.source).toBe('teams-docx');
+    // A notice names a speaker already seen (a turn's, or Cleo, who started the transcription).
+    expect(parseTranscript(t.srt).cues.map((c) => c.text)).toEqual([
+      'Yesterday we started transcription',
+      'Sounds good.',
+    ]);
+    expect(t.diagnostics.filter((d) => d.code === 'skipped_line').map((d) => d.line)).toEqual([
+      1, 2, 10, 11,
+    ]);
+  });
 });

@@ -48,6 +48,9 @@ export function parseSpeakerHeader(
   return { name, startMs: ms, spaces };
 }
 
+/** Otter's TXT footer, a paragraph of its own (FORMATS.md 3). */
+export const OTTER_FOOTER = 'Transcribed by https://otter.ai';
+
 /** Speaking-time estimate for tools that give no end time: 150 words per minute, at least 1 s. */
 export const ESTIMATE_MS_PER_WORD = 400;
 export const ESTIMATE_MIN_MS = 1000;

@@ -1,7 +1,7 @@
 import { extractLabel } from '../labels.js';
 import { isBlank, splitLines, stripBom } from '../lines.js';
 import { parseTimingLine, TIMING_SHORT_FIELD } from '../timing.js';
-import { parseMeetMarker, parseSpeakerHeader } from './clock.js';
+import { OTTER_FOOTER, parseMeetMarker, parseSpeakerHeader } from './clock.js';
 import { chatHead, voiceName } from './turns.js';
 import type { ImportSource } from './types.js';
 
@@ -55,7 +55,7 @@ export function detectSource(text: string, fileName?: string): ImportSource {
       continue;
     }
     if (l.endsWith('-Meeting Transcript')) teamsHeaders += 5;
-    if (l.startsWith('Transcribed by https://otter.ai')) otterHeaders += 5;
+    if (l === OTTER_FOOTER) otterHeaders += 5;
     if (l === 'Attendees' || l.startsWith('Meeting ended after ') || l.endsWith(') - Transcript'))
       meet++;
     if (parseMeetMarker(l) !== null) meet++;

@@ -3,7 +3,7 @@ import { isBlank, splitLines, stripBom } from '../lines.js';
 import { stripMarkup } from '../markup.js';
 import { parseTranscript } from '../parse.js';
 import type { Cue, Diagnostic } from '../types.js';
-import { parseClock, parseMeetMarker, parseSpeakerHeader } from './clock.js';
+import { OTTER_FOOTER, parseClock, parseMeetMarker, parseSpeakerHeader } from './clock.js';
 import { decodeEntities } from './entities.js';
 import type { Turn, TurnsResult } from './types.js';
 import { parseWebVtt } from './vtt.js';
@@ -94,15 +94,25 @@ export function teamsLegacyTurns(text: string): TurnsResult {
 
 const TEAMS_SYSTEM = [' started transcription', ' stopped transcription'];
 
+/** `<Name> started transcription` / `… stopped transcription`: the name, or null. */
+function teamsNoticeName(t: string): string | null {
+  for (const s of TEAMS_SYSTEM) if (t.endsWith(s)) return t.slice(0, -s.length).trim();
+  return null;
+}
+
 /**
  * `Name  M:SS` turn headers followed by paragraphs: Otter TXT (two spaces) and Teams docx text
- * (three spaces). Lines before the first header (title, date, duration) and tool footers
- * ("Transcribed by https://otter.ai", "… started transcription") are skipped with an info.
+ * (three spaces). Lines before the first header (title, date, duration) and tool footers are
+ * skipped with an info. A footer is matched exactly: Otter's "Transcribed by https://otter.ai"
+ * paragraph, and Teams' "<Name> started/stopped transcription" only for a name already seen (a
+ * turn header's, or the one who started transcription before the first turn), so a spoken "we
+ * started transcription" stays speech.
  */
 export function headerTurns(text: string): TurnsResult {
   const lines = splitLines(stripBom(text));
   const turns: Turn[] = [];
   const diagnostics: Diagnostic[] = [];
+  const names = new Set<string>();
   let cur: Turn | null = null;
   let parts: string[] = [];
   const flush = () => {
@@ -116,17 +126,20 @@ export function headerTurns(text: string): TurnsResult {
     const line = lines[i]!;
     if (isBlank(line)) continue;
     const t = line.trim();
-    if (t.startsWith('Transcribed by ') || TEAMS_SYSTEM.some((s) => t.endsWith(s))) {
+    const notice = teamsNoticeName(t);
+    if (t === OTTER_FOOTER || (notice !== null && names.has(notice))) {
       skipped(diagnostics, i + 1, t);
       continue;
     }
     const h = parseSpeakerHeader(line);
     if (h !== null) {
       flush();
+      names.add(h.name);
       cur = { speaker: h.name, startMs: h.startMs, endMs: null, text: '', line: i + 1 };
       continue;
     }
     if (cur === null) {
+      if (notice !== null) names.add(notice);
       skipped(diagnostics, i + 1, t);
       continue;
     }
