@@ -1,3 +1,4 @@
+import { parseErrorBody } from './api-error.js';
 import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay, sleep } from './backoff.js';
 import { ConnectionError, RcsError, TimeoutError } from './errors.js';
 import type { Redactor } from './redact.js';
@@ -112,11 +113,13 @@ function describe(error: unknown): string {
   return String(error);
 }
 
-/** Reads the D1 `code` of a JSON error body without consuming the response we return. */
+/**
+ * Reads the D1 `code` of an error body without consuming the response we return, with the same
+ * lenient reader that classifies the error (so `{ error: { code } }` counts too).
+ */
 async function problemCode(response: Response): Promise<string | undefined> {
   try {
-    const body = (await response.clone().json()) as { code?: unknown } | null;
-    return typeof body?.code === 'string' ? body.code : undefined;
+    return parseErrorBody(await response.clone().text()).code;
   } catch {
     return undefined;
   }

@@ -203,6 +203,26 @@ describe('retries of the create POST (never create a session twice)', () => {
     expect(calls).toBe(2);
   });
 
+  it('retries 502 identity_provider_error sent as { error: { code } } (the code the error class reads)', async () => {
+    let calls = 0;
+    server.use(
+      http.post(CREATE_URL, () => {
+        calls++;
+        if (calls === 1) {
+          return HttpResponse.json(
+            { error: { code: 'identity_provider_error', message: 'identity provider refused' } },
+            { status: 502 },
+          );
+        }
+        return HttpResponse.json(sessionFixture('PENDING'), { status: 201 });
+      }),
+    );
+    const pending = client().sessions.create(body);
+    await vi.advanceTimersByTimeAsync(10_000);
+    await expect(pending).resolves.toMatchObject({ state: 'PENDING' });
+    expect(calls).toBe(2);
+  });
+
   it('after retries, a 502 identity_provider_error is an IdentityProviderError', async () => {
     let calls = 0;
     server.use(
