@@ -90,7 +90,12 @@ export function parseErrorBody(text: string, redact: Redactor = (t) => t): Parse
   };
 }
 
-/** Picks the class by status, and for 502 by `code` (D3 `identity_provider_error`). */
+/**
+ * Picks the class by status, and for 403, 409 and 502 by `code` too (D3). A 403 or 409 with the
+ * D3 code, or with no code at all (a service that sends another body shape, D1), gets its D3
+ * class; with some other code it is a plain ApiError, since a caller acting on "seat limit" or
+ * "email taken" must not be misled by, say, a 403 from a policy or a 409 of another conflict.
+ */
 export function errorClassFor(status: number, code: string | undefined): typeof ApiError {
   switch (status) {
     case 400:
@@ -98,11 +103,13 @@ export function errorClassFor(status: number, code: string | undefined): typeof 
     case 401:
       return AuthenticationError;
     case 403:
-      return SeatLimitError;
+      return code === undefined || code === 'seat_limit_reached' ? SeatLimitError : ApiError;
     case 404:
       return NotFoundError;
     case 409:
-      return IdentityProviderConflictError;
+      return code === undefined || code === 'email_exists_in_identity_provider'
+        ? IdentityProviderConflictError
+        : ApiError;
     case 413:
       return PayloadTooLargeError;
     case 422:

@@ -87,6 +87,34 @@ describe('one error class per failure (D1, D2, D3)', () => {
     expect(error.message).toContain('req-42');
   });
 
+  it.each([
+    [403, 'forbidden_by_policy', SeatLimitError],
+    [409, 'version_conflict', IdentityProviderConflictError],
+  ] as const)(
+    'a %i with another code (%s) is a plain ApiError, not %o',
+    async (status, code, Cls) => {
+      answer(status, problem(status, code, 'Title here', 'something else'));
+      const error = await failure();
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).not.toBeInstanceOf(Cls);
+      expect(error.name).toBe('ApiError');
+      expect(error).toMatchObject({ status, code });
+    },
+  );
+
+  it.each([
+    [403, SeatLimitError],
+    [409, IdentityProviderConflictError],
+  ] as const)(
+    'a %i without any code keeps its D3 class (read leniently, D1)',
+    async (status, Cls) => {
+      answer(status, 'refused', { 'content-type': 'text/plain' });
+      const error = await failure();
+      expect(error).toBeInstanceOf(Cls);
+      expect(error.code).toBeUndefined();
+    },
+  );
+
   it('a 502 without the identity-provider code is a ServerError, not IdentityProviderError', async () => {
     answer(502, '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>', {
       'content-type': 'text/html',
