@@ -3,6 +3,7 @@ import {
   detectSource,
   importTranscript,
   parseTranscript,
+  parseWebVtt,
   repSpeaks,
 } from '@rcs/transcript';
 import { describe, expect, it } from 'vitest';
@@ -312,6 +313,36 @@ describe('review fixes', () => {
     ]);
     expect(t.diagnostics.filter((d) => d.code === 'skipped_line').map((d) => d.line)).toEqual([
       1, 2, 10, 11,
+    ]);
+  });
+
+  it('WebVTT cue settings are normal there: no warning (an SRT with coordinates still gets one)', () => {
+    const vtt = parseWebVtt('WEBVTT\n\n00:01.000 --> 00:02.000 align:start position:10%\nhi\n');
+    expect(vtt.diagnostics).toEqual([]);
+    expect(vtt.cues[0]).toMatchObject({ startMs: 1000, endMs: 2000, text: 'hi' });
+    const srt = parseTranscript('1\n00:00:01,000 --> 00:00:02,000 X1:40 X2:600\nhi\n');
+    expect(srt.diagnostics.map((d) => d.code)).toEqual(['timing_settings_ignored']);
+  });
+
+  it('Teams docx legacy: unpadded times are normal, other timing departures are reported', () => {
+    const legacy = [
+      '0:0:0.0 --> 0:0:4.520',
+      'Ana Ruiz',
+      'Hello.',
+      '',
+      '0:0:4.520-->0:0:6.100',
+      'Ben Okafor',
+      'Hi.',
+    ].join('\n');
+    const r = importTranscript(legacy, {
+      source: 'teams-docx-legacy',
+      speakers: { 'Ana Ruiz': 'a@x.io', 'Ben Okafor': 'b@x.io' },
+    });
+    expect(r.diagnostics.map((d) => [d.code, d.line])).toEqual([['timing_tolerated', 5]]);
+    expect(r.diagnostics[0]?.message).toMatch(/no space around "-->"/);
+    expect(parseTranscript(r.srt).cues.map((c) => [c.startMs, c.endMs, c.label])).toEqual([
+      [0, 4520, 'a@x.io'],
+      [4520, 6100, 'b@x.io'],
     ]);
   });
 });

@@ -1,7 +1,8 @@
 import { extractLabel } from '../labels.js';
 import { isBlank, splitLines, stripBom } from '../lines.js';
 import { stripMarkup } from '../markup.js';
-import { parseTranscript } from '../parse.js';
+import { parseCues, parseTranscript } from '../parse.js';
+import { TIMING_FRACTION, TIMING_SHORT_FIELD } from '../timing.js';
 import type { Cue, Diagnostic } from '../types.js';
 import { OTTER_FOOTER, parseClock, parseMeetMarker, parseSpeakerHeader } from './clock.js';
 import { decodeEntities } from './entities.js';
@@ -73,12 +74,14 @@ export function srtTurns(text: string): TurnsResult {
   return { turns, diagnostics: parsed.diagnostics };
 }
 
-/** Teams docx, 2021–22 layout: unpadded timing line, speaker line, text lines. */
+/**
+ * Teams docx, 2021–22 layout: unpadded timing line (`0:0:4.520`, `0:0:0.0`), speaker line, text
+ * lines, no indices. Unpadded fields and fractions are how the format is written, not news; any
+ * other departure (no hours, no spaces around the arrow…) is still reported.
+ */
 export function teamsLegacyTurns(text: string): TurnsResult {
-  const parsed = parseTranscript(text);
-  const diagnostics = parsed.diagnostics.filter(
-    (d) => d.code !== 'missing_index' && d.code !== 'timing_tolerated',
-  );
+  const parsed = parseCues(text, {}, TIMING_SHORT_FIELD | TIMING_FRACTION);
+  const diagnostics = parsed.diagnostics.filter((d) => d.code !== 'missing_index');
   const turns = parsed.cues.map((c): Turn => {
     const name = c.lines[0]?.trim() ?? '';
     return {

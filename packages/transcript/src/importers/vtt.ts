@@ -1,6 +1,6 @@
 import { isBlank, splitLines, stripBom } from '../lines.js';
 import { parseCues } from '../parse.js';
-import { parseTimingLine, TIMING_NO_HOURS } from '../timing.js';
+import { parseTimingLine, TIMING_NO_HOURS, TIMING_SETTINGS } from '../timing.js';
 import type { Cue, Diagnostic } from '../types.js';
 
 export interface WebVttResult {
@@ -60,8 +60,9 @@ export function parseWebVtt(text: string): WebVttResult {
     if (!skipping && i > 0 && isBlank(lines[i - 1]!) && isBlockKeyword(l)) skipping = true;
     if (skipping) lines[i] = '';
   }
-  // Hours are optional in WebVTT (`00:01.000`), so their absence is no tolerance there.
-  const parsed = parseCues(lines.join('\n'), {}, TIMING_NO_HOURS);
+  // Hours are optional in WebVTT (`00:01.000`) and cue settings (`align:start`) are part of the
+  // timing line, so neither is a tolerance there.
+  const parsed = parseCues(lines.join('\n'), {}, TIMING_NO_HOURS | TIMING_SETTINGS);
   const diagnostics = [
     ...extra,
     ...parsed.diagnostics.filter((d) => !SRT_ONLY.has(d.code) && d.code !== 'empty_transcript'),
