@@ -96,22 +96,24 @@ function splitOptions(options: Record<string, unknown>): {
   return { query, request: request as RequestOptions };
 }
 
+/** D8: `archived` is `include` or `only`, and only the tracks export takes it. */
+function assertArchived(entry: ExportEntry, archived: unknown): void {
+  if (archived === undefined) return;
+  if (entry.resource !== 'tracks') {
+    throw new RcsError(`archived applies to the tracks export only, not to ${entry.resource} (D8)`);
+  }
+  if (!['include', 'only'].includes(archived as string)) {
+    throw new RcsError(`archived must be 'include' or 'only' (D8), got ${String(archived)}`);
+  }
+}
+
 function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
   async function list(options: Record<string, unknown> = {}) {
     assertKnownKeys(options, [...QUERY_KEYS, ...REQUEST_OPTION_KEYS], `exports.${entry.name}.list`);
     const { query, request } = splitOptions(options);
     if (query.page !== undefined) assertPage(query.page as number);
     if (query.limit !== undefined) assertLimit(query.limit as number);
-    if (
-      query.archived !== undefined &&
-      (entry.resource !== 'tracks' || !['include', 'only'].includes(query.archived as string))
-    ) {
-      throw new RcsError(
-        entry.resource === 'tracks'
-          ? `archived must be 'include' or 'only' (D8), got ${String(query.archived)}`
-          : `archived applies to the tracks export only, not to ${entry.resource} (D8)`,
-      );
-    }
+    assertArchived(entry, query.archived);
     // The nine rows share one shape; the per-row types are restored by ExportsApi.
     const get = deps.api.GET as unknown as (
       path: string,
@@ -131,6 +133,8 @@ function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
       ['archived', ...PAGINATE_KEYS, ...REQUEST_OPTION_KEYS],
       `exports.${entry.name}.all`,
     );
+    // Checked at the call, like the paging options, not at the first read.
+    assertArchived(entry, options.archived);
     const paging: Record<string, unknown> = {};
     const rest: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(options)) {

@@ -269,6 +269,16 @@ describe('exports.<name>.all: every record (D9)', () => {
     expect(() => client().exports.users.all({ limit: 500 })).toThrow(RcsError);
   });
 
+  it('checks archived at the call too (D8), before any request', () => {
+    expect(() => client().exportsByResource('users').all({ archived: 'only' })).toThrow(
+      /archived applies to the tracks export only, not to users/,
+    );
+    expect(() => client().exports.tracks.all({ archived: 'all' as 'only' })).toThrow(
+      /archived must be 'include' or 'only'/,
+    );
+    expect(() => client().exports.tracks.all({ archived: 'only' })).not.toThrow();
+  });
+
   it('100 records × 1,000 pages: never more than `concurrency` pages held', async () => {
     const PAGES = 1_000;
     const LIMIT = 100;
