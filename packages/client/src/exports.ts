@@ -1,7 +1,12 @@
 import type { Client } from 'openapi-fetch';
 import { errorOf } from './call.js';
 import { RcsError } from './errors.js';
-import { EXPORT_TABLE, type ExportEntry, type ExportResource } from './exports-table.js';
+import {
+  EXPORT_RESOURCES,
+  EXPORT_TABLE,
+  type ExportEntry,
+  type ExportResource,
+} from './exports-table.js';
 import type { paths } from './generated/openapi.js';
 import {
   assertLimit,
@@ -167,7 +172,7 @@ export function createExports(deps: ExportDeps): {
       const accessor = byResource.get(resource);
       if (!accessor) {
         throw new RcsError(
-          `unknown export resource "${resource}"; expected one of: ${EXPORT_TABLE.map((e) => e.resource).join(', ')}`,
+          `unknown export resource "${resource}"; expected one of: ${EXPORT_RESOURCES.join(', ')}`,
         );
       }
       return accessor;
