@@ -122,24 +122,40 @@ function looksBinary(b: Uint8Array): boolean {
   return controls > 0 && controls * 50 > n;
 }
 
+/**
+ * The offset (of the lead byte) and line of the first ill-formed sequence, per the Unicode
+ * Standard's table of well-formed UTF-8 byte sequences (Table 3-7): the second byte's range is
+ * narrower after E0 (A0–BF, no overlong), ED (80–9F, no surrogates), F0 (90–BF, no overlong) and
+ * F4 (80–8F, nothing above U+10FFFF); every other continuation byte is 80–BF.
+ */
 function firstInvalidUtf8(b: Uint8Array): { offset: number; line: number } {
   let line = 1;
   let i = 0;
   while (i < b.length) {
     const c = b[i]!;
-    let need = 0;
     if (c < 0x80) {
       if (c === 0x0a) line++;
       i++;
       continue;
     }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
     if (c >= 0xc2 && c <= 0xdf) need = 1;
-    else if (c >= 0xe0 && c <= 0xef) need = 2;
-    else if (c >= 0xf0 && c <= 0xf4) need = 3;
-    else return { offset: i, line };
+    else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      if (c === 0xe0) lo = 0xa0;
+      else if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      if (c === 0xf0) lo = 0x90;
+      else if (c === 0xf4) hi = 0x8f;
+    } else return { offset: i, line };
     for (let k = 1; k <= need; k++) {
       const d = b[i + k];
-      if (d === undefined || (d & 0xc0) !== 0x80) return { offset: i, line };
+      if (d === undefined || d < lo || d > hi) return { offset: i, line };
+      lo = 0x80;
+      hi = 0xbf;
     }
     i += need + 1;
   }

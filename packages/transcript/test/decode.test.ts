@@ -47,6 +47,24 @@ describe('decodeTranscriptBytes', () => {
     if ('error' in r) expect(r.error.message).toMatch(/offset 35, line 3.*Re-save it as UTF-8/);
   });
 
+  it('reports the lead byte of a sequence that is ill-formed only by its second-byte range', () => {
+    // ED A0 80 encodes a surrogate, E0 80 80 and F0 80 80 80 are overlong, F4 90 80 80 is above
+    // U+10FFFF: each looks like lead + continuations but is not UTF-8 (Unicode Table 3-7).
+    const bad = [
+      [0xed, 0xa0, 0x80],
+      [0xe0, 0x80, 0x80],
+      [0xf0, 0x80, 0x80, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+    ];
+    for (const seq of bad) {
+      // Valid 3- and 4-byte sequences first (€, 😀), so only the bad one can be reported.
+      const bytes = new Uint8Array([...utf8('ok €😀\nline '), ...seq, ...utf8(' x\n')]);
+      const r = decodeTranscriptBytes(bytes);
+      expect(r, seq.join(',')).toMatchObject({ error: { code: 'invalid_utf8', line: 2 } });
+      if ('error' in r) expect(r.error.message, seq.join(',')).toMatch(/offset 16, line 2/);
+    }
+  });
+
   it('rejects binary data and UTF-32 clearly', () => {
     const png = new Uint8Array([
       0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 0,
