@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { AuthenticationError, type RcsClient } from '@rcs/client';
+import {
+  AuthenticationError,
+  type RcsClient,
+  type RealCallSession,
+  ServerError,
+  WaitTimeoutError,
+} from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../context.js';
 import { run } from './upload.js';
@@ -147,5 +153,92 @@ describe('rcs upload run(): the same text twice in one batch', () => {
     expect(code).toBe(0);
     expect(calls).toBe(1);
     expect(out()).toMatch(/skipped {2}.*copy\.srt {2}\(same text as .*c0\.srt\)/);
+  });
+});
+
+describe('rcs upload --wait: reading the session back fails', () => {
+  const api = (status: number) => ({ status, message: `HTTP ${status}`, detail: 'x' });
+  const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  const done = (sessionId: string) =>
+    ({
+      id: sessionId,
+      state: 'DONE',
+      completed: true,
+      language: 'en',
+      userId: 'u',
+      call: { state: 'DONE' },
+      analysis: { state: 'DONE', score: 80, items: [] },
+      kpis: { state: 'SKIPPED' },
+    }) as unknown as RealCallSession;
+
+  /** create answers PENDING; waitUntilDone answers per session id with `waits[n]`. */
+  function client(waits: ((sessionId: string) => Promise<RealCallSession>)[]) {
+    let n = 0;
+    const byId = new Map<string, (sessionId: string) => Promise<RealCallSession>>();
+    return {
+      sessions: {
+        create: async () => {
+          const sessionId = id(++n);
+          byId.set(sessionId, waits[n - 1]!);
+          return { id: sessionId, state: 'PENDING' };
+        },
+        waitUntilDone: (sessionId: string) => byId.get(sessionId)!(sessionId),
+      },
+    } as unknown as Partial<RcsClient>;
+  }
+
+  it('one file: the read-back failure is the exit code (1), not 0; the ledger keeps the upload', async () => {
+    const dir = dirWith(1);
+    const { ctx, out, err } = fakeContext(
+      dir,
+      client([
+        async () => {
+          throw new ServerError(api(503));
+        },
+      ]),
+    );
+    const code = await run({ files: [join(dir, 'c0.srt')], email: REP, wait: true }, ctx);
+    expect(code).toBe(1);
+    expect(out()).toMatch(/^created {2}.*c0\.srt {2}00000000-0000-4000-8000-000000000001$/m);
+    expect(err()).toMatch(
+      /c0\.srt: uploaded as session 00000000-0000-4000-8000-000000000001, but reading it back failed: the service failed \(503\)/,
+    );
+    const ledger = readFileSync(join(dir, '.rcs-ledger.jsonl'), 'utf8');
+    expect(ledger).toMatch(/"status":"created"/);
+  });
+
+  it('one file: a 401 while reading back exits 4', async () => {
+    const dir = dirWith(1);
+    const { ctx } = fakeContext(
+      dir,
+      client([
+        async () => {
+          throw new AuthenticationError(api(401));
+        },
+      ]),
+    );
+    expect(await run({ files: [join(dir, 'c0.srt')], email: REP, wait: true }, ctx)).toBe(4);
+  });
+
+  it('a batch where one session cannot be read back is partial (3), even with a timeout too', async () => {
+    const dir = dirWith(3);
+    const { ctx, err } = fakeContext(
+      dir,
+      client([
+        async (s) => done(s),
+        async () => {
+          throw new ServerError(api(503));
+        },
+        async (s) => {
+          throw new WaitTimeoutError(s, 1000);
+        },
+      ]),
+    );
+    const files = [0, 1, 2].map((i) => join(dir, `c${i}.srt`));
+    const code = await run({ files, email: REP, wait: true }, ctx);
+    expect(code).toBe(3);
+    expect(err()).toMatch(
+      /1 uploaded session could not be read back \(00000000-0000-4000-8000-000000000002; `rcs sessions wait <id>`/,
+    );
   });
 });

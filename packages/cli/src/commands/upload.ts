@@ -197,6 +197,10 @@ function summarize(
   const done = outcomes.filter((o): o is Outcome => o !== null);
   const count = (s: UploadResult['status']) => done.filter((o) => o.result.status === s).length;
   const failed = done.filter((o) => o.result.status === 'failed');
+  // Uploaded (and in the ledger), but with --wait reading the session back failed (not a timeout).
+  const unread = done.filter(
+    (o) => o.result.status !== 'failed' && !o.waitTimedOut && o.exitCode !== EXIT.ok,
+  );
   const notStarted = outcomes.length - done.length;
   ctx.log(
     `${count('created')} created, ${count('skipped')} skipped, ${failed.length} failed` +
@@ -215,18 +219,29 @@ function summarize(
     );
     return EXIT.interrupted;
   }
-  // The failing file's own line (printed as it finished) is the one clear line for these.
-  if (failed.some((o) => o.exitCode === EXIT.auth)) return EXIT.auth;
-  if (failed.length > 0) {
-    if (total === 1) return failed[0]?.exitCode ?? EXIT.failure;
+  // The worst outcome decides the exit code: a 401 anywhere (4), then any item that did not end
+  // well (its own code for one file, 3 for a batch), then sessions still not DONE (5).
+  // The failing file's own line (printed as it finished) is the one clear line for one file.
+  const bad = [...failed, ...unread];
+  if (bad.some((o) => o.exitCode === EXIT.auth)) return EXIT.auth;
+  if (bad.length > 0) {
+    if (total === 1) return bad[0]?.exitCode ?? EXIT.failure;
+    const parts: string[] = [];
+    if (failed.length > 0) parts.push(`${failed.length} of ${total} uploads failed`);
+    if (unread.length > 0) {
+      const ids = unread.map((o) => safeLine(o.result.sessionId)).join(' ');
+      parts.push(
+        `${unread.length} uploaded session${unread.length === 1 ? '' : 's'} could not be read back (${ids}; \`rcs sessions wait <id>\` shows ${unread.length === 1 ? 'it' : 'them'})`,
+      );
+    }
     ctx.error(
-      `${failed.length} of ${total} uploads failed (see above); fix the cause and run the same command again: uploaded files are skipped (ledger ${ledgerName})`,
+      `${parts.join(' and ')} (see above); fix the cause and run the same command again: uploaded files are skipped (ledger ${ledgerName})`,
     );
     return EXIT.partial;
   }
   const timedOut = done.filter((o) => o.waitTimedOut);
   if (timedOut.length > 0) {
-    const ids = timedOut.map((o) => o.result.sessionId).join(' ');
+    const ids = timedOut.map((o) => safeLine(o.result.sessionId)).join(' ');
     ctx.error(
       `${timedOut.length} session${timedOut.length === 1 ? ' is' : 's are'} not DONE yet; wait again later with \`rcs sessions wait <id>\` (${ids})`,
     );
@@ -396,7 +411,9 @@ class UploadTask {
     if (outcome.waitTimedOut) {
       this.ctx.error(`${file}: session ${result.sessionId} is not DONE yet`);
     } else if (result.error) {
-      this.ctx.error(`${file}: ${result.error.message}`);
+      this.ctx.error(
+        `${file}: uploaded as session ${safeLine(result.sessionId)}, but reading it back failed: ${result.error.message}`,
+      );
     }
     if (result.session && result.session.state === 'DONE') {
       this.ctx.stdout.write(
