@@ -4,7 +4,8 @@
  * Every error is built from what the wire gave us (D1: problem+json when the service follows the
  * decision, anything else when a proxy or another implementation answers) and never from the
  * request headers, so the API key and the token cannot leak into `message`, `toString()` or
- * `toJSON()`. `redactSecrets` is applied on top, for a service that echoes credentials back.
+ * `toJSON()`. The client's `Redactor` (`makeRedactor`, redact.ts) is applied on top, for a
+ * service that echoes credentials back.
  */
 
 /** One entry of a 400 problem's `errors` list (D1). */
@@ -13,23 +14,21 @@ export interface ValidationIssue {
   message: string;
 }
 
-/** The reasons a 422 can carry: the four of the description (D3) and `user_not_found` (D2). */
-export type UnprocessableReason =
-  | 'rep_not_in_transcript'
-  | 'user_creation_disabled'
-  | 'email_domain_not_allowed'
-  | 'mission_not_found'
-  | 'scorecard_not_found'
-  | 'user_not_found';
-
-const UNPROCESSABLE_REASONS: readonly string[] = [
+const UNPROCESSABLE_REASONS = [
   'rep_not_in_transcript',
   'user_creation_disabled',
   'email_domain_not_allowed',
   'mission_not_found',
   'scorecard_not_found',
   'user_not_found',
-];
+] as const;
+
+/** The reasons a 422 can carry: the four of the description (D3) and `user_not_found` (D2). */
+export type UnprocessableReason = (typeof UNPROCESSABLE_REASONS)[number];
+
+function isUnprocessableReason(code: string | undefined): code is UnprocessableReason {
+  return (UNPROCESSABLE_REASONS as readonly (string | undefined)[]).includes(code);
+}
 
 /** Base of every error the SDK throws, so callers can tell ours from everything else. */
 export class RcsError extends Error {
@@ -137,10 +136,7 @@ export class UnprocessableError extends ApiError {
   readonly reason: UnprocessableReason | undefined;
   constructor(init: ApiErrorInit) {
     super(init);
-    this.reason =
-      init.code !== undefined && UNPROCESSABLE_REASONS.includes(init.code)
-        ? (init.code as UnprocessableReason)
-        : undefined;
+    this.reason = isUnprocessableReason(init.code) ? init.code : undefined;
   }
 }
 

@@ -4,12 +4,6 @@ import { ConnectionError, RcsError, TimeoutError } from './errors.js';
 import type { Redactor } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
 
-/**
- * The fetch that openapi-fetch calls. openapi-fetch itself does not retry, time out or add
- * credentials; this function does, around whichever `fetch` the caller gave (or the global one,
- * looked up per call so that MSW or any later patch of `globalThis.fetch` is seen).
- */
-
 /** Per-request overrides of the client's defaults. */
 export interface RequestOptions {
   signal?: AbortSignal | undefined;
@@ -137,6 +131,11 @@ interface Attempt {
   failure?: ConnectionError;
 }
 
+/**
+ * Builds the fetch that openapi-fetch calls. openapi-fetch itself does not retry, time out or add
+ * credentials; the fetch built here does, around whichever `fetch` the caller gave (or the global
+ * one, looked up per call so that MSW or any later patch of `globalThis.fetch` is seen).
+ */
 export function createTransport(config: TransportConfig) {
   const backoff = { ...DEFAULT_BACKOFF, ...definedOnly(config) };
   const hasCredentials = Boolean(config.apiKey || config.token);

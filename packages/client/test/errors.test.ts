@@ -14,11 +14,12 @@ import {
   ServerError,
   TimeoutError,
   UnprocessableError,
+  type UnprocessableReason,
   WaitTimeoutError,
 } from '@rcs/client';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { API_KEY, BASE, problem, SESSION_ID, TOKEN } from './helpers.js';
 
 const server = setupServer();
@@ -155,6 +156,18 @@ describe('one error class per failure (D1, D2, D3)', () => {
     const error = (await failure()) as UnprocessableError;
     expect(error).toBeInstanceOf(UnprocessableError);
     expect(error.reason).toBe(code);
+  });
+
+  it('the reason type is exactly the six codes', () => {
+    expectTypeOf<UnprocessableReason>().toEqualTypeOf<
+      | 'rep_not_in_transcript'
+      | 'user_creation_disabled'
+      | 'email_domain_not_allowed'
+      | 'mission_not_found'
+      | 'scorecard_not_found'
+      | 'user_not_found'
+    >();
+    expectTypeOf<UnprocessableError['reason']>().toEqualTypeOf<UnprocessableReason | undefined>();
   });
 
   it('a 422 with a code this client does not know has reason undefined but keeps the code', async () => {
