@@ -32,7 +32,7 @@ export function transcriptFacts(text: string, emailDomains: readonly string[]): 
   return {
     parsed,
     speakerLabeled: parsed.format === 'labeled-srt',
-    stored: storedTranscript(text, { emailDomains }),
+    stored: storedTranscript(text, parsed),
     internalSpeakers: speakerEmails(parsed).filter((e) => internal.has(e)),
   };
 }

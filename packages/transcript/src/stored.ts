@@ -1,16 +1,27 @@
 import { extractLabel } from './labels.js';
 import { stripBom } from './lines.js';
 import { parseTranscript } from './parse.js';
-import type { ClassifyOptions } from './types.js';
+import type { ClassifyOptions, ParsedTranscript } from './types.js';
 
 /**
  * D16: the transcript as the service stores it (`call.transcript`): the uploaded text with the
  * removed labels (R6: non-email) taken out of their lines; e-mail labels stay; every other byte
  * (timing lines, indices, line endings, a BOM) is kept as uploaded. Plain text is returned as is.
+ *
+ * The second argument is either parse options, or `parseTranscript(text)` already done by the
+ * caller (the mock has it), which is then used as is instead of parsing the text again. It must
+ * be the parse of this very `text` (which labels are removed does not depend on the domains).
  */
-export function storedTranscript(text: string, options: ClassifyOptions = {}): string {
+export function storedTranscript(text: string, options?: ClassifyOptions): string;
+export function storedTranscript(text: string, parsed: ParsedTranscript): string;
+export function storedTranscript(
+  text: string,
+  optionsOrParsed: ClassifyOptions | ParsedTranscript = {},
+): string {
   if (typeof text !== 'string') return '';
-  const parsed = parseTranscript(text, options);
+  const parsed = isParsed(optionsOrParsed)
+    ? optionsOrParsed
+    : parseTranscript(text, optionsOrParsed ?? {});
   if (parsed.format === 'plain') return text;
   const removeOn = new Set<number>();
   for (const c of parsed.cues) {
@@ -44,4 +55,8 @@ export function storedTranscript(text: string, options: ClassifyOptions = {}): s
     lineNo++;
   }
   return out;
+}
+
+function isParsed(v: ClassifyOptions | ParsedTranscript | null): v is ParsedTranscript {
+  return v !== null && typeof v === 'object' && Array.isArray((v as ParsedTranscript).cues);
 }

@@ -17,6 +17,28 @@ describe('storedTranscript (D16)', () => {
     expect(storedTranscript(text, { emailDomains: ['acme.com'] })).toBe(text);
   });
 
+  it('uses a transcript the caller has already parsed instead of parsing again', () => {
+    const text =
+      '1\n00:00:00,000 --> 00:00:01,000\nClient: hi\n\n2\n00:00:01,000 --> 00:00:02,000\nrep@acme.com: yo\n';
+    const parsed = parseTranscript(text, { emailDomains: ['acme.com'] });
+    expect(storedTranscript(text, parsed)).toBe(storedTranscript(text));
+    expect(storedTranscript(text, parsed)).toBe(
+      '1\n00:00:00,000 --> 00:00:01,000\nhi\n\n2\n00:00:01,000 --> 00:00:02,000\nrep@acme.com: yo\n',
+    );
+    // Proof that it is the given parse that is read: a cue marked removed by hand is cut.
+    const edited = {
+      ...parsed,
+      cues: parsed.cues.map((c) =>
+        c.index === 2 ? { ...c, speaker: { kind: 'removed' as const } } : c,
+      ),
+    };
+    expect(storedTranscript(text, edited)).toBe(
+      '1\n00:00:00,000 --> 00:00:01,000\nhi\n\n2\n00:00:01,000 --> 00:00:02,000\nyo\n',
+    );
+    // Untyped callers: null options still mean "no options".
+    expect(storedTranscript(text, null as never)).toBe(storedTranscript(text));
+  });
+
   it('returns plain text and label-free SRT unchanged', () => {
     const plain = 'Client: plain text keeps its labels (R4 is about SRT).\n';
     expect(storedTranscript(plain)).toBe(plain);
