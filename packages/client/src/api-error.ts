@@ -96,7 +96,7 @@ export function parseErrorBody(text: string, redact: Redactor = (t) => t): Parse
  * class; with some other code it is a plain ApiError, since a caller acting on "seat limit" or
  * "email taken" must not be misled by, say, a 403 from a policy or a 409 of another conflict.
  */
-export function errorClassFor(status: number, code: string | undefined): typeof ApiError {
+function errorClassFor(status: number, code: string | undefined): typeof ApiError {
   switch (status) {
     case 400:
       return BadRequestError;
@@ -123,7 +123,7 @@ export function errorClassFor(status: number, code: string | undefined): typeof 
   return status >= 500 ? ServerError : ApiError;
 }
 
-export interface ResponseContext {
+interface ResponseContext {
   method?: string | undefined;
   url?: string | undefined;
   /** Removes credentials from text; the client passes its own. Default: no change. */

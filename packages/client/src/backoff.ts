@@ -21,10 +21,9 @@ export const DEFAULT_BACKOFF: Required<BackoffOptions> = {
 export function fullJitterDelay(
   retry: number,
   opts: Pick<Required<BackoffOptions>, 'initialDelayMs' | 'maxDelayMs'>,
-  random: () => number = Math.random,
 ): number {
   const ceiling = Math.min(opts.maxDelayMs, opts.initialDelayMs * 2 ** retry);
-  return Math.floor(random() * ceiling);
+  return Math.floor(Math.random() * ceiling);
 }
 
 /** setTimeout-based (so fake timers drive it in tests) and abortable. */

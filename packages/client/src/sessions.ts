@@ -42,7 +42,6 @@ export interface SessionDeps {
   redact: Redactor;
   baseUrl: string;
   maxRetryAfterMs: number;
-  random?: (() => number) | undefined;
 }
 
 const CREATE_PATH = '/api/v1/real-call-sessions';
@@ -104,7 +103,6 @@ export function createSessions(deps: SessionDeps): SessionsApi {
     const signal = options.signal
       ? AbortSignal.any([options.signal, deadline.signal])
       : deadline.signal;
-    const random = deps.random ?? Math.random;
     let lastState: string | undefined;
     let lastFailure: unknown;
     try {
@@ -129,7 +127,7 @@ export function createSessions(deps: SessionDeps): SessionsApi {
         // Exponential (×1.5) under a cap, with "equal jitter": never less than half the step,
         // so polling never degenerates into a tight loop.
         const step = Math.min(maxInterval, initial * 1.5 ** n);
-        let pause = step / 2 + random() * (step / 2);
+        let pause = step / 2 + Math.random() * (step / 2);
         if (askedMs !== undefined) pause = Math.max(pause, Math.min(askedMs, deps.maxRetryAfterMs));
         await sleep(Math.round(pause), signal);
       }

@@ -33,8 +33,6 @@ export interface TransportConfig extends BackoffOptions {
   timeoutMs: number;
   logger?: Logger | undefined;
   redact: Redactor;
-  /** For tests of the jitter; defaults to Math.random. */
-  random?: () => number;
 }
 
 export type FetchLike = (input: Request) => Promise<Response>;
@@ -194,7 +192,7 @@ export function createTransport(config: TransportConfig) {
           // A request that may have reached the service is never sent again (unknown outcome).
           if (retry >= maxRetries || failure.mayHaveBeenCreated) throw failure;
         }
-        waitMs ??= fullJitterDelay(retry, backoff, config.random);
+        waitMs ??= fullJitterDelay(retry, backoff);
         config.logger?.warn?.(
           `retrying ${method} ${request.url} in ${waitMs} ms (retry ${retry + 1} of ${maxRetries})`,
           { retry: retry + 1, waitMs },
