@@ -55,4 +55,5 @@ export {
   UPLOAD_FIELDS,
   type UploadProblem,
   type UploadReport,
+  type UploadWarning,
 } from './validate.js';

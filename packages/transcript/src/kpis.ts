@@ -14,7 +14,12 @@ export interface Kpis {
 /** A run of rep cues continues across gaps shorter than this (D21). */
 export const MONOLOGUE_GAP_MS = 2000;
 
-const NULL_KPIS: Kpis = { listenRatio: null, longestMonologue: null, talkSpeed: null };
+/** Every KPI null: no timing or no rep-labeled cue (D18 SKIPPED). Copy it before handing it out. */
+export const NULL_KPIS: Readonly<Kpis> = {
+  listenRatio: null,
+  longestMonologue: null,
+  talkSpeed: null,
+};
 
 /**
  * D21 KPIs, shared by the mock and the client-side preview. All three are null when the

@@ -1,5 +1,5 @@
-import { computeKpis, type Kpis } from './kpis.js';
-import { parseTranscript } from './parse.js';
+import { computeKpis, type Kpis, NULL_KPIS } from './kpis.js';
+import { clip, parseTranscript } from './parse.js';
 import {
   codePointLength,
   HEX24_PATTERN,
@@ -44,9 +44,22 @@ export interface UploadReport {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * Something the service accepts but the user should hear about: the transcript parser's errors
+ * (NUL characters: a UTF-16 or binary file read as text). The service does not reject them, so
+ * they never count against `ok`.
+ */
+export interface UploadWarning {
+  field?: string;
+  line?: number;
+  message: string;
+}
+
 export interface PrevalidateResult {
+  /** True when no problem is predicted; warnings do not count. */
   ok: boolean;
   problems: UploadProblem[];
+  warnings: UploadWarning[];
   report: UploadReport;
   /** The parsed, classified transcript (null when `transcript` is not a string). */
   parsed: ParsedTranscript | null;
@@ -60,16 +73,21 @@ export interface PrevalidateOptions {
 }
 
 /**
- * Checks an upload as the service would, before any request (CLI `upload`/`check`), and as the
- * mock does (same code, so they cannot disagree). Problems come in D3's order: every 400 first,
- * then 422 `rep_not_in_transcript`. Checks that need the organization's data (user exists,
- * mission exists, domains for rep creation) are the service's.
+ * Predicts, before any request (CLI `upload`/`check`), what the service would reject: a problem
+ * here is a 400 or 422 the service answers, nothing more. The mock does not call this: it
+ * validates the body with its own schema (packages/mock/src/request-schemas.ts, sharing this
+ * package's patterns and length limits) and applies rules 4–8 with this package's parser and
+ * `repSpeaks`; a change here must be matched there. Problems come in D3's order: every 400
+ * first, then 422 `rep_not_in_transcript`. What the service accepts but looks wrong (the
+ * parser's errors, such as NUL characters) is a warning. Checks that need the organization's
+ * data (user exists, mission exists, domains for rep creation) are the service's.
  */
 export function prevalidateUpload(
   request: unknown,
   options: PrevalidateOptions = {},
 ): PrevalidateResult {
   const problems: UploadProblem[] = [];
+  const warnings: UploadWarning[] = [];
   const bad = (field: string | undefined, message: string, line?: number) => {
     const p: UploadProblem = { code: 'validation_failed', status: 400, message };
     if (field !== undefined) p.field = field;
@@ -112,8 +130,13 @@ export function prevalidateUpload(
       );
     }
     parsed = parseTranscript(transcript, { emailDomains: options.emailDomains ?? [] });
+    // The service takes any string of the right length: a parse error (NUL characters) is news
+    // for the user, not a predicted rejection.
     for (const d of parsed.diagnostics) {
-      if (d.severity === 'error') bad('transcript', d.message, d.line || undefined);
+      if (d.severity !== 'error') continue;
+      const w: UploadWarning = { field: 'transcript', message: d.message };
+      if (d.line) w.line = d.line;
+      warnings.push(w);
     }
   }
 
@@ -169,18 +192,15 @@ export function prevalidateUpload(
     speakers: parsed ? speakerSummary(parsed) : [],
     removedLabels: parsed ? removedLabels(parsed) : [],
     repSpeaks: speaks,
-    kpis:
-      parsed && rep !== null
-        ? computeKpis(parsed, rep)
-        : { listenRatio: null, longestMonologue: null, talkSpeed: null },
+    kpis: parsed && rep !== null ? computeKpis(parsed, rep) : { ...NULL_KPIS },
     diagnostics: parsed?.diagnostics ?? [],
   };
-  return { ok: problems.length === 0, problems, report, parsed };
+  return { ok: problems.length === 0, problems, warnings, report, parsed };
 }
 
 function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
+  if (typeof v === 'string') return JSON.stringify(clip(v, 60));
   return typeof v;
 }

@@ -158,8 +158,15 @@ describe('prevalidateUpload', () => {
     expect(r.problems.map((p) => p.status)).toEqual([400, 422]);
   });
 
-  it('turns parse errors (NUL characters) into 400 problems with a line', () => {
+  it('reports parse errors (NUL characters) as warnings with a line, not as a predicted 400', () => {
+    // The service (and the mock) accept any string of the right length: predicting a 400 here
+    // would make the CLI refuse what the API takes.
     const r = prevalidateUpload({ ...valid, transcript: `${LABELED}\n\u0000\u0000` });
-    expect(r.problems).toMatchObject([{ status: 400, field: 'transcript', line: 13 }]);
+    expect(r.ok).toBe(true);
+    expect(r.problems).toEqual([]);
+    expect(r.warnings).toMatchObject([{ field: 'transcript', line: 13 }]);
+    expect(r.warnings[0]?.message).toMatch(/NUL characters/);
+    expect(r.report.diagnostics.map((d) => d.code)).toContain('nul_character');
+    expect(prevalidateUpload(valid).warnings).toEqual([]);
   });
 });
