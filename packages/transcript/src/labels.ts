@@ -22,9 +22,9 @@ export function extractLabel(line: string): LabelMatch | null {
   if (colon < 0) return null;
   const after = colon + 1;
   if (after < line.length && !isWhitespace(line.charCodeAt(after))) return null;
-  // Cheap bound before trimming: a label longer than 64 code points needs > 64 UTF-16 units.
   const raw = line.slice(0, colon).trim();
   if (raw.length === 0) return null;
+  // Count code points only when needed: 64 UTF-16 units or fewer are at most 64 code points.
   if (raw.length > MAX_LABEL_LENGTH && codePointLength(raw) > MAX_LABEL_LENGTH) return null;
   let cut = after;
   while (cut < line.length && isWhitespace(line.charCodeAt(cut))) cut++;

@@ -1,5 +1,5 @@
 import { extractLabel } from './labels.js';
-import { isBlank } from './lines.js';
+import { isBlank, splitLines } from './lines.js';
 import { formatSrtTime } from './timing.js';
 
 /** What serializeSrt needs of a cue (a parsed Cue fits). */
@@ -30,7 +30,7 @@ export function serializeSrt(cues: readonly SerializableCue[]): string {
     let body: string[] = c.lines
       ? [...c.lines]
       : typeof c.text === 'string'
-        ? c.text.split(/\r\n|\r|\n/)
+        ? splitLines(c.text)
         : [];
     const label =
       typeof c.label === 'string' && c.label.length > 0 ? c.label.trim().toLowerCase() : null;

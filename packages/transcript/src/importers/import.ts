@@ -1,6 +1,7 @@
 import { countWords } from '../kpis.js';
 import { extractLabel, MAX_LABEL_LENGTH } from '../labels.js';
-import { isValidEmail } from '../patterns.js';
+import { clip } from '../parse.js';
+import { isValidEmail, normalizeEmail } from '../patterns.js';
 import { type SerializableCue, serializeSrt } from '../serialize.js';
 import { parseTimingLine } from '../timing.js';
 import type { Diagnostic } from '../types.js';
@@ -78,9 +79,8 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
       const key = nameKey(t.speaker);
       let s = speakers.get(key);
       if (s === undefined) {
-        const email =
-          map.get(key) ??
-          (isValidEmail(t.speaker.trim().toLowerCase()) ? t.speaker.trim().toLowerCase() : null);
+        const self = normalizeEmail(t.speaker);
+        const email = map.get(key) ?? (isValidEmail(self) ? self : null);
         s = { name: t.speaker.trim(), email, cueCount: 0, line: t.line };
         speakers.set(key, s);
       }
@@ -170,7 +170,7 @@ function checkText(t: Turn, label: string | null, diagnostics: Diagnostic[]): vo
       code: 'text_looks_like_label',
       severity: 'warning',
       line: t.line,
-      message: `The turn at line ${t.line} has no speaker but starts like a label ("${lines[0].slice(0, 40)}"); the service would remove that prefix (R6).`,
+      message: `The turn at line ${t.line} has no speaker but starts like a label ("${clip(lines[0])}"); the service would remove that prefix (R6).`,
     });
   }
   if (lines.some((l) => parseTimingLine(l) !== null)) {
@@ -195,7 +195,7 @@ function normalizeMap(
   const map = new Map<string, string>();
   if (speakers === null || typeof speakers !== 'object') return map;
   for (const [name, email] of Object.entries(speakers)) {
-    const e = typeof email === 'string' ? email.trim().toLowerCase() : '';
+    const e = typeof email === 'string' ? normalizeEmail(email) : '';
     if (!isValidEmail(e)) {
       diagnostics.push({
         code: 'invalid_speaker_email',

@@ -1,7 +1,7 @@
 import { extractLabel } from '../labels.js';
 import { isBlank, splitLines, stripBom } from '../lines.js';
 import { stripMarkup } from '../markup.js';
-import { parseCues, parseTranscript } from '../parse.js';
+import { clip, parseCues, parseTranscript } from '../parse.js';
 import { TIMING_FRACTION, TIMING_SHORT_FIELD } from '../timing.js';
 import type { Cue, Diagnostic } from '../types.js';
 import { OTTER_FOOTER, parseClock, parseMeetMarker, parseSpeakerHeader } from './clock.js';
@@ -157,7 +157,7 @@ function skipped(diagnostics: Diagnostic[], line: number, text: string): void {
     code: 'skipped_line',
     severity: 'info',
     line,
-    message: `Line ${line} is not speech (title, date, attendees or a tool notice) and is left out: "${text.length > 60 ? `${text.slice(0, 60)}…` : text}".`,
+    message: `Line ${line} is not speech (title, date, attendees or a tool notice) and is left out: "${clip(text, 60)}".`,
   });
 }
 
