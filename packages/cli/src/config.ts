@@ -31,7 +31,9 @@ export function isConfigKey(key: string): key is ConfigKey {
 
 export function assertConfigKey(key: string): ConfigKey {
   if (!isConfigKey(key)) {
-    throw usageError(`unknown config key "${key}"; the keys are ${CONFIG_KEYS.join(', ')}`);
+    // `rcs config set api-key=sk_live_…`: the name only, never what follows `=`.
+    const shown = key.includes('=') ? `${key.slice(0, key.indexOf('='))}=…` : key;
+    throw usageError(`unknown config key "${shown}"; the keys are ${CONFIG_KEYS.join(', ')}`);
   }
   return key;
 }

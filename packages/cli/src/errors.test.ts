@@ -11,7 +11,7 @@ import {
   WaitTimeoutError,
 } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
-import { CliError, describeError, InterruptedError } from './errors.js';
+import { CliError, describeError, InterruptedError, maskCommanderError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 
 const api = (status: number, code?: string) => ({
@@ -63,5 +63,25 @@ describe('describeError: the contract exit code and one actionable line per fail
   it('neutralises control characters in service-supplied detail', () => {
     const d = describeError(new BadRequestError({ ...api(400), detail: 'bad\u001b[2Jfield' }));
     expect(d.message).toContain('bad\\x1b[2Jfield');
+  });
+});
+
+describe('maskCommanderError: what was typed on the command line is not echoed', () => {
+  it.each([
+    ["error: unknown option '--api-keyy=sk_live_1'", "error: unknown option '--api-keyy=…'"],
+    ["error: unknown option '--api-keyy=it's=x'", "error: unknown option '--api-keyy=…'"],
+    [
+      "error: unknown option '--api-keyy=a\nb'\n(Did you mean --api-key?)",
+      "error: unknown option '--api-keyy=…'\n(Did you mean --api-key?)",
+    ],
+    ["error: unknown option '-Ksk_live_1'", "error: unknown option '-K…'"],
+    [
+      "error: unknown option '--api-keyy'\n(Did you mean --api-key?)",
+      "error: unknown option '--api-keyy'\n(Did you mean --api-key?)",
+    ],
+    ["error: unknown option '-K'", "error: unknown option '-K'"],
+    ["error: unknown command 'uplod'", "error: unknown command 'uplod'"],
+  ])('%j', (input, masked) => {
+    expect(maskCommanderError(input)).toBe(masked);
   });
 });

@@ -28,6 +28,28 @@ export class InterruptedError extends Error {
   }
 }
 
+/**
+ * Commander's parse errors quote what was typed, and that can be a secret: a mistyped
+ * `--api-keyy=sk_live_…` comes back as `unknown option '--api-keyy=sk_live_…'`. This keeps the
+ * option name and drops the value (`--api-keyy=…`, `-X…`), so that no secret reaches the terminal
+ * or a CI log (cli.md). A value given as a separate argument is never quoted by commander; a
+ * rejected choice (`--format xml`) is, and stays: those options take no secrets.
+ */
+export function maskCommanderError(message: string): string {
+  return (
+    message
+      // `unknown option '<arg>'` (then maybe "\n(Did you mean …?)", which quotes no input): the
+      // last quote of the message closes <arg>, whatever quotes <arg> itself holds.
+      .replace(/(unknown option ')([\s\S]*)'/, (_m, head: string, arg: string) => {
+        const long = /^(--[^=]*)=/.exec(arg);
+        if (long) return `${head}${long[1]}=…'`;
+        // `-Xvalue`: a short option with its value (or other options) attached.
+        if (/^-[^-]./.test(arg)) return `${head}${arg.slice(0, 2)}…'`;
+        return `${head}${arg}'`;
+      })
+  );
+}
+
 export interface Described {
   exitCode: number;
   message: string;

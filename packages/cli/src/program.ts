@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import type { CommandSpec } from './commands/completion.js';
 import type { CliContext, CliIO, GlobalOptions } from './context.js';
-import { describeError, InterruptedError, usageError } from './errors.js';
+import { describeError, InterruptedError, maskCommanderError, usageError } from './errors.js';
 import { EXIT, EXIT_CODE_TABLE, exitCodesText } from './exit-codes.js';
 
 /**
@@ -41,9 +41,10 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
       outputError: (s, write) =>
-        // One line, always (cli.md): commander puts its "Did you mean" on a second one.
+        // One line, always (cli.md): commander puts its "Did you mean" on a second one. Values
+        // typed on the command line are masked: a mistyped credential flag must not print it.
         write(
-          `rcs: ${s
+          `rcs: ${maskCommanderError(s)
             .replace(/^error: /, '')
             .trim()
             .replace(/\s*\n\s*/g, ' ')} (see rcs --help)\n`,

@@ -208,6 +208,10 @@ describe('credentials and config', () => {
     expect(badKey.stderr).toMatch(
       /unknown config key "apikey"; the keys are base-url, api-key, token/,
     );
+    const glued = await run(['config', 'get', 'api-key=sk_live_SECRET123']);
+    expect(glued.code).toBe(2);
+    expect(glued.stderr).toMatch(/unknown config key "api-key=…"/);
+    expect(glued.stderr).not.toContain('SECRET');
   });
 
   it('no service URL: exit 2 with what to set', async () => {
@@ -245,6 +249,23 @@ describe('help, exit codes, completion', () => {
     const r = await runCli(['uplod', 'x.srt'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("rcs: unknown command 'uplod' (Did you mean upload?) (see rcs --help)\n");
+  });
+
+  it('a mistyped credential flag never prints its value (exit 2, one line)', async () => {
+    const secret = 'sk_live_SECRET123';
+    for (const [args, shown] of [
+      [[`--api-keyy=${secret}`, 'sessions', 'get', 'x'], "unknown option '--api-keyy=…'"],
+      [['sessions', 'get', 'x', `--tokn=${secret}`], "unknown option '--tokn=…'"],
+      [[`-K${secret}`, 'sessions', 'get', 'x'], "unknown option '-K…'"],
+      // The value as a separate argument: commander quotes only the option.
+      [['--api-keyy', secret, 'sessions', 'get', 'x'], "unknown option '--api-keyy'"],
+    ] as const) {
+      const r = await runCli([...args], { cwd: dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).not.toContain('SECRET');
+      expect(r.stderr, args.join(' ')).toContain(shown);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
   });
 
   it('rcs help exit-codes lists the contract', async () => {
