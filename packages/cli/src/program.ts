@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import type { CommandSpec } from './commands/completion.js';
 import type { CliContext, CliIO, GlobalOptions } from './context.js';
-import { describeError, InterruptedError, maskCommanderError, usageError } from './errors.js';
+import { describeError, InterruptedError, maskCommanderError } from './errors.js';
 import { EXIT, EXIT_CODE_TABLE, exitCodesText } from './exit-codes.js';
 
 /**
@@ -217,14 +217,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
           opts.concurrency as string | undefined,
           64,
         );
-        let mod: typeof import('./commands/export.js');
-        try {
-          mod = await import('./commands/export.js');
-        } catch {
-          throw usageError('rcs export is not available in this build');
-        }
+        const { runExport } = await import('./commands/export.js');
         const { DEFAULT_CONCURRENCY } = await import('./export/options.js');
-        return mod.runExport(
+        return runExport(
           {
             resources,
             format: opts.format as 'jsonl' | 'csv',

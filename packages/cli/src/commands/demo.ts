@@ -4,6 +4,7 @@ import { SAMPLE_MEETING_NAME, sampleCall } from '../demo/sample-call.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { renderSession } from '../output/session-view.js';
+import { runExport } from './export.js';
 import { startSpinner } from './sessions.js';
 
 export interface DemoOptions {
@@ -69,28 +70,19 @@ export async function run(opts: DemoOptions, ctx: CliContext): Promise<number> {
 
     const exported = await exportAll(ctx, client, outDir);
     ctx.log(nextSteps(server.url, rep, exported ? outDir : undefined));
-    return exported === false ? EXIT.failure : EXIT.ok;
+    return exported ? EXIT.ok : EXIT.failure;
   } finally {
     spinner?.stop();
     await server.close();
   }
 }
 
-/** Runs the export teammate's `runExport` for all nine with the demo's client. */
+/** `rcs export all` into `out` with the demo's client. */
 async function exportAll(
   ctx: CliContext,
   client: Awaited<ReturnType<CliContext['getClient']>>,
   out: string,
-): Promise<boolean | undefined> {
-  let runExport: typeof import('./export.js').runExport;
-  try {
-    ({ runExport } = await import('./export.js'));
-  } catch (error) {
-    ctx.error(
-      `the export command could not be loaded (${(error as Error).message}); skipped the export step`,
-    );
-    return undefined;
-  }
+): Promise<boolean> {
   // With --json the demo's stdout is one JSON document: the export's own output is not added.
   const sink = new Writable({ write: (_c, _e, done) => done() });
   const code = await runExport(
