@@ -171,7 +171,6 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   }
   const lock = await acquireExportLock(dir);
   const outputs = new Map<ExportResource, FileOutput>();
-  let committed = false;
   try {
     for (const entry of plan.entries) {
       outputs.set(entry.resource, await FileOutput.open(dir, entry.resource, plan));
@@ -188,7 +187,6 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
 
     // Every export is complete, exact (or accepted drift) and verified: make them visible.
     deps.signal.throwIfAborted();
-    committed = true;
     for (const entry of plan.entries) await outputs.get(entry.resource)!.commit();
     await syncDirectory(dir);
 
@@ -243,7 +241,9 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
     await writeFileAtomically(join(dir, MANIFEST_FILE), manifestText(manifest));
     return manifest;
   } finally {
-    if (!committed) await Promise.all([...outputs.values()].map((o) => o.discard()));
+    // Whatever was not renamed into place goes (a rename that fails part-way leaves the rest as
+    // partial files); discard() leaves a committed file alone.
+    await Promise.all([...outputs.values()].map((o) => o.discard()));
     await lock.release();
   }
 }
