@@ -52,6 +52,17 @@ describe('describeError: the contract exit code and one actionable line per fail
       /outcome is unknown/,
     ],
     [new InterruptedError(), EXIT.interrupted, /interrupted/],
+    [new InterruptedError('SIGTERM'), 143, /interrupted/],
+    [
+      Object.assign(new Error('aborted'), {
+        name: 'AbortError',
+        cause: new InterruptedError('SIGTERM'),
+      }),
+      143,
+      /interrupted/,
+    ],
+    [Object.assign(new Error('aborted'), { name: 'AbortError' }), EXIT.interrupted, /interrupted/],
+    [new InterruptedError('SIGPIPE'), EXIT.failure, /standard output was closed/],
     [new CliError(EXIT.usage, 'bad flag'), EXIT.usage, /^bad flag$/],
   ] as const)('%s', (error, code, message) => {
     const d = describeError(error);

@@ -50,6 +50,21 @@ export function maskCommanderError(message: string): string {
   );
 }
 
+/**
+ * The exit code of a run stopped by `signal`: 130 for SIGINT (cli.md), 143 for SIGTERM; a reader
+ * of stdout that went away (SIGPIPE, EPIPE) is a failure (1), as upload and export report it.
+ */
+export function signalExitCode(signal: InterruptedError['signal']): number {
+  if (signal === 'SIGTERM') return EXIT.terminated;
+  if (signal === 'SIGPIPE') return EXIT.failure;
+  return EXIT.interrupted;
+}
+
+/** The exit code for an abort reason: by its signal when it is an InterruptedError, else 130. */
+export function interruptedExitCode(reason: unknown): number {
+  return reason instanceof InterruptedError ? signalExitCode(reason.signal) : EXIT.interrupted;
+}
+
 export interface Described {
   exitCode: number;
   message: string;
@@ -67,11 +82,25 @@ function detailOf(error: { detail?: string | undefined; message: string }): stri
  */
 export function describeError(error: unknown): Described {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
-  if (
-    error instanceof InterruptedError ||
-    (error instanceof Error && error.name === 'AbortError')
-  ) {
-    return { exitCode: EXIT.interrupted, message: 'interrupted' };
+  // An AbortError (e.g. from node:timers/promises) carries the abort reason as its cause.
+  const isAbort = error instanceof Error && error.name === 'AbortError';
+  const interruption =
+    error instanceof InterruptedError
+      ? error
+      : isAbort && error.cause instanceof InterruptedError
+        ? error.cause
+        : undefined;
+  if (interruption?.signal === 'SIGPIPE') {
+    return {
+      exitCode: signalExitCode('SIGPIPE'),
+      message: 'standard output was closed (EPIPE) before the command ended',
+    };
+  }
+  if (interruption || isAbort) {
+    return {
+      exitCode: interruption ? signalExitCode(interruption.signal) : EXIT.interrupted,
+      message: 'interrupted',
+    };
   }
   if (!(error instanceof Error)) return { exitCode: EXIT.failure, message: safeLine(error) };
   const e = error as Error & {

@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import type { CommandSpec } from './commands/completion.js';
 import type { CliContext, CliIO, GlobalOptions } from './context.js';
-import { describeError, InterruptedError, maskCommanderError } from './errors.js';
+import { describeError, InterruptedError, maskCommanderError, signalExitCode } from './errors.js';
 import { EXIT, EXIT_CODE_TABLE, exitCodesText } from './exit-codes.js';
 
 /**
@@ -387,10 +387,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 /** Runs `rcs` in this process: signals, real streams, and the exit code (see main.ts). */
 export async function runFromProcess(): Promise<void> {
   const controller = new AbortController();
-  // First Ctrl-C: stop gracefully (ledger and files stay consistent), exit 130. Second: now.
+  // First Ctrl-C: stop gracefully (ledger and files stay consistent); the command then returns
+  // its exit code for the abort reason (describeError: 130, or 143 for SIGTERM). Second: now.
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => () => {
-    if (controller.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
-    process.exitCode = signal === 'SIGINT' ? EXIT.interrupted : 143;
+    if (controller.signal.aborted) process.exit(signalExitCode(signal));
     controller.abort(new InterruptedError(signal));
   };
   process.on('SIGINT', onSignal('SIGINT'));

@@ -22,16 +22,6 @@ import { safeLine } from '../output/sanitize.js';
 
 export type { ExportOptions } from '../export/options.js';
 
-/** 130 for SIGINT (cli.md); 143 (128 + 15) when the run was stopped by SIGTERM. */
-function interruptedCode(signal: AbortSignal): number {
-  const reason = signal.reason as { signal?: unknown; message?: unknown } | string | undefined;
-  const text =
-    typeof reason === 'string'
-      ? reason
-      : `${String(reason?.signal ?? '')} ${String(reason?.message ?? '')}`;
-  return /SIGTERM/.test(text) ? 143 : EXIT.interrupted;
-}
-
 function summary(manifest: Manifest): string {
   const rows = manifest.resources.map((e) => [
     e.resource,
@@ -115,7 +105,7 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
     const what = resource ? `export ${resource}` : 'export';
     if (ctx.signal.aborted) {
       ctx.error(`export interrupted; nothing was replaced${where}`);
-      return interruptedCode(ctx.signal);
+      return describeError(ctx.signal.reason).exitCode;
     }
     if (error instanceof ExportIntegrityError) {
       ctx.error(

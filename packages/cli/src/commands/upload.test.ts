@@ -11,6 +11,7 @@ import {
 } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../context.js';
+import { InterruptedError } from '../errors.js';
 import { run } from './upload.js';
 
 // upload's run(opts, ctx) with a fake client: what the batch does, without a network.
@@ -21,7 +22,7 @@ function call(n: number): string {
   return `1\n00:00:00,000 --> 00:00:03,000\n${REP}: call number ${n}, what is the budget?\n`;
 }
 
-function fakeContext(cwd: string, client: Partial<RcsClient>) {
+function fakeContext(cwd: string, client: Partial<RcsClient>, signal?: AbortSignal) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -42,7 +43,7 @@ function fakeContext(cwd: string, client: Partial<RcsClient>) {
     quiet: false,
     verbose: false,
     version: 'test',
-    signal: new AbortController().signal,
+    signal: signal ?? new AbortController().signal,
     env: {},
     cwd,
     getClient: async () => client as RcsClient,
@@ -241,4 +242,30 @@ describe('rcs upload --wait: reading the session back fails', () => {
       /1 uploaded session could not be read back \(00000000-0000-4000-8000-000000000002; `rcs sessions wait <id>`/,
     );
   });
+});
+
+describe('rcs upload: stopped by a signal while an upload is in flight', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)(
+    '%s: exit %i, and the in-flight upload is recorded as unknown',
+    async (signal, code) => {
+      const dir = dirWith(1);
+      const stop = new AbortController();
+      const client = {
+        sessions: {
+          create: async (_body: unknown, options: { signal: AbortSignal }) => {
+            stop.abort(new InterruptedError(signal));
+            // What the client does: the caller's abort reason is what the request rejects with.
+            throw options.signal.reason;
+          },
+        },
+      } as unknown as Partial<RcsClient>;
+      const { ctx } = fakeContext(dir, client, stop.signal);
+      expect(await run({ files: [join(dir, 'c0.srt')], email: REP }, ctx)).toBe(code);
+      const ledger = readFileSync(join(dir, '.rcs-ledger.jsonl'), 'utf8');
+      expect(ledger).toMatch(/"status":"unknown"/);
+    },
+  );
 });

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RcsClient, RealCallSession } from '@rcs/client';
 import type { CliContext } from '../context.js';
-import { CliError, describeError } from '../errors.js';
+import { CliError, describeError, interruptedExitCode } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { contentHash, Ledger, repKey } from '../ledger.js';
 import { createProgress, type Progress } from '../output/progress.js';
@@ -217,7 +217,7 @@ function summarize(
     ctx.error(
       `interrupted: ${count('created')} uploaded and recorded in ${ledgerName}; run the same command again to upload the rest`,
     );
-    return EXIT.interrupted;
+    return interruptedExitCode(ctx.signal.reason);
   }
   // The worst outcome decides the exit code: a 401 anywhere (4), then any item that did not end
   // well (its own code for one file, 3 for a batch), then sessions still not DONE (5).
@@ -358,7 +358,7 @@ class UploadTask {
         status: 'failed',
         error: errorInfo(error, message),
       },
-      exitCode: interrupted ? EXIT.interrupted : described.exitCode,
+      exitCode: interrupted ? interruptedExitCode(this.stop.signal.reason) : described.exitCode,
       interrupted,
     };
   }
@@ -376,7 +376,13 @@ class UploadTask {
       return { result: { ...result, session }, exitCode: 0 };
     } catch (error) {
       const described = describeError(error);
-      if (this.halted()) return { result, exitCode: EXIT.interrupted, interrupted: true };
+      if (this.halted()) {
+        return {
+          result,
+          exitCode: interruptedExitCode(this.stop.signal.reason),
+          interrupted: true,
+        };
+      }
       if (described.exitCode === EXIT.waitTimeout) {
         return { result, exitCode: EXIT.waitTimeout, waitTimedOut: true };
       }

@@ -11,6 +11,7 @@ import { type MockServer, startMockServer } from '@rcs/mock';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runExport } from '../../src/commands/export.js';
+import { InterruptedError } from '../../src/errors.js';
 import { EXPORT_COLUMNS, SESSION_ITEM_COLUMNS } from '../../src/export/columns.js';
 import type { ExportOptions } from '../../src/export/options.js';
 import {
@@ -577,7 +578,7 @@ describe('rcs export interruption and locking', () => {
       if ((await readdir(dir)).some((n) => n.endsWith('.partial'))) break;
     }
     await new Promise((r) => setTimeout(r, 100));
-    ac.abort(new Error('SIGTERM'));
+    ac.abort(new InterruptedError('SIGTERM'));
     expect(await run).toBe(143);
     expect(stderr()).toMatch(/interrupted/);
     expect(await readFile(join(dir, 'users.jsonl'), 'utf8')).toBe('previous users\n');
