@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import {
   AuthenticationError,
+  ConnectionError,
   type RcsClient,
   type RealCallSession,
   ServerError,
+  UnprocessableError,
   WaitTimeoutError,
 } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
@@ -268,4 +270,49 @@ describe('rcs upload: stopped by a signal while an upload is in flight', () => {
       expect(ledger).toMatch(/"status":"unknown"/);
     },
   );
+});
+
+describe('rcs upload: a failure that arrives while the batch is stopping', () => {
+  const api = (status: number, code: string) => ({
+    status,
+    code,
+    message: `HTTP ${status}`,
+    detail: 'x',
+  });
+  it.each([
+    [
+      'a 422 answer',
+      'failed',
+      () => new UnprocessableError(api(422, 'email_domain_not_allowed')),
+      /email domain/,
+    ],
+    [
+      'a connection refused before sending',
+      'failed',
+      () => new ConnectionError('connect ECONNREFUSED'),
+      /could not reach the service/,
+    ],
+    [
+      'a connection lost after sending',
+      'unknown',
+      () => new ConnectionError('socket hang up', { mayHaveBeenCreated: true }),
+      /outcome is unknown/,
+    ],
+  ] as const)('%s is recorded as %s, with its own line', async (_name, status, error, line) => {
+    const dir = dirWith(1);
+    const stop = new AbortController();
+    const client = {
+      sessions: {
+        create: async () => {
+          stop.abort(new InterruptedError('SIGINT'));
+          throw error();
+        },
+      },
+    } as unknown as Partial<RcsClient>;
+    const { ctx, err } = fakeContext(dir, client, stop.signal);
+    expect(await run({ files: [join(dir, 'c0.srt')], email: REP }, ctx)).toBe(130);
+    const ledger = readFileSync(join(dir, '.rcs-ledger.jsonl'), 'utf8').trim().split('\n');
+    expect(ledger.map((l) => JSON.parse(l).status)).toEqual([status]);
+    expect(err()).toMatch(line);
+  });
 });

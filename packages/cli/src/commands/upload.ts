@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RcsClient, RealCallSession } from '@rcs/client';
 import type { CliContext } from '../context.js';
-import { CliError, describeError, interruptedExitCode } from '../errors.js';
+import { CliError, describeError, InterruptedError, interruptedExitCode } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { contentHash, Ledger, repKey } from '../ledger.js';
 import { createProgress, type Progress } from '../output/progress.js';
@@ -313,11 +313,13 @@ class UploadTask {
       };
     }
     this.progress.set(file, `${safeLine(file)}: uploading`);
+    // A request can reach the service only if the batch was still running when it was made.
+    const sent = !this.stop.signal.aborted;
     let session: RealCallSession;
     try {
       session = await this.client.sessions.create(body as never, { signal: this.stop.signal });
     } catch (error) {
-      return this.failed(file, sha256, error);
+      return this.failed(file, sha256, error, sent);
     }
     this.ledger.record({
       file,
@@ -332,18 +334,31 @@ class UploadTask {
       : { result, exitCode: 0 };
   }
 
-  private failed(file: string, sha256: string, error: unknown): Outcome {
-    const interrupted = this.halted();
+  private failed(file: string, sha256: string, error: unknown, sent: boolean): Outcome {
+    // Cut by the stop (Ctrl-C, SIGTERM, stdout gone): the request rejects with the abort reason.
+    // Anything else (an answer, a refused connection) is a failure of its own, even if it
+    // arrives while the batch is stopping.
+    const cut =
+      this.stop.signal.aborted &&
+      (error === this.stop.signal.reason ||
+        error instanceof InterruptedError ||
+        (error as Error | undefined)?.name === 'AbortError');
+    // Unknown only when the request may have reached the service: the client says so (a
+    // connection lost or timed out after sending), or it was cut in flight (the client cannot
+    // say whether it had left yet, so the safe answer is "maybe").
     const unknown =
-      interrupted || (error as { mayHaveBeenCreated?: unknown })?.mayHaveBeenCreated === true;
+      (error as { mayHaveBeenCreated?: unknown })?.mayHaveBeenCreated === true || (cut && sent);
     const described = describeError(error);
-    const message = interrupted
-      ? 'interrupted while the upload was in flight; its outcome is unknown'
+    const message = cut
+      ? unknown
+        ? 'interrupted while the upload was in flight; its outcome is unknown'
+        : 'interrupted before the upload was sent'
       : described.message;
     // A 401 ends the batch early (every other upload would fail the same way); uploads already
     // in flight finish on their own, so none is cut mid-request. Any other failure stops nothing.
-    if (!interrupted && described.exitCode === EXIT.auth) this.authRefused = true;
-    if (!(described.exitCode === EXIT.auth && !unknown)) {
+    if (!cut && described.exitCode === EXIT.auth) this.authRefused = true;
+    // A 401, or a stop before the request left, created nothing: not recorded, a re-run sends it.
+    if (unknown || !(described.exitCode === EXIT.auth || cut)) {
       this.ledger.record({
         file,
         sha256,
@@ -358,8 +373,8 @@ class UploadTask {
         status: 'failed',
         error: errorInfo(error, message),
       },
-      exitCode: interrupted ? interruptedExitCode(this.stop.signal.reason) : described.exitCode,
-      interrupted,
+      exitCode: cut ? interruptedExitCode(this.stop.signal.reason) : described.exitCode,
+      interrupted: cut,
     };
   }
 
