@@ -4,8 +4,8 @@ import { SAMPLE_MEETING_NAME, sampleCall } from '../demo/sample-call.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { renderSession } from '../output/session-view.js';
+import { startSpinner } from '../output/spinner.js';
 import { runExport } from './export.js';
-import { startSpinner } from './sessions.js';
 
 export interface DemoOptions {
   /** Where the nine exports go (default ./rcs-export, as the README promises). */

@@ -2,8 +2,8 @@ import type { CliContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { safeLine } from '../output/sanitize.js';
 import { renderSession } from '../output/session-view.js';
-import { DEFAULT_WAIT_SECONDS } from './upload.js';
-import { parseSeconds, sessionIdArg } from './validate-flags.js';
+import { startSpinner } from '../output/spinner.js';
+import { DEFAULT_WAIT_SECONDS, parseSeconds, sessionIdArg } from './validate-flags.js';
 
 export interface SessionsGetOptions {
   sessionId: string;
@@ -52,21 +52,4 @@ export async function runWait(opts: SessionsWaitOptions, ctx: CliContext): Promi
 function print(ctx: CliContext, session: Parameters<typeof renderSession>[0]): void {
   if (ctx.json) ctx.stdout.write(`${JSON.stringify(session)}\n`);
   else ctx.stdout.write(renderSession(session, { color: ctx.color && ctx.stdoutIsTTY }));
-}
-
-/** An ora spinner on stderr, only on a TTY and not with --quiet (loaded only when shown). */
-export async function startSpinner(ctx: CliContext, text: string) {
-  if (!ctx.stderrIsTTY || ctx.quiet) return undefined;
-  // ora divides by the terminal width to count lines to clear: a pseudo-terminal that reports 0
-  // columns (e.g. `script` without a size) would make it clear forever. No width, no spinner.
-  const columns = (ctx.stderr as NodeJS.WriteStream).columns;
-  if (!(typeof columns === 'number' && columns > 0)) return undefined;
-  const { default: ora } = await import('ora');
-  // discardStdin off: ora's stdin handling would otherwise swallow Ctrl-C on some terminals.
-  return ora({
-    text,
-    stream: ctx.stderr as NodeJS.WriteStream,
-    color: 'cyan',
-    discardStdin: false,
-  }).start();
 }

@@ -17,7 +17,13 @@ import {
   prevalidate,
   requestBody,
 } from '../upload/prepare.js';
-import { hex24, parsePositiveInt, parseSeconds, repDesignator } from './validate-flags.js';
+import {
+  DEFAULT_WAIT_SECONDS,
+  hex24,
+  parsePositiveInt,
+  parseSeconds,
+  repDesignator,
+} from './validate-flags.js';
 
 export interface UploadOptions {
   files: string[];
@@ -39,7 +45,6 @@ export interface UploadOptions {
 
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_LEDGER = '.rcs-ledger.jsonl';
-export const DEFAULT_WAIT_SECONDS = 600;
 /**
  * The create answer is PENDING (R10, D18): reading the session again at once can only say PENDING
  * again, so --wait starts polling after this pause (one request per session fewer, bench/cli).

@@ -3,6 +3,9 @@ import { usageError } from '../errors.js';
 
 /** Flag checks shared by commands; each failure is a usage error (exit 2) naming the flag. */
 
+/** `--timeout` of `upload --wait` and `sessions wait`, in seconds. */
+export const DEFAULT_WAIT_SECONDS = 600;
+
 export function parsePositiveInt(
   flag: string,
   raw: string | undefined,

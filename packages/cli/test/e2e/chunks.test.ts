@@ -1,0 +1,49 @@
+// What each command loads (start-up, bench/cli): the bundle's static import graph from the chunk
+// program.ts imports lazily for a command must not pull in another command's code.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, CLI } from './helpers.js';
+
+const DIST = dirname(CLI);
+
+/** Every file a chunk loads before it runs: its static imports, transitively. */
+function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(join(DIST, file), 'utf8');
+  for (const m of text.matchAll(/^import\s+(?:[\s\S]*?\s+from\s+)?"\.\/([^"]+)";?$/gm)) {
+    staticClosure(m[1]!, seen);
+  }
+  return seen;
+}
+
+/** The chunk rcs.js imports lazily for a command module (`import("./sessions-XXXX.js")`). */
+function commandChunk(name: string): string {
+  const rcs = readFileSync(CLI, 'utf8');
+  const found = [...rcs.matchAll(/import\("\.\/([^"]+)"\)/g)]
+    .map((m) => m[1]!)
+    .find((f) => f.startsWith(`${name}-`));
+  if (!found) throw new Error(`no lazily imported ${name} chunk in ${CLI}`);
+  return found;
+}
+
+const loads = (name: string) =>
+  [...staticClosure(commandChunk(name))].map((f) => readFileSync(join(DIST, f), 'utf8')).join('\n');
+
+beforeAll(() => {
+  assertBuilt();
+});
+
+describe('lazily loaded commands stay apart in the bundle', () => {
+  it('rcs sessions loads no upload code', () => {
+    const code = loads('sessions');
+    expect(code).toMatch(/function runWait/);
+    expect(code).not.toMatch(/class UploadTask|UploadTask = class/);
+  });
+
+  it('rcs demo loads no sessions or upload command code', () => {
+    const code = loads('demo');
+    expect(code).not.toMatch(/function runWait|UploadTask = class/);
+  });
+});
