@@ -211,20 +211,14 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     )
     .action(
       action(async (ctx, resources: string[], opts: Record<string, unknown>) => {
-        const { parsePositiveInt } = await import('./commands/validate-flags.js');
-        const concurrency = parsePositiveInt(
-          '--concurrency',
-          opts.concurrency as string | undefined,
-          64,
-        );
         const { runExport } = await import('./commands/export.js');
-        const { DEFAULT_CONCURRENCY } = await import('./export/options.js');
+        // Every option, --concurrency included, is checked in planExport (exit 2).
         return runExport(
           {
             resources,
             format: opts.format as 'jsonl' | 'csv',
             out: opts.out as string,
-            concurrency: concurrency ?? DEFAULT_CONCURRENCY,
+            concurrency: opts.concurrency as string | undefined,
             ...(opts.archived ? { archived: opts.archived as 'include' | 'only' } : {}),
             csvRaw: Boolean(opts.csvRaw),
             bom: Boolean(opts.bom),

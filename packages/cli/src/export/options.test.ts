@@ -42,9 +42,21 @@ describe('planExport', () => {
     [{ csvRaw: true }, /--csv-raw applies to --format csv only/],
     [{ concurrency: 65 }, /from 1 to 64, got 65/],
     [{ concurrency: 2.5 }, /got 2\.5/],
+    // As typed on the command line (program.ts no longer checks it first).
+    [{ concurrency: '0' }, /--concurrency must be a whole number from 1 to 64, got "0"/],
+    [{ concurrency: '65' }, /whole number from 1 to 64, got "65"/],
+    [{ concurrency: 'abc' }, /whole number from 1 to 64, got "abc"/],
+    [{ concurrency: '1e1' }, /whole number from 1 to 64, got "1e1"/],
     [{ archived: 'all' as 'only' }, /--archived must be include or only/],
   ])('rejects %o', (over, message) => {
     expect(() => planExport({ ...base, ...over })).toThrow(ExportUsageError);
     expect(() => planExport({ ...base, ...over })).toThrow(message);
+  });
+});
+
+describe('planExport --concurrency', () => {
+  it('takes the flag as typed, and defaults to 8', () => {
+    expect(planExport({ ...base, concurrency: ' 12 ' }).concurrency).toBe(12);
+    expect(planExport({ ...base, concurrency: undefined }).concurrency).toBe(8);
   });
 });

@@ -11,8 +11,11 @@ export interface ExportOptions {
   format: ExportFormat;
   /** A directory, or `-` for stdout (exactly one resource). */
   out: string;
-  /** Requests in flight at once, shared by all resources and pages. Default 8. */
-  concurrency: number;
+  /**
+   * Requests in flight at once, shared by all resources and pages: a number, or the flag's text
+   * as typed (checked here, the one place). Default 8.
+   */
+  concurrency?: number | string | undefined;
   /** Tracks only (D8). */
   archived?: 'include' | 'only';
   csvRaw: boolean;
@@ -51,6 +54,21 @@ export class ExportUsageError extends Error {
 
 const NAMES = EXPORT_TABLE.map((e) => e.resource).join(', ');
 
+/** `--concurrency` as typed (digits only: not "1e1", "0x8" or "2.5") or as a number. */
+function concurrencyOf(value: number | string | undefined): number {
+  if (value === undefined) return DEFAULT_CONCURRENCY;
+  const typed = typeof value === 'string';
+  const n = typed ? (/^\d+$/.test(value.trim()) ? Number(value) : Number.NaN) : value;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_CONCURRENCY) {
+    throw new ExportUsageError(
+      typed
+        ? `--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${value}"`
+        : `--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${String(value)}`,
+    );
+  }
+  return n;
+}
+
 export function planExport(options: ExportOptions): ExportPlan {
   const requested = options.resources.map((r) => r.trim()).filter((r) => r !== '');
   if (requested.length === 0) {
@@ -78,12 +96,7 @@ export function planExport(options: ExportOptions): ExportPlan {
       `${options.csvRaw ? '--csv-raw' : '--bom'} applies to --format csv only (JSONL is UTF-8 without a BOM)`,
     );
   }
-  const concurrency = options.concurrency;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-    throw new ExportUsageError(
-      `--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${String(concurrency)}`,
-    );
-  }
+  const concurrency = concurrencyOf(options.concurrency);
   const archived = options.archived;
   if (archived !== undefined) {
     if (archived !== 'include' && archived !== 'only') {
