@@ -25,6 +25,18 @@ export function configPath(env: NodeJS.ProcessEnv): string {
   return join(base, 'rcs', 'config.json');
 }
 
+/**
+ * The profile in use: `--profile`, else `RCS_PROFILE`, else "default" (blank counts as not
+ * given). `explicit` when one was named: a named profile that does not exist is an error.
+ */
+export function profileNameOf(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+): { name: string; explicit: boolean } {
+  const named = flag?.trim() || env.RCS_PROFILE?.trim();
+  return { name: named || DEFAULT_PROFILE, explicit: Boolean(named) };
+}
+
 export function isConfigKey(key: string): key is ConfigKey {
   return (CONFIG_KEYS as readonly string[]).includes(key);
 }

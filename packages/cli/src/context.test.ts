@@ -16,6 +16,18 @@ async function withConfig(profiles: Record<string, Record<string, string>>) {
 const stdin = (text = '') => Readable.from([text]);
 
 describe('settings: flag > environment > config profile (cli.md)', () => {
+  it('a blank --profile counts as not given: RCS_PROFILE applies, as in rcs config', async () => {
+    const env = await withConfig({
+      default: { 'base-url': 'https://d.example' },
+      staging: { 'base-url': 'https://s.example' },
+    });
+    env.RCS_PROFILE = 'staging';
+    expect(await resolveSettings({ profile: ' ' }, { env, stdin: stdin() })).toMatchObject({
+      profile: 'staging',
+      baseUrl: 'https://s.example',
+    });
+  });
+
   it('the profile fills in what neither flag nor env gives', async () => {
     const env = await withConfig({
       default: { 'base-url': 'https://p.example', 'api-key': 'profile-key' },

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { RcsClient } from '@rcs/client';
-import { configPath, DEFAULT_PROFILE, type Profile, readConfig } from './config.js';
+import { configPath, type Profile, profileNameOf, readConfig } from './config.js';
 import { CliError, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 
@@ -83,7 +83,8 @@ async function readSecretFile(path: string, flag: string): Promise<string> {
   return secret;
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/** All of a stream as UTF-8 (standard input for `--api-key-stdin`, `rcs config set KEY -`). */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');
@@ -98,12 +99,11 @@ export async function resolveSettings(
   io: Pick<CliIO, 'env' | 'stdin'>,
 ): Promise<ResolvedSettings> {
   const env = io.env;
-  const explicitProfile = globals.profile ?? env.RCS_PROFILE;
-  const profileName = explicitProfile?.trim() || DEFAULT_PROFILE;
+  const { name: profileName, explicit } = profileNameOf(globals.profile, env);
   const path = configPath(env);
   const config = await readConfig(path);
   const profile: Profile | undefined = config.profiles[profileName];
-  if (explicitProfile && profile === undefined) {
+  if (explicit && profile === undefined) {
     const known = Object.keys(config.profiles);
     throw usageError(
       `no profile "${profileName}" in ${path}` +

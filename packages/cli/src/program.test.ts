@@ -1,6 +1,7 @@
 import { EXPORT_RESOURCES } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import type { CliIO } from './context.js';
+import { DEFAULT_OUT_DIR } from './export/options.js';
 import { buildProgram } from './program.js';
 
 describe('the commander wiring', () => {
@@ -13,5 +14,12 @@ describe('the commander wiring', () => {
       .replace(/, or all$/, '')
       .split(', ');
     expect(listed).toEqual([...EXPORT_RESOURCES]);
+  });
+
+  it("export's --out default is DEFAULT_OUT_DIR (a literal there, for start-up time)", () => {
+    const program = buildProgram({} as CliIO, () => {});
+    const exportCmd = program.commands.find((c) => c.name() === 'export');
+    const out = exportCmd?.options.find((o) => o.long === '--out');
+    expect(out?.defaultValue).toBe(DEFAULT_OUT_DIR);
   });
 });

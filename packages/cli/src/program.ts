@@ -187,6 +187,8 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .addOption(
       new Option('--format <format>', 'file format').choices(['jsonl', 'csv']).default('jsonl'),
     )
+    // The literal is DEFAULT_OUT_DIR (program.test.ts keeps them equal): importing it would load
+    // export/options.js, and the client with it, for every `rcs --help`.
     .option('--out <dir>', 'output directory, or - for stdout (one resource)', 'rcs-export')
     .option('--concurrency <n>', 'requests in flight at once (default 8)')
     .addOption(

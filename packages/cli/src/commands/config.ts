@@ -2,13 +2,13 @@ import {
   assertConfigKey,
   CONFIG_KEYS,
   configPath,
-  DEFAULT_PROFILE,
   displayValue,
+  profileNameOf,
   readConfig,
   SECRET_KEYS,
   writeConfig,
 } from '../config.js';
-import type { CliContext } from '../context.js';
+import { type CliContext, readAll } from '../context.js';
 import { CliError, usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { safeLine } from '../output/sanitize.js';
@@ -22,19 +22,13 @@ export interface ConfigOptions {
   stdin: NodeJS.ReadableStream;
 }
 
-async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8').trim();
-}
-
 /**
  * `rcs config set|get|list|unset`: the profiles of the config file. A secret can be given as `-`
  * to read it from standard input (not in shell history), and is never printed back.
  */
 export async function run(opts: ConfigOptions, ctx: CliContext): Promise<number> {
   const path = configPath(ctx.env);
-  const profileName = opts.profile?.trim() || ctx.env.RCS_PROFILE?.trim() || DEFAULT_PROFILE;
+  const profileName = profileNameOf(opts.profile, ctx.env).name;
   const config = await readConfig(path);
 
   if (opts.action === 'list') {
@@ -91,7 +85,7 @@ export async function run(opts: ConfigOptions, ctx: CliContext): Promise<number>
   let value = opts.value;
   if (value === undefined)
     throw usageError(`rcs config set ${key} needs a value (or - to read it from standard input)`);
-  if (value === '-') value = await readStdin(opts.stdin);
+  if (value === '-') value = (await readAll(opts.stdin)).trim();
   if (value === '') throw usageError(`the value of ${key} is empty`);
   if (key === 'base-url') {
     let url: URL;

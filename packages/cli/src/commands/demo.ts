@@ -3,6 +3,7 @@ import type { CliContext } from '../context.js';
 import { SAMPLE_MEETING_NAME, sampleCall } from '../demo/sample-call.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_OUT_DIR } from '../export/options.js';
 import { renderSession } from '../output/session-view.js';
 import { startSpinner } from '../output/spinner.js';
 import { runExport } from './export.js';
@@ -21,7 +22,7 @@ const DEMO_PROCESSING_MS = 1500;
  * resources, and say what to try next.
  */
 export async function run(opts: DemoOptions, ctx: CliContext): Promise<number> {
-  const outDir = opts.out ?? 'rcs-export';
+  const outDir = opts.out ?? DEFAULT_OUT_DIR;
   let spinner = await startSpinner(ctx, 'starting a local mock API');
   const { startMockServer } = await import('@rcs/mock');
   const server = await startMockServer({
@@ -90,7 +91,7 @@ async function exportAll(
       resources: ['all'],
       format: 'jsonl',
       out,
-      concurrency: 4,
+      concurrency: DEFAULT_CONCURRENCY,
       csvRaw: false,
       bom: false,
       allowDrift: false,

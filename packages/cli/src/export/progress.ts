@@ -5,6 +5,8 @@
  * `--quiet`; then `update` costs one comparison.
  */
 
+import { type Column, renderTable as renderAlignedTable } from '../output/table.js';
+
 export interface ProgressSink {
   write(text: string): unknown;
 }
@@ -90,15 +92,17 @@ export function createProgress(
   };
 }
 
-/** A plain text table (no colour: it may be copied into a ticket or a log). */
+/**
+ * The summary table (no colour: it may be copied into a ticket or a log): the name and the file
+ * left-aligned, the figures between them right-aligned, nothing cut short.
+ */
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((c, i) =>
-        i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!),
-      )
-      .join('  ')
-      .trimEnd();
-  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+  const columns = header.map(
+    (h, i): Column => ({
+      header: h,
+      align: i === 0 || i === header.length - 1 ? 'left' : 'right',
+      max: Number.POSITIVE_INFINITY,
+    }),
+  );
+  return `${renderAlignedTable(columns, rows as string[][])}\n`;
 }
