@@ -180,8 +180,6 @@ export function describeError(error: unknown): Described {
         exitCode: EXIT.failure,
         message: `the service answered ${e.status ?? 'an error'}: ${detailOf(e)}`,
       };
-    case 'RcsError':
-      return { exitCode: EXIT.failure, message: safeLine(e.message) };
     default:
       return { exitCode: EXIT.failure, message: safeLine(e.message) };
   }

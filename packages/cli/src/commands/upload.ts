@@ -417,7 +417,7 @@ class UploadTask {
   /** Output as each upload finishes: a JSON line, or a result line (stdout) and errors (stderr). */
   private report(outcome: Outcome): void {
     const { result } = outcome;
-    this.progress.done(result.file, '');
+    this.progress.done(result.file);
     if (this.ctx.json) {
       writeJson(this.ctx, result);
       if (result.status === 'failed' && !outcome.interrupted) this.progressError(result);

@@ -52,10 +52,6 @@ export class AtomicFile {
     return new AtomicFile(target, partial, handle);
   }
 
-  get bytes(): number {
-    return this.#bytes;
-  }
-
   async write(chunk: string | Uint8Array): Promise<void> {
     if (this.#state !== 'open' || !this.#handle) throw new Error(`${this.target}: write after end`);
     if (chunk.length === 0) return;

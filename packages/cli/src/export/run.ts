@@ -16,6 +16,7 @@ import type { ApiRecord } from './encoders.js';
 import { acquireExportLock } from './lock.js';
 import {
   MANIFEST_FILE,
+  MANIFEST_VERSION,
   type Manifest,
   type ManifestEntry,
   manifestStatus,
@@ -222,7 +223,7 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
     });
     const finishedAt = now();
     const manifest: Manifest = {
-      manifestVersion: 1,
+      manifestVersion: MANIFEST_VERSION,
       tool: { name: 'rcs', version: deps.version },
       status: manifestStatus(entries),
       format: plan.format,

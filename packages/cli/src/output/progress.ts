@@ -11,14 +11,12 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
 export interface Progress {
   /** Shows or updates the line of `id`. */
   set(id: string, text: string): void;
-  /** Replaces the line of `id` by a final line that stays above the live block. */
-  done(id: string, text: string): void;
-  /** A line of prose printed above the live block. */
-  print(text: string): void;
+  /** Removes the line of `id` (its result is printed elsewhere, on stdout or as an error). */
+  done(id: string): void;
   stop(): void;
 }
 
-const noop: Progress = { set() {}, done() {}, print() {}, stop() {} };
+const noop: Progress = { set() {}, done() {}, stop() {} };
 
 export function createProgress(stream: NodeJS.WritableStream, enabled: boolean): Progress {
   if (!enabled) return noop;
@@ -51,15 +49,8 @@ export function createProgress(stream: NodeJS.WritableStream, enabled: boolean):
       lines.set(id, text);
       draw();
     },
-    done(id, text) {
+    done(id) {
       lines.delete(id);
-      clear();
-      if (text) stream.write(`${text}\n`);
-      draw();
-    },
-    print(text) {
-      clear();
-      stream.write(`${text}\n`);
       draw();
     },
     stop() {

@@ -9,8 +9,6 @@ export interface SessionViewOptions {
   color?: boolean;
   /** The rep's email, to mark them in the talk-time timeline. */
   repEmail?: string;
-  /** Transcript to draw the timeline from when the session does not carry one. */
-  transcript?: string;
 }
 
 /**
@@ -69,7 +67,7 @@ export function renderSession(session: RealCallSession, options: SessionViewOpti
     out.push('No scorecard was applied (analysis SKIPPED).');
   }
 
-  const text = session.call.transcript ?? options.transcript;
+  const text = session.call.transcript;
   if (text) {
     const timeline = renderTimeline(segmentsOf(parseTranscript(text)), {
       ...(options.repEmail ? { rep: options.repEmail.toLowerCase() } : {}),

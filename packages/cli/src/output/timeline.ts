@@ -14,12 +14,12 @@ export interface TalkSegment {
  * Speech segments of a transcript with timing; empty for plain text (nothing to draw). Talk time
  * is cue duration, the same measure as the KPIs (D21); speakers are the R4 labels (D12).
  */
-export function segmentsOf(parsed: ParsedTranscript, unlabeled = '(no label)'): TalkSegment[] {
+export function segmentsOf(parsed: ParsedTranscript): TalkSegment[] {
   const out: TalkSegment[] = [];
   for (const cue of parsed.cues) {
     if (cue.startMs === null || cue.endMs === null || cue.endMs <= cue.startMs) continue;
     out.push({
-      speaker: cue.speaker.email ?? cue.label ?? unlabeled,
+      speaker: cue.speaker.email ?? cue.label ?? '(no label)',
       startMs: cue.startMs,
       endMs: cue.endMs,
     });
