@@ -121,7 +121,7 @@ export function describeError(error: unknown): Described {
     case 'WaitTimeoutError':
       return {
         exitCode: EXIT.waitTimeout,
-        message: `session ${e.sessionId} is not DONE yet; wait again later with \`rcs sessions wait ${e.sessionId}\``,
+        message: `session ${safeLine(e.sessionId)} is not DONE yet; wait again later with \`rcs sessions wait ${safeLine(e.sessionId)}\``,
       };
     case 'SeatLimitError':
       return {

@@ -4,6 +4,7 @@ import { SAMPLE_MEETING_NAME, sampleCall } from '../demo/sample-call.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_OUT_DIR } from '../export/options.js';
+import { safeLine } from '../output/sanitize.js';
 import { renderSession } from '../output/session-view.js';
 import { startSpinner } from '../output/spinner.js';
 import { runExport } from './export.js';
@@ -51,14 +52,15 @@ export async function run(opts: DemoOptions, ctx: CliContext): Promise<number> {
       { transcript: sampleCall(rep), meetingName: SAMPLE_MEETING_NAME, email: rep },
       { signal: ctx.signal },
     );
-    spinner?.succeed(`uploaded: session ${created.id} (${created.state})`);
-    spinner = await startSpinner(ctx, `waiting for session ${created.id} to be scored`);
+    const id = safeLine(created.id);
+    spinner?.succeed(`uploaded: session ${id} (${safeLine(created.state)})`);
+    spinner = await startSpinner(ctx, `waiting for session ${id} to be scored`);
     const session = await client.sessions.waitUntilDone(created.id, {
       signal: ctx.signal,
       timeoutMs: 60_000,
       initialIntervalMs: 250,
       onProgress: (s) => {
-        if (spinner) spinner.text = `waiting for session ${created.id}: ${s.state}`;
+        if (spinner) spinner.text = `waiting for session ${id}: ${safeLine(s.state)}`;
       },
     });
     spinner?.succeed(`scored: ${session.analysis.score}/100`);

@@ -316,3 +316,24 @@ describe('rcs upload: a failure that arrives while the batch is stopping', () =>
     expect(err()).toMatch(line);
   });
 });
+
+describe('rcs upload: session ids from the service are terminal-safe', () => {
+  it('escapes control characters in the id on stdout and stderr', async () => {
+    const dir = dirWith(1);
+    const evil = 'id\u001b]0;pwned\u0007\u001b[2J';
+    const client = {
+      sessions: {
+        create: async () => ({ id: evil, state: 'PENDING' }),
+        waitUntilDone: async () => {
+          throw new WaitTimeoutError(evil, 1000);
+        },
+      },
+    } as unknown as Partial<RcsClient>;
+    const { ctx, out, err } = fakeContext(dir, client);
+    const code = await run({ files: [join(dir, 'c0.srt')], email: REP, wait: true }, ctx);
+    expect(code).toBe(5);
+    expect(out() + err()).not.toContain('\u001b');
+    expect(out()).toContain('id\\x1b]0;pwned\\x07\\x1b[2J');
+    expect(err()).toMatch(/session id\\x1b\]0;pwned\\x07\\x1b\[2J is not DONE yet/);
+  });
+});

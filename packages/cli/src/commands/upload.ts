@@ -384,7 +384,7 @@ class UploadTask {
   }
 
   private async waitFor(result: UploadResult, sessionId: string, delayMs = 0): Promise<Outcome> {
-    const label = `${safeLine(result.file)} (${sessionId})`;
+    const label = `${safeLine(result.file)} (${safeLine(sessionId)})`;
     this.progress.set(result.file, `${label}: waiting for the score`);
     try {
       if (delayMs > 0) await sleep(delayMs, undefined, { signal: this.stop.signal });
@@ -433,9 +433,10 @@ class UploadTask {
       return;
     }
     const note = result.status === 'skipped' ? '  (already uploaded; --force uploads again)' : '';
-    this.ctx.stdout.write(`${result.status}  ${file}  ${result.sessionId}${note}\n`);
+    // The id comes from the service (or the ledger): terminal-safe like any service text.
+    this.ctx.stdout.write(`${result.status}  ${file}  ${safeLine(result.sessionId)}${note}\n`);
     if (outcome.waitTimedOut) {
-      this.ctx.error(`${file}: session ${result.sessionId} is not DONE yet`);
+      this.ctx.error(`${file}: session ${safeLine(result.sessionId)} is not DONE yet`);
     } else if (result.error) {
       this.ctx.error(
         `${file}: uploaded as session ${safeLine(result.sessionId)}, but reading it back failed: ${result.error.message}`,
