@@ -15,22 +15,20 @@ export type DecodeResult =
  * 8-bit code page would silently change names and e-mail labels (R4).
  */
 export function decodeTranscriptBytes(bytes: Uint8Array): DecodeResult {
-  const n = bytes.length;
-  const b0 = bytes[0];
-  const b1 = bytes[1];
+  // Reading past the end gives undefined, which equals no byte value: no length checks needed.
+  const [b0, b1, b2, b3] = bytes;
   if (
-    n >= 4 &&
-    ((b0 === 0xff && b1 === 0xfe && bytes[2] === 0 && bytes[3] === 0) ||
-      (b0 === 0 && b1 === 0 && bytes[2] === 0xfe && bytes[3] === 0xff))
+    (b0 === 0xff && b1 === 0xfe && b2 === 0 && b3 === 0) ||
+    (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff)
   ) {
     return fail(
       'unsupported_encoding',
       'The file is UTF-32, which is not supported: re-save it as UTF-8.',
     );
   }
-  if (n >= 2 && b0 === 0xff && b1 === 0xfe) return utf16(bytes.subarray(2), 'utf-16le', []);
-  if (n >= 2 && b0 === 0xfe && b1 === 0xff) return utf16(bytes.subarray(2), 'utf-16be', []);
-  const bom = n >= 3 && b0 === 0xef && b1 === 0xbb && bytes[2] === 0xbf;
+  if (b0 === 0xff && b1 === 0xfe) return utf16(bytes.subarray(2), 'utf-16le', []);
+  if (b0 === 0xfe && b1 === 0xff) return utf16(bytes.subarray(2), 'utf-16be', []);
+  const bom = b0 === 0xef && b1 === 0xbb && b2 === 0xbf;
   const body = bom ? bytes.subarray(3) : bytes;
 
   const sniffed = sniffUtf16(body);
@@ -119,7 +117,7 @@ function looksBinary(b: Uint8Array): boolean {
     )
       controls++;
   }
-  return controls > 0 && controls * 50 > n;
+  return controls * 50 > n;
 }
 
 /**
@@ -159,5 +157,6 @@ function firstInvalidUtf8(b: Uint8Array): { offset: number; line: number } {
     }
     i += need + 1;
   }
+  // Stryker disable next-line all: unreachable — only called after TextDecoder rejected the bytes.
   return { offset: i, line };
 }

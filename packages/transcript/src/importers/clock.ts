@@ -8,11 +8,9 @@ export function parseClock(s: string): number | null {
   let v = 0;
   for (let k = 0; k < parts.length; k++) {
     const p = parts[k]!;
-    if (p.length === 0 || p.length > (k === 0 ? 3 : 2) || (k > 0 && p.length !== 2)) return null;
-    for (let i = 0; i < p.length; i++) {
-      const c = p.charCodeAt(i);
-      if (c < 0x30 || c > 0x39) return null;
-    }
+    // The leading field has 1–3 digits, every later field exactly 2.
+    if (k === 0 ? p.length === 0 || p.length > 3 : p.length !== 2) return null;
+    for (const c of p) if (c < '0' || c > '9') return null;
     const n = Number(p);
     if (k > 0 && n >= 60) return null;
     v = v * 60 + n;
@@ -26,8 +24,8 @@ export function parseClock(s: string): number | null {
  * purpose: a spoken "10:30" or "1:05:00" is speech, not a marker. Detection and import share it.
  */
 export function parseMeetMarker(s: string): number | null {
-  if (s.length !== 8 || s.charCodeAt(2) !== 0x3a || s.charCodeAt(5) !== 0x3a) return null;
-  return parseClock(s);
+  // Eight characters that parseClock accepts can only be HH:MM:SS (fields of 1–3, 2, 2 digits).
+  return s.length === 8 ? parseClock(s) : null;
 }
 
 /** `Name<2+ spaces>clock` (Otter: two spaces, Teams docx: three). Returns name, ms, gap or null. */
@@ -36,11 +34,10 @@ export function parseSpeakerHeader(
 ): { name: string; startMs: number; spaces: number } | null {
   const s = line.trimEnd();
   const sp = s.lastIndexOf(' ');
-  if (sp < 2) return null;
   const ms = parseClock(s.slice(sp + 1));
   if (ms === null) return null;
   let k = sp;
-  while (k > 0 && s.charCodeAt(k - 1) === 0x20) k--;
+  while (s[k - 1] === ' ') k--;
   const spaces = sp - k + 1;
   if (spaces < 2) return null;
   const name = s.slice(0, k).trim();

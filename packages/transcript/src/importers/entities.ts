@@ -13,22 +13,20 @@ const NAMED = new Map<string, string>([
 
 /** Decodes `&name;`, `&#NNN;`, `&#xHH;` (linear: each '&' looks at most 10 characters ahead). */
 export function decodeEntities(s: string): string {
-  if (s.indexOf('&') < 0) return s;
   let out = '';
   let last = 0;
   let i = s.indexOf('&');
   while (i >= 0) {
     const semi = s.indexOf(';', i + 1);
-    if (semi > i + 1 && semi - i <= 10) {
+    if (semi !== -1 && semi - i <= 10) {
       const body = s.slice(i + 1, semi);
       let rep: string | undefined;
       if (body.charCodeAt(0) === 0x23 /* # */) {
         const hex = body[1] === 'x' || body[1] === 'X';
         const digits = body.slice(hex ? 2 : 1);
-        const cp =
-          digits.length > 0 && /^[0-9a-fA-F]+$/.test(digits)
-            ? Number.parseInt(digits, hex ? 16 : 10)
-            : Number.NaN;
+        const cp = /^[0-9a-fA-F]+$/.test(digits)
+          ? Number.parseInt(digits, hex ? 16 : 10)
+          : Number.NaN;
         if (Number.isInteger(cp) && cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff)) {
           if (hex || /^[0-9]+$/.test(digits)) rep = String.fromCodePoint(cp);
         }

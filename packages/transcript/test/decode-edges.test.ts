@@ -1,0 +1,292 @@
+import { decodeTranscriptBytes } from '@rcs/transcript';
+import { describe, expect, it } from 'vitest';
+
+// The edges of reading a transcript file's bytes: which byte-order marks win, where UTF-16 is
+// sniffed, what counts as binary, and exactly which byte is reported as the first bad UTF-8 one.
+const bytes = (...parts: (number[] | string)[]) =>
+  new Uint8Array(
+    parts.flatMap((p) => (typeof p === 'string' ? [...new TextEncoder().encode(p)] : p)),
+  );
+const codeOf = (r: ReturnType<typeof decodeTranscriptBytes>) =>
+  'error' in r ? r.error.code : r.encoding;
+
+/** UTF-16 code units as bytes, little or big endian, no BOM. */
+function units(codes: number[], le: boolean): number[] {
+  return codes.flatMap((c) => (le ? [c & 0xff, c >> 8] : [c >> 8, c & 0xff]));
+}
+
+describe('byte-order marks', () => {
+  it('a UTF-32 BOM of exactly four bytes is refused, both byte orders', () => {
+    expect(decodeTranscriptBytes(bytes([0xff, 0xfe, 0, 0]))).toMatchObject({
+      error: { code: 'unsupported_encoding', message: expect.stringMatching(/UTF-32.*UTF-8/) },
+    });
+    expect(codeOf(decodeTranscriptBytes(bytes([0, 0, 0xfe, 0xff])))).toBe('unsupported_encoding');
+  });
+
+  it('a UTF-16 LE BOM followed by one NUL character is UTF-16, not UTF-32', () => {
+    // FF FE 00 00 would be UTF-32; FF FE 00 41 is U+4100 in UTF-16 LE.
+    expect(decodeTranscriptBytes(bytes([0xff, 0xfe, 0x00, 0x41]))).toMatchObject({
+      text: '\u4100',
+      encoding: 'utf-16le',
+    });
+    expect(decodeTranscriptBytes(bytes([0xff, 0xfe, 0x41, 0x00]))).toMatchObject({ text: 'A' });
+    // 00 00 FE FF is UTF-32 BE; 00 00 FE 00 and 01 00 FE FF are not.
+    expect(codeOf(decodeTranscriptBytes(bytes([0, 0, 0xfe, 0])))).not.toBe('unsupported_encoding');
+    expect(codeOf(decodeTranscriptBytes(bytes([1, 0, 0xfe, 0xff])))).not.toBe(
+      'unsupported_encoding',
+    );
+    expect(codeOf(decodeTranscriptBytes(bytes([0, 1, 0xfe, 0xff])))).not.toBe(
+      'unsupported_encoding',
+    );
+    expect(codeOf(decodeTranscriptBytes(bytes([0xff, 0xfe, 0, 1])))).toBe('utf-16le');
+  });
+
+  it('a lone BOM is an empty transcript in its encoding', () => {
+    expect(decodeTranscriptBytes(bytes([0xff, 0xfe]))).toEqual({
+      text: '',
+      encoding: 'utf-16le',
+      diagnostics: [],
+    });
+    expect(decodeTranscriptBytes(bytes([0xfe, 0xff]))).toEqual({
+      text: '',
+      encoding: 'utf-16be',
+      diagnostics: [],
+    });
+    expect(decodeTranscriptBytes(bytes([0xef, 0xbb, 0xbf]))).toEqual({
+      text: '',
+      encoding: 'utf-8-bom',
+      diagnostics: [],
+    });
+    expect(decodeTranscriptBytes(bytes([]))).toEqual({
+      text: '',
+      encoding: 'utf-8',
+      diagnostics: [],
+    });
+  });
+
+  it('half a BOM is not a BOM', () => {
+    expect(codeOf(decodeTranscriptBytes(bytes([0x41, 0xfe])))).toBe('invalid_utf8');
+    expect(codeOf(decodeTranscriptBytes(bytes([0x41, 0xff])))).toBe('invalid_utf8');
+    expect(codeOf(decodeTranscriptBytes(bytes([0x41, 0xbb, 0xbf])))).toBe('invalid_utf8');
+    // Two NULs after anything but a UTF-32 BOM are binary, not UTF-32.
+    for (const head of [
+      [0x41, 0x42],
+      [0xff, 0x41],
+      [0x41, 0xfe],
+    ]) {
+      expect(codeOf(decodeTranscriptBytes(bytes([...head, 0, 0])))).toBe('binary_content');
+    }
+    for (const tail of [
+      [0x41, 0xff],
+      [0xfe, 0x41],
+    ]) {
+      expect(codeOf(decodeTranscriptBytes(bytes([0, 0, ...tail])))).toBe('binary_content');
+    }
+    expect(codeOf(decodeTranscriptBytes(bytes([0xff, 0x41])))).toBe('invalid_utf8');
+    expect(codeOf(decodeTranscriptBytes(bytes([0xfe, 0x41])))).toBe('invalid_utf8');
+    expect(codeOf(decodeTranscriptBytes(bytes([0xef, 0xbb, 0x41])))).toBe('invalid_utf8');
+    expect(codeOf(decodeTranscriptBytes(bytes([0xef, 0x41, 0xbf])))).toBe('invalid_utf8');
+  });
+
+  it('a UTF-16 BOM with a broken surrogate names the encoding it started like', () => {
+    const r = decodeTranscriptBytes(bytes([0xfe, 0xff, 0xd8, 0x00, 0x00, 0x41]));
+    expect(r).toMatchObject({
+      error: {
+        code: 'invalid_utf16',
+        severity: 'error',
+        line: 0,
+        message:
+          'The file starts like UTF-16BE but is not valid UTF-16BE (odd length or broken surrogate pairs).',
+      },
+    });
+  });
+
+  it('a BOM is never part of the text', () => {
+    expect(decodeTranscriptBytes(bytes([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], 'A'))).toMatchObject({
+      text: '\ufeffA', // a second UTF-8 BOM is content (a zero-width no-break space)
+      encoding: 'utf-8-bom',
+    });
+    expect(decodeTranscriptBytes(bytes([0xef, 0xbb, 0xbf], 'hi'))).toMatchObject({ text: 'hi' });
+    expect(decodeTranscriptBytes(bytes([0xfe, 0xff, 0xfe, 0xff, 0, 0x41]))).toMatchObject({
+      text: '\ufeffA', // only the first BOM is the mark; a second one is content
+    });
+  });
+});
+
+describe('UTF-16 without a BOM (the NUL pattern)', () => {
+  const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
+
+  it('needs at least two code units', () => {
+    // One unit 'A\0' is too little to tell: it is read as binary (it has a NUL).
+    expect(codeOf(decodeTranscriptBytes(bytes([0x41, 0])))).toBe('binary_content');
+    expect(codeOf(decodeTranscriptBytes(bytes([0x41, 0, 0x42])))).toBe('binary_content');
+    expect(decodeTranscriptBytes(bytes(units(ascii('AB'), true)))).toMatchObject({
+      text: 'AB',
+      encoding: 'utf-16le',
+      diagnostics: [
+        {
+          code: 'utf16_without_bom',
+          severity: 'warning',
+          line: 0,
+          message:
+            'The file has no byte-order mark but its NUL bytes show UTF-16LE; it was decoded as such.',
+        },
+      ],
+    });
+    expect(decodeTranscriptBytes(bytes(units(ascii('AB'), false)))).toMatchObject({
+      text: 'AB',
+      encoding: 'utf-16be',
+    });
+  });
+
+  // 100 code units: `nul` of them ASCII (a NUL on one side), `other` with a NUL on the other
+  // side (U+0100 style), the rest CJK (no NUL).
+  function sample(nul: number, other: number, le: boolean): Uint8Array {
+    const codes = [
+      ...Array(nul).fill(0x41),
+      ...Array(other).fill(0x4100),
+      ...Array(100 - nul - other).fill(0x4e2d),
+    ];
+    return bytes(units(codes, le));
+  }
+
+  it('30 % of the code units with the NUL on one side is enough; 29 % is not', () => {
+    expect(codeOf(decodeTranscriptBytes(sample(30, 0, true)))).toBe('utf-16le');
+    expect(codeOf(decodeTranscriptBytes(sample(30, 0, false)))).toBe('utf-16be');
+    expect(codeOf(decodeTranscriptBytes(sample(29, 0, true)))).toBe('binary_content');
+    expect(codeOf(decodeTranscriptBytes(sample(29, 0, false)))).toBe('binary_content');
+  });
+
+  it('at most 2 % of the code units may have a NUL on the other side', () => {
+    expect(codeOf(decodeTranscriptBytes(sample(40, 2, true)))).toBe('utf-16le');
+    expect(codeOf(decodeTranscriptBytes(sample(40, 2, false)))).toBe('utf-16be');
+    expect(codeOf(decodeTranscriptBytes(sample(40, 3, true)))).toBe('binary_content');
+    expect(codeOf(decodeTranscriptBytes(sample(40, 3, false)))).toBe('binary_content');
+  });
+
+  it('an odd trailing byte is outside the sniffed pairs, and makes the UTF-16 invalid', () => {
+    expect(codeOf(decodeTranscriptBytes(bytes([0x41, 0, 0x42, 0, 0])))).toBe('invalid_utf16');
+  });
+
+  it('only the first 4 KiB are sniffed', () => {
+    // 2,048 CJK units (4,096 bytes, no NUL) and then ASCII: the sniff sees no NUL and the file is
+    // not taken for UTF-16 (it is then binary, since NULs follow within 8 KiB).
+    const codes = [...Array(2048).fill(0x4e2d), ...Array(1000).fill(0x41)];
+    expect(codeOf(decodeTranscriptBytes(bytes(units(codes, true))))).toBe('binary_content');
+    // The same with the ASCII first is UTF-16.
+    const first = [...Array(1000).fill(0x41), ...Array(2048).fill(0x4e2d)];
+    expect(decodeTranscriptBytes(bytes(units(first, true)))).toMatchObject({
+      encoding: 'utf-16le',
+    });
+  });
+});
+
+describe('binary content', () => {
+  it('one NUL anywhere in the first 8 KiB is binary', () => {
+    expect(decodeTranscriptBytes(bytes('hello', [0], 'world'))).toMatchObject({
+      error: {
+        code: 'binary_content',
+        line: 0,
+        message:
+          'The file is not text (it contains NUL or other control bytes): upload a transcript (.srt, .vtt, .txt).',
+      },
+    });
+    expect(codeOf(decodeTranscriptBytes(bytes('x'.repeat(8191), [0])))).toBe('binary_content');
+  });
+
+  it('tab, LF, VT, FF, CR and ESC are text; other C0 controls count', () => {
+    expect(decodeTranscriptBytes(bytes([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b]))).toMatchObject({
+      text: '\t\n\v\f\r\u001b',
+    });
+    for (const c of [0x01, 0x08, 0x0e, 0x1a, 0x1c, 0x1f]) {
+      expect(codeOf(decodeTranscriptBytes(bytes([c, 0x41])))).toBe('binary_content');
+    }
+    expect(decodeTranscriptBytes(bytes([0x20, 0x41]))).toMatchObject({ text: ' A' });
+  });
+
+  it('a few stray controls in a long text are tolerated: more than 1 in 50 bytes is binary', () => {
+    // 1 control in 50 bytes: 1 × 50 > 50 is false, so it is text.
+    expect(codeOf(decodeTranscriptBytes(bytes([0x01], 'a'.repeat(49))))).toBe('utf-8');
+    expect(codeOf(decodeTranscriptBytes(bytes([0x01], 'a'.repeat(48))))).toBe('binary_content');
+    expect(codeOf(decodeTranscriptBytes(bytes([0x01, 0x02], 'a'.repeat(98))))).toBe('utf-8');
+    expect(codeOf(decodeTranscriptBytes(bytes([0x01, 0x02], 'a'.repeat(97))))).toBe(
+      'binary_content',
+    );
+  });
+
+  it('controls after the first 8 KiB are not counted', () => {
+    const text = bytes('a'.repeat(8192), Array(100).fill(0x01));
+    expect(codeOf(decodeTranscriptBytes(text))).toBe('utf-8');
+    expect(codeOf(decodeTranscriptBytes(bytes('a'.repeat(8192), [0])))).toBe('utf-8');
+  });
+});
+
+describe('the first bad UTF-8 byte (Unicode Table 3-7)', () => {
+  const at = (...b: (number[] | string)[]) => {
+    const r = decodeTranscriptBytes(bytes(...b));
+    if (!('error' in r)) return 'ok';
+    const m = /offset (\d+), line (\d+)/.exec(r.error.message);
+    return m ? `${m[1]}:${m[2]}:${r.error.line}` : r.error.code;
+  };
+
+  it.each([
+    ['C2 80 (U+0080)', [0xc2, 0x80]],
+    ['DF BF (U+07FF)', [0xdf, 0xbf]],
+    ['E0 A0 80 (U+0800)', [0xe0, 0xa0, 0x80]],
+    ['E1 80 80', [0xe1, 0x80, 0x80]],
+    ['EC BF BF', [0xec, 0xbf, 0xbf]],
+    ['ED 9F BF (U+D7FF)', [0xed, 0x9f, 0xbf]],
+    ['EE 80 80 (U+E000)', [0xee, 0x80, 0x80]],
+    ['EF BF BF', [0xef, 0xbf, 0xbf]],
+    ['F0 90 80 80 (U+10000)', [0xf0, 0x90, 0x80, 0x80]],
+    ['F1 80 80 80', [0xf1, 0x80, 0x80, 0x80]],
+    ['F3 BF BF BF', [0xf3, 0xbf, 0xbf, 0xbf]],
+    ['F4 8F BF BF (U+10FFFF)', [0xf4, 0x8f, 0xbf, 0xbf]],
+  ])('%s is well-formed', (_name, seq) => {
+    expect(at('ab', seq, 'cd')).toBe('ok');
+  });
+
+  it.each([
+    ['80 (a lone continuation)', [0x80]],
+    ['BF', [0xbf]],
+    ['C0 80 (overlong)', [0xc0, 0x80]],
+    ['C1 BF (overlong)', [0xc1, 0xbf]],
+    ['C2 7F', [0xc2, 0x7f]],
+    ['C2 C0', [0xc2, 0xc0]],
+    ['DF (truncated)', [0xdf]],
+    ['E0 9F 80 (overlong)', [0xe0, 0x9f, 0x80]],
+    ['E0 A0 7F', [0xe0, 0xa0, 0x7f]],
+    ['E0 A0 C0', [0xe0, 0xa0, 0xc0]],
+    ['E1 7F 80', [0xe1, 0x7f, 0x80]],
+    ['E1 C0 80', [0xe1, 0xc0, 0x80]],
+    ['ED A0 80 (surrogate)', [0xed, 0xa0, 0x80]],
+    ['EF BF (truncated)', [0xef, 0xbf]],
+    ['F0 8F BF BF (overlong)', [0xf0, 0x8f, 0xbf, 0xbf]],
+    ['F0 90 80 C0', [0xf0, 0x90, 0x80, 0xc0]],
+    ['F4 90 80 80 (above U+10FFFF)', [0xf4, 0x90, 0x80, 0x80]],
+    ['F4 8F BF C0', [0xf4, 0x8f, 0xbf, 0xc0]],
+    ['F5 80 80 80', [0xf5, 0x80, 0x80, 0x80]],
+    ['FF', [0xff]],
+  ])('%s is reported at its lead byte', (_name, seq) => {
+    // "ab\n" puts the bad sequence at offset 3 on line 2.
+    expect(at('ab\n', seq, 'cd')).toBe('3:2:2');
+  });
+
+  it('counts every LF before the bad byte, and only those', () => {
+    expect(at('a\nb\n\nc', [0xff], '\n\n')).toBe('6:4:4');
+    expect(at([0xff], '\n')).toBe('0:1:1');
+    expect(at('€😀x', [0xe0, 0x80])).toBe('8:1:1');
+  });
+
+  it('names the likely cause and the remedy', () => {
+    const r = decodeTranscriptBytes(bytes('caf', [0xe9]));
+    expect(r).toMatchObject({
+      error: {
+        code: 'invalid_utf8',
+        severity: 'error',
+        message:
+          'The file is not valid UTF-8 (first bad byte at offset 3, line 1); it is probably in a legacy encoding such as Windows-1252 or GB2312. Re-save it as UTF-8.',
+      },
+    });
+  });
+});
