@@ -129,6 +129,7 @@ function looksBinary(b: Uint8Array): boolean {
 function firstInvalidUtf8(b: Uint8Array): { offset: number; line: number } {
   let line = 1;
   let i = 0;
+  // Stryker disable next-line EqualityOperator: the end is never reached (see the return below).
   while (i < b.length) {
     const c = b[i]!;
     if (c < 0x80) {

@@ -242,13 +242,17 @@ describe('the first bad UTF-8 byte (Unicode Table 3-7)', () => {
     ['F1 80 80 80', [0xf1, 0x80, 0x80, 0x80]],
     ['F3 BF BF BF', [0xf3, 0xbf, 0xbf, 0xbf]],
     ['F4 8F BF BF (U+10FFFF)', [0xf4, 0x8f, 0xbf, 0xbf]],
-  ])('%s is well-formed', (_name, seq) => {
+  ])('%s is well-formed, and a bad byte after it is reported at its own offset', (_name, seq) => {
     expect(at('ab', seq, 'cd')).toBe('ok');
+    expect(at('ab\n', seq, [0xff])).toBe(`${3 + seq.length}:2:2`);
+    expect(at('ab\n', seq, [0x80])).toBe(`${3 + seq.length}:2:2`);
   });
 
   it.each([
     ['80 (a lone continuation)', [0x80]],
     ['BF', [0xbf]],
+    ['80 80 80 (continuations are no lead)', [0x80, 0x80, 0x80]],
+    ['C1 80 80 80', [0xc1, 0x80, 0x80, 0x80]],
     ['C0 80 (overlong)', [0xc0, 0x80]],
     ['C1 BF (overlong)', [0xc1, 0xbf]],
     ['C2 7F', [0xc2, 0x7f]],
