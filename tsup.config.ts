@@ -33,7 +33,7 @@ export default defineConfig([
   },
   {
     name: 'mock',
-    entry: { index: 'packages/mock/src/index.ts' },
+    entry: { index: 'packages/mock/src/index.ts', node: 'packages/mock/src/node.ts' },
     outDir: 'packages/mock/dist',
     format: ['esm'],
     dts: true,

@@ -5,11 +5,16 @@ const src = (p: string) => fileURLToPath(new URL(`./packages/${p}/src/index.ts`,
 
 // Tests import workspace packages from source, so `vitest run` needs no build; the CLI's
 // end-to-end tests spawn the built `rcs` (the README's test command builds first).
-const alias = {
-  '@rcs/transcript': src('transcript'),
-  '@rcs/client': src('client'),
-  '@rcs/mock': src('mock'),
-};
+// Exact matches (a prefix match would turn '@rcs/mock/node' into '…/index.ts/node').
+const alias = [
+  { find: /^@rcs\/transcript$/, replacement: src('transcript') },
+  { find: /^@rcs\/client$/, replacement: src('client') },
+  { find: /^@rcs\/mock$/, replacement: src('mock') },
+  {
+    find: /^@rcs\/mock\/node$/,
+    replacement: fileURLToPath(new URL('./packages/mock/src/node.ts', import.meta.url)),
+  },
+];
 
 export default defineConfig({
   test: {

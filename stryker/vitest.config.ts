@@ -6,11 +6,15 @@ import { defineConfig } from 'vitest/config';
 // Stryker the source is instrumented, so those tests would fail (or kill every mutant) for reasons
 // that have nothing to do with the mutant. They still run in `npm test`.
 const src = (p: string) => fileURLToPath(new URL(`../packages/${p}/src/index.ts`, import.meta.url));
-const alias = {
-  '@rcs/transcript': src('transcript'),
-  '@rcs/client': src('client'),
-  '@rcs/mock': src('mock'),
-};
+const alias = [
+  { find: /^@rcs\/transcript$/, replacement: src('transcript') },
+  { find: /^@rcs\/client$/, replacement: src('client') },
+  { find: /^@rcs\/mock$/, replacement: src('mock') },
+  {
+    find: /^@rcs\/mock\/node$/,
+    replacement: fileURLToPath(new URL('../packages/mock/src/node.ts', import.meta.url)),
+  },
+];
 
 /** Tests that inspect files instead of behaviour. */
 const SOURCE_READING = [

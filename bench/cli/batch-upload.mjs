@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startMockServer } from '../../packages/mock/dist/index.js';
+import { startMockServer } from '../../packages/mock/dist/node.js';
 
 const files = Number(process.argv[2] ?? 1000);
 const concurrency = Number(process.argv[3] ?? 50);

@@ -1,7 +1,7 @@
 // Starts the built mock (packages/mock/dist) and prints its URL, API key and export totals as
 // one JSON line. Used by the benchmarks, which run it in a child process so that the load
 // generator does not share the server's event loop.
-import { startMockServer } from '../../packages/mock/dist/index.js';
+import { startMockServer } from '../../packages/mock/dist/node.js';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {

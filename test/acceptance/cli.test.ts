@@ -1087,7 +1087,7 @@ describe('terminal safety on a TTY (cli.md: control characters neutralised)', ()
 
 describe('large output and upload timeouts', () => {
   it('piped stdout arrives whole: --out - of a large demo export has exactly meta.total lines', async () => {
-    const { startMockServer } = await import('@rcs/mock');
+    const { startMockServer } = await import('@rcs/mock/node');
     const big = await startMockServer({ port: 0, records: 30_000, processingMs: 0 });
     try {
       const key = big.info.apiKeys[0] ?? '';

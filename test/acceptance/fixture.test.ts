@@ -5,7 +5,7 @@
  * is reproducible from its seed.
  */
 import { readFileSync } from 'node:fs';
-import { loadFixture, startMockServer } from '@rcs/mock';
+import { loadFixture, startMockServer } from '@rcs/mock/node';
 import { describe, expect, it } from 'vitest';
 import { openApiValidator } from '../../packages/mock/test/helpers/openapi-validator.js';
 import { ACME, FIXTURE_FILE, jwt, PLAIN } from './helpers.js';

@@ -12,7 +12,7 @@ import {
   type MockServer,
   type MockServerOptions,
   startMockServer,
-} from '@rcs/mock';
+} from '@rcs/mock/node';
 import { SignJWT } from 'jose';
 import { openApiValidator } from '../../packages/mock/test/helpers/openapi-validator.js';
 

@@ -243,12 +243,19 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     .option('--latency-ms <n>', 'delay before every answer')
     .option('--fault-rate <p>', 'share of requests that fail (0-1)')
     .option('--rate-limit <n>', 'requests per second per credential, then 429')
+    .option('--no-cors', 'answer no CORS headers (D26: CORS is on by default)')
+    .option(
+      '--cors-origin <origin>',
+      'allow only this origin (repeatable; default: any origin)',
+      collect,
+    )
     .addHelpText(
       'after',
       examples([
         'rcs mock',
         'rcs mock --port 0 --processing-ms 200',
         'rcs mock --fixture my-org.json --latency-ms 50 --fault-rate 0.05',
+        'rcs mock --cors-origin http://localhost:5173',
       ]),
     )
     .action(

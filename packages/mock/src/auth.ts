@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import type { Dataset, OrgData } from './dataset.js';
 import { ProblemError } from './problem.js';
@@ -6,7 +5,17 @@ import { ProblemError } from './problem.js';
 /** The schemes a client may use (D2: 401 carries `WWW-Authenticate`). */
 export const WWW_AUTHENTICATE = 'Bearer realm="rcs", ApiKey header="X-API-KEY"';
 
-const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+/** SHA-256 with Web Crypto, so the mock runs in a browser (MSW worker) as in Node. */
+async function digest(s: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s)));
+}
+
+/** Equal-length digests compared without an early exit (what node:crypto's timingSafeEqual does). */
+function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ (b[i] ?? 0);
+  return diff === 0;
+}
 
 function unauthorized(detail: string, bearerError = false): ProblemError {
   return new ProblemError(401, 'unauthorized', detail, undefined, {
@@ -22,14 +31,13 @@ function unauthorized(detail: string, bearerError = false): ProblemError {
  * organization. Returns the caller's organization (D23 scope) or throws a 401 problem.
  */
 export class Authenticator {
-  private readonly keys: { hash: Buffer; org: OrgData }[];
+  private keys: Promise<{ hash: Uint8Array; org: OrgData }[]> | undefined;
+  private readonly apiKeys: { key: string; org: OrgData }[];
   private readonly secret: Uint8Array | undefined;
   private readonly byId: Map<string, OrgData>;
 
   constructor(dataset: Dataset) {
-    this.keys = dataset.organizations.flatMap((org) =>
-      org.apiKeys.map((k) => ({ hash: digest(k), org })),
-    );
+    this.apiKeys = dataset.organizations.flatMap((org) => org.apiKeys.map((key) => ({ key, org })));
     this.secret =
       dataset.jwtSecret === undefined ? undefined : new TextEncoder().encode(dataset.jwtSecret);
     this.byId = new Map(dataset.organizations.map((o) => [o.id, o]));
@@ -41,7 +49,7 @@ export class Authenticator {
     if (apiKey === null && authorization === null) {
       throw unauthorized('No credentials: send an API key in X-API-KEY or a bearer token.');
     }
-    const fromKey = apiKey === null ? undefined : this.byApiKey(apiKey);
+    const fromKey = apiKey === null ? undefined : await this.byApiKey(apiKey);
     if (apiKey !== null && !fromKey) throw unauthorized('Unknown API key.');
     const fromToken = authorization === null ? undefined : await this.byBearer(authorization);
     if (fromKey && fromToken && fromKey !== fromToken) {
@@ -51,10 +59,14 @@ export class Authenticator {
   }
 
   /** Constant-time: equal-length digests compared with timingSafeEqual, every key visited. */
-  private byApiKey(key: string): OrgData | undefined {
-    const h = digest(key);
+  private async byApiKey(key: string): Promise<OrgData | undefined> {
+    // Hashed once, on first use (Web Crypto is asynchronous).
+    this.keys ??= Promise.all(
+      this.apiKeys.map(async (k) => ({ hash: await digest(k.key), org: k.org })),
+    );
+    const [keys, h] = await Promise.all([this.keys, digest(key)]);
     let found: OrgData | undefined;
-    for (const k of this.keys) if (timingSafeEqual(k.hash, h)) found = k.org;
+    for (const k of keys) if (sameDigest(k.hash, h)) found = k.org;
     return found;
   }
 

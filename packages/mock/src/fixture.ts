@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { EMAIL_PATTERN, HEX24_PATTERN, UUID_PATTERN } from '@rcs/transcript';
 import { z } from 'zod';
 import type {
@@ -282,22 +281,6 @@ export function loadFixture(json: unknown): Fixture {
   const problems = integrityProblems(parsed.data);
   if (problems.length > 0) throw new FixtureError(problems);
   return parsed.data;
-}
-
-export async function loadFixtureFile(path: string): Promise<Fixture> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new FixtureError([`${path}: cannot read fixture file (${(err as Error).message})`]);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new FixtureError([`${path}: not valid JSON (${(err as Error).message})`]);
-  }
-  return loadFixture(json);
 }
 
 /** Referential integrity and uniqueness: every referenced id exists in the same organization. */

@@ -1,7 +1,9 @@
 /**
  * @rcs/mock: the Real-Call Scoring and Coaching Data API as an executable spec. MSW handlers
- * over an org-scoped in-memory store (`createMockApi`), a real HTTP server over them
- * (`startMockServer`), fixture loading (`loadFixture`) and the demo dataset.
+ * over an org-scoped in-memory store (`createMockApi`), fixture validation (`loadFixture`) and
+ * the demo dataset. No `node:` import: the same handlers run in a browser's MSW worker
+ * (`setupWorker` from `msw/browser`). The real HTTP server and the fixture-file loader are in
+ * the node-only entry, `@rcs/mock/node`.
  */
 export {
   createMockApi,
@@ -23,8 +25,7 @@ export {
   MIN_DEMO_RECORDS,
 } from './demo-data.js';
 export type { FaultOptions } from './faults.js';
-export { type Fixture, FixtureError, loadFixture, loadFixtureFile } from './fixture.js';
+export { type Fixture, FixtureError, loadFixture } from './fixture.js';
 export type { Clock } from './handlers/context.js';
 export type { MockInfo } from './info.js';
-export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
 export type { CreatedUser } from './store.js';

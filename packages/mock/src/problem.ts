@@ -6,7 +6,23 @@ export interface FieldError {
   message: string;
 }
 
-const TITLES: Record<ProblemCode, string> = {
+/**
+ * Answers of the HTTP server itself, before any operation is reached (D26: an odd request is a
+ * 4xx problem, never a 500). They are not codes of openapi.yaml's operations.
+ */
+export type ServerProblemCode =
+  | 'bad_request'
+  | 'method_not_allowed'
+  | 'origin_not_allowed'
+  | 'request_timeout'
+  | 'request_header_fields_too_large';
+
+const TITLES: Record<ProblemCode | ServerProblemCode, string> = {
+  bad_request: 'Bad request',
+  method_not_allowed: 'Method not allowed',
+  origin_not_allowed: 'Origin not allowed',
+  request_timeout: 'Request timeout',
+  request_header_fields_too_large: 'Request header fields too large',
   validation_failed: 'Validation failed',
   unauthorized: 'Unauthorized',
   not_found: 'Not found',
@@ -29,7 +45,7 @@ const TITLES: Record<ProblemCode, string> = {
 export class ProblemError extends Error {
   constructor(
     readonly status: number,
-    readonly code: ProblemCode,
+    readonly code: ProblemCode | ServerProblemCode,
     readonly detail: string,
     readonly errors?: FieldError[],
     readonly headers: Record<string, string> = {},
@@ -45,10 +61,24 @@ export function problemBody(p: ProblemError): Problem {
     title: TITLES[p.code],
     status: p.status,
     detail: p.detail,
-    code: p.code,
+    // A server-level code only ever answers a request that reached no operation.
+    code: p.code as ProblemCode,
   };
   if (p.errors) body.errors = p.errors;
   return body;
+}
+
+/**
+ * A piece of the request quoted back in a `detail`, clipped so that a hostile 15,000-character
+ * value is not echoed whole: JSON-quoted, at most `max` characters of it, then an ellipsis.
+ */
+export function clipEcho(value: string, max = 64): string {
+  const chars = Array.from(value);
+  return JSON.stringify(chars.length > max ? `${chars.slice(0, max).join('')}…` : value);
+}
+
+export function problemTitle(code: ProblemCode | ServerProblemCode): string {
+  return TITLES[code];
 }
 
 /** A bug in the mock, not a client error: still a D1 problem body (500 `internal_error`). */

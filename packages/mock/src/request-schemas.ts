@@ -6,7 +6,7 @@ import {
   TRANSCRIPT_MIN_LENGTH,
 } from '@rcs/transcript';
 import { z } from 'zod';
-import { type FieldError, validationFailed } from './problem.js';
+import { clipEcho, type FieldError, validationFailed } from './problem.js';
 import type { CreateRealCallSessionRequest, operations } from './wire.js';
 
 /** `format: uuid` of openapi.yaml (any version, as JSON Schema's format checks it). */
@@ -110,7 +110,7 @@ export function parsePageQuery(params: URLSearchParams): PageQuery {
       return def;
     }
     if (!/^\d{1,15}$/.test(raw)) {
-      errors.push({ path: `/query/${name}`, message: `must be an integer (got "${raw}")` });
+      errors.push({ path: `/query/${name}`, message: `must be an integer (got ${clipEcho(raw)})` });
       return def;
     }
     const n = Number(raw);

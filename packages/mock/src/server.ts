@@ -3,13 +3,31 @@ import type { AddressInfo, Socket } from 'node:net';
 import { getResponse } from 'msw';
 import { createMockApi, type MockApi, type MockApiOptions } from './api.js';
 import { MAX_BODY_BYTES, payloadTooLarge } from './body.js';
-import { internalErrorBody, ProblemError, problemBody, validationFailed } from './problem.js';
+import { type CorsOption, type CorsPolicy, corsPolicy } from './cors.js';
+import {
+  clipEcho,
+  internalErrorBody,
+  ProblemError,
+  problemBody,
+  validationFailed,
+} from './problem.js';
 
 export interface MockServerOptions extends MockApiOptions {
   /** 0 picks a free port. Default 4010. */
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /** D26: CORS for pages on other origins. Default true (any origin); `{ origins }` limits it. */
+  cors?: CorsOption;
+  /**
+   * A request (headers and body) must arrive whole within this time, or it is answered 408 and
+   * the connection closed: a slow or stalled client cannot hold the server. Default 30 000 ms.
+   */
+  requestTimeoutMs?: number;
+  /** Concurrent connections; one more is answered 503 and closed. Default 1024. */
+  maxConnections?: number;
+  /** One line per unusual but normal event (a client that hung up mid-request). */
+  log?: (line: string) => void;
 }
 
 export interface MockServer {
@@ -22,41 +40,107 @@ export interface MockServer {
 
 /** Drained but not kept beyond this, so an endless body cannot hold the server. */
 const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_CONNECTIONS = 1024;
+
+/** The API's methods; OPTIONS is the CORS preflight (D26). Anything else is 405. */
+const API_METHODS = 'GET, POST';
+
+/**
+ * A Host header as RFC 9110 allows it: a bracketed IP literal or a reg-name, with an optional
+ * port. Anything else (spaces, a path, userinfo) is a 400, and the Host is never used to route.
+ */
+const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::\d{1,5})?$/;
 
 /**
  * A real HTTP server over the mock's MSW handlers: a small node:http adapter that hands each
  * request to MSW's `getResponse`. Request bodies are counted while streaming, so a body over
  * 1 MiB gets 413 before anything is parsed (D2); a handler's `Response.error()` (an injected
- * fault) becomes a destroyed socket.
+ * fault) becomes a destroyed socket. Routing uses the request line only (D26).
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const api = createMockApi(options);
+  const cors = corsPolicy(options.cors);
+  const log = options.log ?? (() => {});
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    handle(api, req, res).catch((err) => {
-      console.error('[rcs mock] adapter error:', err);
-      if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'application/problem+json' });
-        res.end(internalErrorBody(err));
-      } else {
-        res.destroy();
-      }
-    });
-  });
+  const refused = new WeakSet<Socket>();
+  let origin = 'http://127.0.0.1';
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      // Node checks the two timeouts at this interval (30 s by default, which would double them).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(requestTimeout / 4))),
+    },
+    (req, res) => {
+      if (refused.has(req.socket)) return;
+      handle(api, cors, origin, req, res).catch((err) => {
+        if (clientGone(req, err)) {
+          log(`client ${peer(req.socket)} hung up before the answer (${describe(err)})`);
+          req.socket.destroy();
+          return;
+        }
+        console.error('[rcs mock] internal error:', err);
+        if (!res.headersSent) {
+          res.writeHead(500, {
+            'content-type': 'application/problem+json',
+            ...cors.answerHeaders(originOf(req)),
+          });
+          res.end(internalErrorBody(err));
+        } else {
+          res.destroy();
+        }
+      });
+    },
+  );
   server.on('connection', (s) => {
+    if (sockets.size >= maxConnections) {
+      // A clear refusal rather than a silent drop: one 503 problem, then the connection closes.
+      refused.add(s);
+      s.on('error', () => {});
+      s.end(
+        rawProblem(503, 'service_unavailable', 'Service unavailable', {
+          detail: `The mock has ${maxConnections} open connections, its limit; retry later.`,
+          headers: { 'retry-after': '1' },
+        }),
+      );
+      return;
+    }
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  // A malformed request line or header is the client's fault: answer 400, never crash.
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable)
-      socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    else socket.destroy();
+  // A malformed request line or header, or a request that did not arrive in time, is the
+  // client's fault: a 4xx problem, never a crash and never a 500.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      log(`client ${peer(socket)} hung up mid-request (${err.code ?? err.message})`);
+      socket.destroy();
+      return;
+    }
+    const [status, code, title, detail] =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [
+            408,
+            'request_timeout',
+            'Request timeout',
+            `The request did not arrive within ${requestTimeout} ms.`,
+          ]
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? [
+              431,
+              'request_header_fields_too_large',
+              'Request header fields too large',
+              'The request headers are too large.',
+            ]
+          : [400, 'bad_request', 'Bad request', 'The request is not valid HTTP/1.1.'];
+    socket.end(rawProblem(status, code, title, { detail }));
   });
   // `Expect: 100-continue` with a declared body over 1 MiB: refused before the body is sent.
   server.on('checkContinue', (req, res) => {
     if (Number(req.headers['content-length'] ?? Number.NaN) > MAX_BODY_BYTES) {
-      sendProblem(res, payloadTooLarge());
+      sendProblem(res, payloadTooLarge(), cors.answerHeaders(originOf(req)));
       return;
     }
     res.writeContinue();
@@ -74,8 +158,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   });
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  origin = `http://${urlHost}:${port}`;
   return {
-    url: `http://${urlHost}:${port}`,
+    url: origin,
     api,
     info: {
       ...api.info,
@@ -89,24 +174,112 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
 }
 
-async function handle(api: MockApi, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function originOf(req: IncomingMessage): string | undefined {
+  const o = req.headers.origin;
+  return typeof o === 'string' ? o : undefined;
+}
+
+function peer(socket: Socket): string {
+  return `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
+}
+
+function describe(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e?.code ?? e?.message ?? String(err);
+}
+
+/** A client that went away mid-request: normal for a server, not an error of the mock. */
+function clientGone(req: IncomingMessage, err: unknown): boolean {
+  const e = err as NodeJS.ErrnoException;
+  return (
+    req.socket.destroyed ||
+    e?.code === 'ECONNRESET' ||
+    e?.code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    e?.message === 'aborted'
+  );
+}
+
+/**
+ * The path and query of the request line (origin-form or absolute-form), or undefined when it is
+ * neither. The Host header plays no part (D26: route on the request line only).
+ */
+function requestTarget(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.length === 0) return undefined;
+  if (raw.startsWith('/')) return raw;
+  try {
+    const u = new URL(raw);
+    return u.protocol === 'http:' || u.protocol === 'https:'
+      ? `${u.pathname}${u.search}`
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function handle(
+  api: MockApi,
+  cors: CorsPolicy,
+  origin: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const method = req.method ?? 'GET';
+  const corsHeaders = cors.answerHeaders(originOf(req));
+  const refuse = (p: ProblemError) => sendProblem(res, p, corsHeaders);
+  const host = req.headers.host;
+  if (host !== undefined && !HOST_HEADER.test(host)) {
+    refuse(badRequest(`The Host header ${clipEcho(host)} is not a valid host[:port].`));
+    return;
+  }
+  const target = requestTarget(req.url);
+  if (target === undefined) {
+    refuse(badRequest(`The request target ${clipEcho(req.url ?? '')} is not a path.`));
+    return;
+  }
+  if (method === 'OPTIONS' && cors.enabled) {
+    const preflight = cors.preflightHeaders(originOf(req));
+    if (!preflight) {
+      refuse(
+        new ProblemError(
+          403,
+          'origin_not_allowed',
+          `The origin ${clipEcho(originOf(req) ?? '(none)')} is not allowed (rcs mock --cors-origin).`,
+        ),
+      );
+      return;
+    }
+    res.writeHead(204, { ...preflight, allow: `${API_METHODS}, OPTIONS`, 'content-length': '0' });
+    res.end();
+    return;
+  }
+  if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
+    const allow = cors.enabled ? `${API_METHODS}, OPTIONS` : API_METHODS;
+    refuse(
+      new ProblemError(
+        405,
+        'method_not_allowed',
+        `The method ${clipEcho(method)} is not allowed: the API answers ${API_METHODS}.`,
+        undefined,
+        { allow },
+      ),
+    );
+    return;
+  }
   const hasBody = method !== 'GET' && method !== 'HEAD';
   let body: Buffer | undefined;
   if (hasBody) {
     const read = await readBody(req);
     if (read === 'too-large') {
-      sendProblem(res, payloadTooLarge());
+      refuse(payloadTooLarge());
       return;
     }
     body = read;
   }
   // MSW decodes path segments while matching and would throw on a malformed escape (a 500).
   try {
-    decodeURIComponent((req.url ?? '/').split('?')[0] as string);
+    decodeURIComponent(target.split('?')[0] as string);
   } catch {
-    sendProblem(
-      res,
+    refuse(
       validationFailed([{ path: '/path', message: 'the path has a malformed percent-encoding' }]),
     );
     return;
@@ -115,19 +288,18 @@ async function handle(api: MockApi, req: IncomingMessage, res: ServerResponse): 
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     headers.append(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
   }
-  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+  const request = new Request(`${origin}${target}`, {
     method,
     headers,
     ...(body && body.length > 0 ? { body: new Uint8Array(body) } : {}),
   });
   const response = await getResponse(api.handlers, request);
   if (!response) {
-    sendProblem(
-      res,
+    refuse(
       new ProblemError(
         404,
         'not_found',
-        `No operation ${method} ${req.url}: every path starts with /api/v1.`,
+        `No operation ${method} ${clipEcho(target.split('?')[0] as string)}: every path starts with /api/v1.`,
       ),
     );
     return;
@@ -137,7 +309,7 @@ async function handle(api: MockApi, req: IncomingMessage, res: ServerResponse): 
     req.socket.destroy();
     return;
   }
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = { ...corsHeaders };
   response.headers.forEach((v, k) => {
     out[k] = v;
   });
@@ -145,6 +317,10 @@ async function handle(api: MockApi, req: IncomingMessage, res: ServerResponse): 
   out['content-length'] = String(payload.length);
   res.writeHead(response.status, out);
   res.end(payload);
+}
+
+function badRequest(detail: string): ProblemError {
+  return new ProblemError(400, 'bad_request', detail);
 }
 
 /**
@@ -173,12 +349,41 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   });
 }
 
-function sendProblem(res: ServerResponse, p: ProblemError): void {
+function sendProblem(
+  res: ServerResponse,
+  p: ProblemError,
+  extra: Record<string, string> = {},
+): void {
   const payload = JSON.stringify(problemBody(p));
   res.writeHead(p.status, {
+    ...extra,
+    ...p.headers,
     'content-type': 'application/problem+json',
     'content-length': String(Buffer.byteLength(payload)),
     connection: 'close',
   });
   res.end(payload);
+}
+
+/** A whole HTTP/1.1 answer with a D1 problem body, for a socket the HTTP parser gave up on. */
+function rawProblem(
+  status: number,
+  code: string,
+  title: string,
+  opts: { detail: string; headers?: Record<string, string> },
+): string {
+  const payload = JSON.stringify({
+    type: `https://rcs.dev/problems/${code}`,
+    title,
+    status,
+    detail: opts.detail,
+    code,
+  });
+  const extra = Object.entries(opts.headers ?? {})
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  return (
+    `HTTP/1.1 ${status} ${title}\r\ncontent-type: application/problem+json\r\n` +
+    `content-length: ${Buffer.byteLength(payload)}\r\n${extra}connection: close\r\n\r\n${payload}`
+  );
 }

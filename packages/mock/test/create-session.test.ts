@@ -1,4 +1,4 @@
-import { loadFixtureFile } from '@rcs/mock';
+import { loadFixtureFile } from '@rcs/mock/node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ACME,

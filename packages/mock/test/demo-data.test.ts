@@ -1,5 +1,5 @@
 import { EXPORT_TABLE } from '@rcs/client';
-import { generateDemoDataset, startMockServer } from '@rcs/mock';
+import { generateDemoDataset, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiValidator } from './helpers/openapi-validator.js';
 

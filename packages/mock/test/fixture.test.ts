@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FixtureError, generateDemoFixture, loadFixture, loadFixtureFile } from '@rcs/mock';
+import { FixtureError, generateDemoFixture, loadFixture, loadFixtureFile } from '@rcs/mock/node';
 import { describe, expect, it } from 'vitest';
 import { ACME_FIXTURE, startAcme } from './helpers/mock-server.js';
 

@@ -1,4 +1,4 @@
-import { createMockApi, loadFixtureFile } from '@rcs/mock';
+import { createMockApi, loadFixtureFile } from '@rcs/mock/node';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ACME, ACME_FIXTURE, virtualClock } from './helpers/mock-server.js';

@@ -25,7 +25,7 @@ const DEMO_PROCESSING_MS = 1500;
 export async function run(opts: DemoOptions, ctx: CliContext): Promise<number> {
   const outDir = opts.out ?? DEFAULT_OUT_DIR;
   let spinner = await startSpinner(ctx, 'starting a local mock API');
-  const { startMockServer } = await import('@rcs/mock');
+  const { startMockServer } = await import('@rcs/mock/node');
   const server = await startMockServer({
     port: 0,
     host: '127.0.0.1',

@@ -14,6 +14,32 @@ export interface MockOptions {
   latencyMs?: string;
   faultRate?: string;
   rateLimit?: string;
+  /** commander's --no-cors: false when given. */
+  cors?: boolean;
+  corsOrigin?: string[];
+}
+
+/** D26: an origin is scheme://host[:port], exactly what a browser sends in `Origin`. */
+function parseOrigin(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new CliError(
+      EXIT.usage,
+      `--cors-origin must be an origin such as http://localhost:5173, got "${raw}"`,
+    );
+  }
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.origin !== raw.replace(/\/+$/, '')
+  ) {
+    throw new CliError(
+      EXIT.usage,
+      `--cors-origin must be an origin (scheme://host[:port], no path), got "${raw}"`,
+    );
+  }
+  return url.origin;
 }
 
 function integer(flag: string, raw: string | undefined, max: number): number | undefined {
@@ -38,7 +64,17 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
   const faultRate = parseNonNegativeNumber('--fault-rate', opts.faultRate, 1);
   const rateLimit = parseNonNegativeNumber('--rate-limit', opts.rateLimit);
 
-  const mock = await import('@rcs/mock');
+  if (opts.cors === false && opts.corsOrigin !== undefined) {
+    throw new CliError(EXIT.usage, '--no-cors and --cors-origin cannot be used together');
+  }
+  const cors =
+    opts.cors === false
+      ? false
+      : opts.corsOrigin !== undefined
+        ? { origins: opts.corsOrigin.map(parseOrigin) }
+        : true;
+
+  const mock = await import('@rcs/mock/node');
   let fixture: unknown;
   if (opts.fixture !== undefined) {
     try {
@@ -62,6 +98,9 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
       ...(records !== undefined ? { records } : {}),
       ...(processingMs !== undefined ? { processingMs } : {}),
       faults,
+      cors,
+      // A client that hangs up mid-request is normal for a server: one line, and only with -v.
+      ...(ctx.verbose ? { log: (line: string) => ctx.stderr.write(`rcs mock: ${line}\n`) } : {}),
     });
   } catch (error) {
     const e = error as NodeJS.ErrnoException;

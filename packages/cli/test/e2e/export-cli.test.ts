@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXPORT_TABLE } from '@rcs/client';
-import { type MockServer, startMockServer } from '@rcs/mock';
+import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 const RCS = fileURLToPath(new URL('../../dist/rcs.js', import.meta.url));

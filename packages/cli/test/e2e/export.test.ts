@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRcsClient, EXPORT_TABLE, type RcsClient } from '@rcs/client';
-import { type MockServer, startMockServer } from '@rcs/mock';
+import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runExport } from '../../src/commands/export.js';

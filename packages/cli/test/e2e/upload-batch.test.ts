@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type MockServer, startMockServer } from '@rcs/mock';
+import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, FIXTURES, labeledCall, readLedger, runCli, tempDir } from './helpers.js';
 

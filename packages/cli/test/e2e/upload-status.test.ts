@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Fixture, loadFixtureFile, type MockServer, startMockServer } from '@rcs/mock';
+import { type Fixture, loadFixtureFile, type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME_FIXTURE, assertBuilt, labeledCall, readLedger, runCli, tempDir } from './helpers.js';
 

@@ -5,7 +5,7 @@ import {
   type MockServer,
   type MockServerOptions,
   startMockServer,
-} from '@rcs/mock';
+} from '@rcs/mock/node';
 import { openApiValidator } from './openapi-validator.js';
 
 export const ACME_FIXTURE = fileURLToPath(new URL('../../fixtures/acme.json', import.meta.url));

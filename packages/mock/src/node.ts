@@ -1,0 +1,8 @@
+/**
+ * @rcs/mock/node: everything of `@rcs/mock`, plus what needs Node: the real HTTP server over the
+ * handlers (`startMockServer`, what `rcs mock` runs) and the fixture-file loader.
+ */
+
+export { loadFixtureFile } from './fixture-file.js';
+export * from './index.js';
+export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
