@@ -34,7 +34,21 @@ export function profileNameOf(
   env: NodeJS.ProcessEnv,
 ): { name: string; explicit: boolean } {
   const named = flag?.trim() || env.RCS_PROFILE?.trim();
+  if (named && !PROFILE_NAME.test(named)) {
+    // `__proto__` or `constructor` would address the object's machinery, not a profile.
+    throw usageError(
+      `profile name "${named.slice(0, 80)}" is not allowed: use letters, digits, - and _ (at most 64, starting with a letter or digit)`,
+    );
+  }
   return { name: named || DEFAULT_PROFILE, explicit: Boolean(named) };
+}
+
+/** Plain identifiers only (issue 11). */
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** The named profile, never an inherited property (`constructor`, `toString`). */
+export function profileOf(config: ConfigFile, name: string): Profile | undefined {
+  return Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
 }
 
 export function isConfigKey(key: string): key is ConfigKey {
@@ -75,7 +89,8 @@ export async function readConfig(path: string): Promise<ConfigFile> {
       `the config file ${path} has no "profiles" object; fix or delete it (rcs config set recreates it)`,
     );
   }
-  const out: ConfigFile = { profiles: {} };
+  // No prototype: a profile named `__proto__` in a hand-edited file stays a plain entry.
+  const out: ConfigFile = { profiles: Object.create(null) as Record<string, Profile> };
   for (const [name, value] of Object.entries(profiles as Record<string, unknown>)) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw new CliError(EXIT.usage, `the config file ${path}: profiles.${name} must be an object`);

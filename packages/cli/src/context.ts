@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { RcsClient } from '@rcs/client';
-import { configPath, type Profile, profileNameOf, readConfig } from './config.js';
+import { configPath, type Profile, profileNameOf, profileOf, readConfig } from './config.js';
 import { CliError, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 
@@ -60,6 +60,8 @@ export interface CliContext {
   log(msg: string): void;
   /** A warning or error line on stderr, always (scripts need to see why something failed). */
   error(msg: string): void;
+  /** Removes the credentials in use (known once getClient ran) from text bound for disk. */
+  redact(text: string): string;
 }
 
 export interface ResolvedSettings {
@@ -102,7 +104,7 @@ export async function resolveSettings(
   const { name: profileName, explicit } = profileNameOf(globals.profile, env);
   const path = configPath(env);
   const config = await readConfig(path);
-  const profile: Profile | undefined = config.profiles[profileName];
+  const profile: Profile | undefined = profileOf(config, profileName);
   if (explicit && profile === undefined) {
     const known = Object.keys(config.profiles);
     throw usageError(
@@ -139,10 +141,32 @@ export async function resolveSettings(
   return { profile: profileName, baseUrl, apiKey, token };
 }
 
-/** Replaces every credential in a log line; the client already avoids them, this is the belt. */
+/**
+ * Replaces every credential in a log line, and the `user:password@` of any URL in it; the client
+ * already avoids them, this is the belt.
+ */
 export function makeRedactor(secrets: (string | undefined)[]): (s: string) => string {
   const list = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  return (s) => list.reduce((acc, secret) => acc.split(secret).join('[REDACTED]'), s);
+  return (s) =>
+    list
+      .reduce((acc, secret) => acc.split(secret).join('[REDACTED]'), s)
+      .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, '$1[REDACTED]@');
+}
+
+/** A URL that carries `user:password@` is refused (cli.md "Unattended runs"), shown without it. */
+export function assertNoUrlCredentials(raw: string, what: string): void {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return; // Not a URL at all: the client says so, with the check's own hint.
+  }
+  if (!url.username && !url.password) return;
+  url.username = '';
+  url.password = '';
+  throw usageError(
+    `${what} must not contain credentials (user:password@): ${url.href}; pass the key with RCS_API_KEY, --api-key-file or \`rcs config set api-key -\``,
+  );
 }
 
 export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
@@ -150,6 +174,7 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
   const quiet = Boolean(globals.quiet);
   const verbose = Boolean(globals.verbose) && !quiet;
   let client: Promise<RcsClient> | undefined;
+  let redactSecrets = makeRedactor([]);
 
   const ctx: CliContext = {
     stdout: io.stdout,
@@ -169,7 +194,10 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
       if (io.stderrIsTTY && !quiet) io.stderr.write(`${msg}\n`);
     },
     error(msg) {
-      io.stderr.write(`rcs: ${msg}\n`);
+      io.stderr.write(`rcs: ${redactSecrets(msg)}\n`);
+    },
+    redact(text) {
+      return redactSecrets(text);
     },
     getClient() {
       client ??= build();
@@ -179,6 +207,7 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
 
   async function build(): Promise<RcsClient> {
     const settings = await resolveSettings(globals, io);
+    if (settings.baseUrl) assertNoUrlCredentials(settings.baseUrl, 'the base URL');
     if (!settings.baseUrl) {
       throw usageError(
         'no service URL: pass --base-url, set RCS_BASE_URL, or run `rcs config set base-url URL` (try `rcs demo` for a local mock)',
@@ -191,6 +220,7 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
       );
     }
     const redact = makeRedactor([settings.apiKey, settings.token]);
+    redactSecrets = redact;
     const { createRcsClient } = await import('@rcs/client');
     const create = io.createClient ?? createRcsClient;
     try {
@@ -199,6 +229,9 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
         apiKey: settings.apiKey,
         token: settings.token,
         userAgent: `rcs-cli/${io.version}`,
+        // A refused connection or an unknown host is a wrong base URL far more often than an
+        // outage: one retry, then the error with its hint, within about a second (issue 11).
+        unreachableRetries: 1,
         // --verbose logs method, URL, status and retries; never a header, and redacted anyway.
         logger: verbose
           ? {

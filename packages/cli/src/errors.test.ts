@@ -62,7 +62,7 @@ describe('describeError: the contract exit code and one actionable line per fail
       /interrupted/,
     ],
     [Object.assign(new Error('aborted'), { name: 'AbortError' }), EXIT.interrupted, /interrupted/],
-    [new InterruptedError('SIGPIPE'), EXIT.failure, /standard output was closed/],
+    [new InterruptedError('SIGPIPE'), EXIT.ok, /standard output was closed/],
     [new CliError(EXIT.usage, 'bad flag'), EXIT.usage, /^bad flag$/],
   ] as const)('%s', (error, code, message) => {
     const d = describeError(error);

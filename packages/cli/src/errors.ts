@@ -52,11 +52,12 @@ export function maskCommanderError(message: string): string {
 
 /**
  * The exit code of a run stopped by `signal`: 130 for SIGINT (cli.md), 143 for SIGTERM; a reader
- * of stdout that went away (SIGPIPE, EPIPE) is a failure (1), as upload and export report it.
+ * of stdout that went away (SIGPIPE, EPIPE, `rcs … | head`) took what it wanted, which is normal
+ * for a Unix tool (cli.md "Unattended runs"): 0, and no message.
  */
 export function signalExitCode(signal: InterruptedError['signal']): number {
   if (signal === 'SIGTERM') return EXIT.terminated;
-  if (signal === 'SIGPIPE') return EXIT.failure;
+  if (signal === 'SIGPIPE') return EXIT.ok;
   return EXIT.interrupted;
 }
 

@@ -1,14 +1,19 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 
 /**
  * The upload ledger (`.rcs-ledger.jsonl`): one JSON line per finished upload, appended the moment
  * it finishes, so an interrupted batch re-run uploads only what is missing. The create POST is not
  * idempotent (R10: the service has no de-duplication), so an upload whose outcome is unknown
  * (the connection dropped after sending) is recorded as `unknown` and never silently re-sent.
+ *
+ * Write-ahead (issue 11): before each create a `sending` line is written and fsynced; the upload
+ * is not sent when that fails. A `sending` line that no outcome follows (the process died, or the
+ * disk filled up after the session was created) reads back as `unknown`, so a re-run never
+ * creates the session a second time.
  */
 
-export type LedgerStatus = 'created' | 'unknown' | 'failed';
+export type LedgerStatus = 'sending' | 'created' | 'unknown' | 'failed';
 
 export interface LedgerEntry {
   file: string;
@@ -43,7 +48,11 @@ export class Ledger {
   /** A crash mid-write can leave the file without its final newline: start on a fresh line. */
   private needsNewline = false;
 
-  constructor(readonly path: string) {}
+  /** `redact` runs over every line before it is written (no credential in the ledger). */
+  constructor(
+    readonly path: string,
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {}
 
   /** Loads the existing ledger; a missing file is an empty ledger. */
   load(): this {
@@ -61,7 +70,12 @@ export class Ledger {
       try {
         const entry = JSON.parse(line) as LedgerEntry;
         if (typeof entry.sha256 !== 'string' || typeof entry.rep !== 'string') throw new Error();
-        this.latest.set(key(entry.sha256, entry.rep), entry);
+        this.latest.set(
+          key(entry.sha256, entry.rep),
+          entry.status === 'sending'
+            ? { ...entry, status: 'unknown', error: 'no outcome was recorded after sending' }
+            : entry,
+        );
       } catch {
         this.unreadableLines.push(i + 1);
       }
@@ -83,11 +97,22 @@ export class Ledger {
     return this.latest.get(key(sha256, rep));
   }
 
-  /** Appends synchronously: the line is on disk before the next upload is reported. */
+  /**
+   * Appends synchronously and fsyncs: the line is on disk before the upload is sent (`sending`)
+   * or reported. Throws when it cannot be written (a full disk); nothing is remembered then.
+   */
   record(entry: Omit<LedgerEntry, 'at'>): LedgerEntry {
     const full: LedgerEntry = { ...entry, at: new Date().toISOString() };
     const prefix = this.needsNewline ? '\n' : '';
-    appendFileSync(this.path, `${prefix}${JSON.stringify(full)}\n`, { mode: 0o600 });
+    const fd = openSync(this.path, 'a', 0o600);
+    try {
+      // A nearly full disk can take part of a line: write the rest until it fails (ENOSPC).
+      const bytes = Buffer.from(`${prefix}${this.redact(JSON.stringify(full))}\n`, 'utf8');
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     this.needsNewline = false;
     this.latest.set(key(full.sha256, full.rep), full);
     return full;

@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import type { CommandSpec } from './commands/completion.js';
 import type { CliContext, CliIO, GlobalOptions } from './context.js';
-import { describeError, InterruptedError, maskCommanderError, signalExitCode } from './errors.js';
+import { describeError, InterruptedError, maskCommanderError } from './errors.js';
 import { EXIT, EXIT_CODE_TABLE, exitCodesText } from './exit-codes.js';
 
 /**
@@ -387,22 +387,43 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   return code;
 }
 
+/**
+ * How long the graceful stop after the first SIGINT/SIGTERM may take (cli.md "Unattended runs"):
+ * enough to rename finished files and append the ledger, short enough for a cron `timeout`.
+ */
+export const STOP_DEADLINE_MS = 3_000;
+
 /** Runs `rcs` in this process: signals, real streams, and the exit code (see main.ts). */
 export async function runFromProcess(): Promise<void> {
   const controller = new AbortController();
-  // First Ctrl-C: stop gracefully (ledger and files stay consistent); the command then returns
-  // its exit code for the abort reason (describeError: 130, or 143 for SIGTERM). Second: now.
+  // First signal: stop gracefully (ledger and files stay consistent); the command then returns
+  // its exit code for the abort reason (describeError: 130, or 143 for SIGTERM). Work that never
+  // ends (a hung disk, a stuck file-system call) cannot hold the process: past the deadline it
+  // exits with that code anyway. A second signal exits at once.
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => () => {
-    if (controller.signal.aborted) process.exit(signalExitCode(signal));
+    if (controller.signal.aborted) dieBy(signal);
     controller.abort(new InterruptedError(signal));
+    setTimeout(() => {
+      process.stderr.write(
+        `rcs: stopped after ${STOP_DEADLINE_MS / 1000} s without finishing the graceful stop\n`,
+      );
+      dieBy(signal);
+    }, STOP_DEADLINE_MS).unref();
   };
   process.on('SIGINT', onSignal('SIGINT'));
   process.on('SIGTERM', onSignal('SIGTERM'));
-  // `rcs … | head`: the reader went away. No EPIPE stack trace; commands that stream results
-  // (upload) stop on `outputClosed`, export reports its own failed write.
+  // `rcs … | head`: the reader went away, which is normal for a Unix tool (cli.md): commands stop
+  // on `outputClosed` and the run ends without a message. Any other failure to write stdout (a
+  // full device) is one line and exit 1, never a stack trace.
   const outputClosed = new AbortController();
+  let outputFailed: NodeJS.ErrnoException | undefined;
+  let returned = false;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+    if (error.code !== 'EPIPE' && !outputFailed) {
+      outputFailed = error;
+      // After the command returned, its last lines were still buffered: report it now.
+      if (returned) reportOutputFailure(error);
+    }
     if (!outputClosed.signal.aborted) outputClosed.abort(new InterruptedError('SIGPIPE'));
   });
   try {
@@ -424,8 +445,29 @@ export async function runFromProcess(): Promise<void> {
     });
     // process.exitCode, never process.exit(): piped stdout must arrive whole (cli.md).
     process.exitCode = code;
+    if (outputFailed) reportOutputFailure(outputFailed);
+    else if (outputClosed.signal.aborted && !controller.signal.aborted) process.exitCode = EXIT.ok;
   } catch (error) {
     process.stderr.write(`rcs: ${(error as Error)?.message ?? String(error)}\n`);
     process.exitCode = EXIT.failure;
   }
+  returned = true;
+}
+
+/**
+ * Ends the process by `signal` itself, as if no handler were installed: the shell sees 130 / 143
+ * (128 + the signal). Not process.exit(): it waits for libuv's worker threads, and one blocked for
+ * good (opening a FIFO no one writes, a hung network file system) would keep the process forever.
+ */
+function dieBy(signal: 'SIGINT' | 'SIGTERM'): never {
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+  // Delivery is asynchronous; nothing else may run meanwhile.
+  for (;;) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000);
+}
+
+function reportOutputFailure(error: NodeJS.ErrnoException): void {
+  const why = error.code === 'ENOSPC' ? 'no space left on the device' : error.message;
+  process.stderr.write(`rcs: cannot write to standard output: ${why} (${error.code ?? 'error'})\n`);
+  process.exitCode = EXIT.failure;
 }

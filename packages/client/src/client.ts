@@ -1,4 +1,5 @@
 import createClientImport, { type Client } from 'openapi-fetch';
+import { createRatePacer } from './adaptive-rate.js';
 import { type BackoffOptions, DEFAULT_BACKOFF } from './backoff.js';
 import { RcsError } from './errors.js';
 import { type AnyExportAccessor, createExports, type ExportsApi } from './exports.js';
@@ -28,6 +29,18 @@ export interface RcsClientOptions extends BackoffOptions {
   logger?: Logger | undefined;
   /** Allow credentials over plain http to a non-loopback host. Off by default. */
   allowInsecureHttp?: boolean | undefined;
+  /**
+   * Retries after a refused connection or an unknown host, which usually mean a wrong `baseUrl`
+   * (default: `maxRetries`). The CLI uses 1, so a typo fails in about a second.
+   */
+  unreachableRetries?: number | undefined;
+  /** The largest answer body read (default 32 MiB, far above a page of 100 records). */
+  maxResponseBytes?: number | undefined;
+  /**
+   * Pace requests after a 429: the shared rate shrinks on each 429 (waiting out `Retry-After`)
+   * and grows back while answers are good (AIMD). Default true; nothing is paced until a 429.
+   */
+  adaptiveRate?: boolean | undefined;
 }
 
 export interface RcsClient {
@@ -54,11 +67,15 @@ const OPTION_KEYS: readonly string[] = [
   'initialDelayMs',
   'maxDelayMs',
   'maxRetryAfterMs',
+  'unreachableRetries',
+  'maxResponseBytes',
+  'adaptiveRate',
 ];
 
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_USER_AGENT = 'rcs-client/0.1.0';
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 function normaliseBaseUrl(raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim() === '') {
@@ -72,6 +89,14 @@ function normaliseBaseUrl(raw: unknown): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new RcsError(`baseUrl must be http or https, got ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    // fetch refuses such a URL anyway; saying so here keeps the secret out of its message.
+    url.username = '';
+    url.password = '';
+    throw new RcsError(
+      `baseUrl must not contain credentials (user:password@); use apiKey or token: ${url.origin}`,
+    );
   }
   // Every path already starts with /api/v1; accept a base URL that repeats it.
   return url.href.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
@@ -104,6 +129,14 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new RcsError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
   }
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isInteger(maxResponseBytes) || maxResponseBytes <= 0) {
+    throw new RcsError(`maxResponseBytes must be a positive integer, got ${maxResponseBytes}`);
+  }
+  const unreachableRetries =
+    options.unreachableRetries === undefined
+      ? undefined
+      : nonNegativeInteger('unreachableRetries', options.unreachableRetries, 0);
   const redact = makeRedactor([options.apiKey, options.token]);
   const transport = createTransport({
     fetch: options.fetch,
@@ -118,6 +151,9 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
     initialDelayMs: options.initialDelayMs,
     maxDelayMs: options.maxDelayMs,
     maxRetryAfterMs: options.maxRetryAfterMs,
+    unreachableRetries,
+    maxResponseBytes,
+    pacer: options.adaptiveRate === false ? undefined : createRatePacer(),
   });
   const api = createClient<paths>({ baseUrl, fetch: transport() });
   const deps = { api, transport, redact, baseUrl };

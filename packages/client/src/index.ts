@@ -36,5 +36,5 @@ export {
 } from './paginate.js';
 export { parseRetryAfter } from './retry-after.js';
 export type { SessionsApi, WaitOptions } from './sessions.js';
-export { isLoopbackHost, type Logger, type RequestOptions } from './transport.js';
+export { isLoopbackHost, isUnreachable, type Logger, type RequestOptions } from './transport.js';
 export type * from './types.js';

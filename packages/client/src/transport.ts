@@ -1,3 +1,4 @@
+import type { RatePacer } from './adaptive-rate.js';
 import { parseErrorBody } from './api-error.js';
 import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay, sleep } from './backoff.js';
 import { ConnectionError, RcsError, TimeoutError } from './errors.js';
@@ -33,6 +34,15 @@ export interface TransportConfig extends BackoffOptions {
   timeoutMs: number;
   logger?: Logger | undefined;
   redact: Redactor;
+  /**
+   * Retries after a refused connection or an unknown host until the service first answered
+   * (issue 11): before that, these mean a wrong base URL; after it, a passing outage.
+   */
+  unreachableRetries?: number | undefined;
+  /** The largest answer body read; a larger one fails the request unread (issue 11). */
+  maxResponseBytes: number;
+  /** Shared pacing of every request of this client (AIMD on 429s), or none. */
+  pacer?: RatePacer | undefined;
 }
 
 export type FetchLike = (input: Request) => Promise<Response>;
@@ -83,14 +93,69 @@ export function assertSecureTransport(
   );
 }
 
-function neverSent(error: unknown): boolean {
+/** The first `code` in an error's cause chain that `wanted` accepts. */
+function causeCode(error: unknown, wanted: ReadonlySet<string>): string | undefined {
   let e: unknown = error;
   for (let depth = 0; depth < 4 && e !== null && typeof e === 'object'; depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && NEVER_SENT_CODES.has(code)) return true;
+    if (typeof code === 'string' && wanted.has(code)) return code;
     e = (e as { cause?: unknown }).cause;
   }
-  return false;
+  return undefined;
+}
+
+function neverSent(error: unknown): boolean {
+  return causeCode(error, NEVER_SENT_CODES) !== undefined;
+}
+
+/**
+ * Nothing listens there, or the name resolves nowhere: a wrong base URL far more often than a
+ * passing outage, so it gets its own (small) retry budget instead of 20 s of silent retries.
+ */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+export function isUnreachable(error: unknown): boolean {
+  return causeCode(error, UNREACHABLE_CODES) !== undefined;
+}
+
+/** Reads a body, refusing one larger than `limit` bytes before it is held in memory. */
+async function readCapped(res: Response, limit: number, where: string): Promise<ArrayBuffer> {
+  const tooLarge = () =>
+    new RcsError(
+      `${where}: the answer is larger than ${formatBytes(limit)}; it was not read ` +
+        '(maxResponseBytes)',
+    );
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    await res.body?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!res.body) return new ArrayBuffer(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out.buffer;
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  return `${n} bytes`;
 }
 
 function describe(error: unknown): string {
@@ -137,6 +202,8 @@ interface Attempt {
 export function createTransport(config: TransportConfig) {
   const backoff = { ...DEFAULT_BACKOFF, ...definedOnly(config) };
   const hasCredentials = Boolean(config.apiKey || config.token);
+  /** Whether this service ever answered: then a refused connection is an outage, not a typo. */
+  let answered = false;
 
   /** Returns the fetch for one logical request, with its per-request options applied. */
   return function transport(options: RequestOptions = {}): FetchLike {
@@ -173,12 +240,14 @@ export function createTransport(config: TransportConfig) {
         let waitMs: number | undefined;
         if (attempt.response) {
           const res = attempt.response;
+          answered = true;
           config.logger?.debug?.(`${method} ${request.url} -> ${res.status}`, {
             status: res.status,
             attempt: retry + 1,
           });
-          if (retry >= maxRetries || !(await worthRetrying(res, idempotent))) return res;
           const asked = parseRetryAfter(res.headers.get('retry-after'));
+          config.pacer?.onAnswer(res.status, asked);
+          if (retry >= maxRetries || !(await worthRetrying(res, idempotent))) return res;
           if (asked !== undefined) {
             // The service said when; past the cap we stop and let the caller decide.
             if (asked > backoff.maxRetryAfterMs) return res;
@@ -191,6 +260,14 @@ export function createTransport(config: TransportConfig) {
           });
           // A request that may have reached the service is never sent again (unknown outcome).
           if (retry >= maxRetries || failure.mayHaveBeenCreated) throw failure;
+          if (
+            config.unreachableRetries !== undefined &&
+            !answered &&
+            retry >= config.unreachableRetries &&
+            isUnreachable(failure)
+          ) {
+            throw failure;
+          }
         }
         waitMs ??= fullJitterDelay(retry, backoff);
         config.logger?.warn?.(
@@ -214,6 +291,7 @@ export function createTransport(config: TransportConfig) {
     },
   ): Promise<Attempt> {
     ctx.callerSignal.throwIfAborted();
+    await config.pacer?.acquire(ctx.callerSignal);
     // One fresh controller per attempt, linked to the caller's signal by a listener that is
     // removed afterwards. This is AbortSignal.any by hand: a Request built on a long-lived signal
     // (or on AbortSignal.any of one) leaves a listener on it in undici, ~1.3 kB per request, which
@@ -232,7 +310,9 @@ export function createTransport(config: TransportConfig) {
     try {
       const res = await followSameOrigin(build(signal), base, ctx, signal);
       // Read the body inside the timeout, so a stalled body is a timeout too, not a hang.
-      const buf = NULL_BODY_STATUS.has(res.status) ? null : await res.arrayBuffer();
+      const buf = NULL_BODY_STATUS.has(res.status)
+        ? null
+        : await readCapped(res, config.maxResponseBytes, `${ctx.where.method} ${ctx.where.url}`);
       // The body is decoded now: its encoding and length headers no longer describe it.
       const headers = new Headers(res.headers);
       headers.delete('content-encoding');

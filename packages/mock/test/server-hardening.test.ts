@@ -69,7 +69,7 @@ function raw(
             ? Buffer.byteLength(data.split('\r\n\r\n').slice(1).join('\r\n\r\n')) >= Number(m[1])
             : false;
         })();
-      if (complete || (opts.until && opts.until.test(data))) done();
+      if (complete || opts.until?.test(data)) done();
     });
     socket.on('end', done);
     socket.on('error', () => done());

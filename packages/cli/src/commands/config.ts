@@ -4,11 +4,12 @@ import {
   configPath,
   displayValue,
   profileNameOf,
+  profileOf,
   readConfig,
   SECRET_KEYS,
   writeConfig,
 } from '../config.js';
-import { type CliContext, readAll } from '../context.js';
+import { assertNoUrlCredentials, type CliContext, readAll } from '../context.js';
 import { CliError, usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { safeLine } from '../output/sanitize.js';
@@ -57,7 +58,7 @@ export async function run(opts: ConfigOptions, ctx: CliContext): Promise<number>
   if (opts.key === undefined)
     throw usageError(`rcs config ${opts.action} needs a key (${CONFIG_KEYS.join(', ')})`);
   const key = assertConfigKey(opts.key);
-  const profile = config.profiles[profileName];
+  const profile = profileOf(config, profileName);
 
   if (opts.action === 'get') {
     const value = profile?.[key];
@@ -99,10 +100,12 @@ export async function run(opts: ConfigOptions, ctx: CliContext): Promise<number>
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw usageError(`base-url must be http or https, got ${url.protocol}`);
     }
+    assertNoUrlCredentials(value, 'base-url');
   }
   if (SECRET_KEYS.includes(key) && opts.value !== '-') {
-    ctx.log(
-      'tip: `rcs config set api-key -` reads the secret from standard input, out of your shell history',
+    // Always on stderr, also in scripts: the secret is now in the shell history (issue 11).
+    ctx.error(
+      `warning: the ${key} given on the command line stays in your shell history and the process list; \`rcs config set ${key} -\` reads it from standard input instead`,
     );
   }
   config.profiles[profileName] = { ...profile, [key]: value };

@@ -10,6 +10,7 @@ import { EXIT } from '../exit-codes.js';
 import { ExportLockedError } from '../export/lock.js';
 import type { Manifest } from '../export/manifest.js';
 import { type ExportOptions, ExportUsageError, planExport } from '../export/options.js';
+import { prepareOutputDirectory } from '../export/out-dir.js';
 import { ExportIntegrityError } from '../export/pager.js';
 import { createProgress, formatCount, renderTable } from '../export/progress.js';
 import {
@@ -76,6 +77,8 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
   );
   const where = plan.dir === undefined ? '' : `; files in ${plan.dir} were left as they were`;
   try {
+    // The output path is checked before any request (cli.md "Unattended runs": exit 2).
+    if (plan.dir !== undefined) await prepareOutputDirectory(plan.dir);
     const client: ExportClient = await ctx.getClient();
     const deps = { client, signal: ctx.signal, progress, version: ctx.version };
     if (plan.dir === undefined) {
@@ -122,10 +125,10 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
       return error.exitCode;
     }
     const code = (error as NodeJS.ErrnoException)?.code;
-    if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED') {
-      // `rcs export users --out - | head`: the reader left early; say so in one line.
-      ctx.error(`${what}: standard output was closed before the export ended (EPIPE)`);
-      return EXIT.failure;
+    if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || ctx.outputClosed?.aborted) {
+      // `rcs export users --out - | head`: the reader took what it wanted; that is normal for a
+      // Unix tool, so no message (cli.md). A full device is reported by the process (program.ts).
+      return EXIT.ok;
     }
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && (error as { path?: string }).path) {
       // A file-system failure (disk full, no permission, not a directory).

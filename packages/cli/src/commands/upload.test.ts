@@ -51,6 +51,7 @@ function fakeContext(cwd: string, client: Partial<RcsClient>, signal?: AbortSign
     getClient: async () => client as RcsClient,
     log: () => {},
     error: (m) => stderr.write(`rcs: ${m}\n`),
+    redact: (text) => text,
   };
   return { ctx, out: () => out, err: () => err };
 }
@@ -74,9 +75,12 @@ describe('rcs upload run()', () => {
         create: async () => {
           inFlight++;
           peak = Math.max(peak, inFlight);
-          // The previous uploads' lines are already on disk when the next one starts.
+          // The previous uploads' outcomes are already on disk when the next one starts, and
+          // this upload's own write-ahead `sending` line is there before it is sent (issue 11).
           try {
-            ledgerSizes.push(readFileSync(ledger, 'utf8').split('\n').length - 1);
+            const text = readFileSync(ledger, 'utf8');
+            expect(text.match(/"status":"sending"/g)?.length).toBe(n + inFlight);
+            ledgerSizes.push(text.match(/"status":"created"/g)?.length ?? 0);
           } catch {
             ledgerSizes.push(0);
           }
@@ -96,7 +100,12 @@ describe('rcs upload run()', () => {
     expect(peak).toBe(3);
     expect(Math.max(...ledgerSizes)).toBeGreaterThanOrEqual(9);
     expect(out().match(/^created /gm)).toHaveLength(12);
-    expect(readFileSync(ledger, 'utf8').trim().split('\n')).toHaveLength(12);
+    const statuses = readFileSync(ledger, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).status);
+    expect(statuses.filter((s) => s === 'created')).toHaveLength(12);
+    expect(statuses.filter((s) => s === 'sending')).toHaveLength(12);
   });
 
   it('a 401 stops the batch (every other upload would fail the same way): exit 4', async () => {
@@ -312,7 +321,8 @@ describe('rcs upload: a failure that arrives while the batch is stopping', () =>
     const { ctx, err } = fakeContext(dir, client, stop.signal);
     expect(await run({ files: [join(dir, 'c0.srt')], email: REP }, ctx)).toBe(130);
     const ledger = readFileSync(join(dir, '.rcs-ledger.jsonl'), 'utf8').trim().split('\n');
-    expect(ledger.map((l) => JSON.parse(l).status)).toEqual([status]);
+    // The write-ahead intent, then the outcome (issue 11).
+    expect(ledger.map((l) => JSON.parse(l).status)).toEqual(['sending', status]);
     expect(err()).toMatch(line);
   });
 });

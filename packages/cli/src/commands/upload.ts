@@ -67,6 +67,8 @@ interface Outcome {
   exitCode: number;
   waitTimedOut?: boolean;
   interrupted?: boolean;
+  /** Created, but the ledger could not record it (a full disk): exit non-zero (issue 11). */
+  unrecorded?: boolean;
 }
 
 interface Item {
@@ -149,7 +151,7 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
   const ledgerPath = resolve(ctx.cwd, opts.ledger ?? DEFAULT_LEDGER);
   let ledger: Ledger;
   try {
-    ledger = new Ledger(ledgerPath).load().assertWritable();
+    ledger = new Ledger(ledgerPath, ctx.redact).load().assertWritable();
   } catch (error) {
     throw new CliError(
       EXIT.usage,
@@ -204,8 +206,10 @@ function summarize(
   const failed = done.filter((o) => o.result.status === 'failed');
   // Uploaded (and in the ledger), but with --wait reading the session back failed (not a timeout).
   const unread = done.filter(
-    (o) => o.result.status !== 'failed' && !o.waitTimedOut && o.exitCode !== EXIT.ok,
+    (o) =>
+      o.result.status !== 'failed' && !o.waitTimedOut && !o.unrecorded && o.exitCode !== EXIT.ok,
   );
+  const unrecorded = done.filter((o) => o.unrecorded);
   const notStarted = outcomes.length - done.length;
   ctx.log(
     `${count('created')} created, ${count('skipped')} skipped, ${failed.length} failed` +
@@ -213,10 +217,12 @@ function summarize(
       ` (ledger: ${ledgerName})`,
   );
   if (ctx.outputClosed?.aborted && !ctx.signal.aborted) {
-    ctx.error(
-      `standard output was closed (EPIPE), so the batch stopped: ${count('created')} uploaded and recorded in ${ledgerName}; run the same command again to upload the rest`,
+    // A closed stdout (`| head`) ends the command without a message (cli.md); on a terminal the
+    // prose line still says where the batch stands.
+    ctx.log(
+      `standard output was closed, so the batch stopped: ${count('created')} uploaded and recorded in ${ledgerName}; run the same command again to upload the rest`,
     );
-    return EXIT.failure;
+    return EXIT.ok;
   }
   if (ctx.signal.aborted || done.some((o) => o.interrupted)) {
     ctx.error(
@@ -227,12 +233,18 @@ function summarize(
   // The worst outcome decides the exit code: a 401 anywhere (4), then any item that did not end
   // well (its own code for one file, 3 for a batch), then sessions still not DONE (5).
   // The failing file's own line (printed as it finished) is the one clear line for one file.
-  const bad = [...failed, ...unread];
+  const bad = [...failed, ...unread, ...unrecorded];
   if (bad.some((o) => o.exitCode === EXIT.auth)) return EXIT.auth;
   if (bad.length > 0) {
     if (total === 1) return bad[0]?.exitCode ?? EXIT.failure;
     const parts: string[] = [];
     if (failed.length > 0) parts.push(`${failed.length} of ${total} uploads failed`);
+    if (unrecorded.length > 0) {
+      const ids = unrecorded.map((o) => safeLine(o.result.sessionId)).join(' ');
+      parts.push(
+        `${unrecorded.length} uploaded session${unrecorded.length === 1 ? '' : 's'} could not be recorded in the ledger (${ids})`,
+      );
+    }
     if (unread.length > 0) {
       const ids = unread.map((o) => safeLine(o.result.sessionId)).join(' ');
       parts.push(
@@ -253,6 +265,26 @@ function summarize(
     return EXIT.waitTimeout;
   }
   return EXIT.ok;
+}
+
+function errnoOf(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  return e?.code ?? e?.message ?? String(error);
+}
+
+/** The ledger cannot take the `sending` line: the upload is not sent (issue 11). */
+function ledgerUnwritable(file: string, error: unknown): Outcome {
+  return {
+    result: {
+      file,
+      status: 'failed',
+      error: {
+        code: 'ledger_unwritable',
+        message: `${file}: not uploaded: the ledger cannot be written (${errnoOf(error)}), so a re-run could not tell that it was; free space or pass --ledger FILE elsewhere`,
+      },
+    },
+    exitCode: EXIT.failure,
+  };
 }
 
 function writeJson(ctx: CliContext, result: UploadResult): void {
@@ -320,23 +352,40 @@ class UploadTask {
     this.progress.set(file, `${safeLine(file)}: uploading`);
     // A request can reach the service only if the batch was still running when it was made.
     const sent = !this.stop.signal.aborted;
+    const entry = { file, sha256, rep: this.config.repKey };
+    if (sent) {
+      // Write-ahead (issue 11): no create is sent unless the ledger can say it was.
+      try {
+        this.ledger.record({ ...entry, status: 'sending' });
+      } catch (error) {
+        return ledgerUnwritable(file, error);
+      }
+    }
     let session: RealCallSession;
     try {
       session = await this.client.sessions.create(body as never, { signal: this.stop.signal });
     } catch (error) {
       return this.failed(file, sha256, error, sent);
     }
-    this.ledger.record({
-      file,
-      sha256,
-      rep: this.config.repKey,
-      status: 'created',
-      sessionId: session.id,
-    });
+    let unrecorded = false;
+    try {
+      this.ledger.record({ ...entry, status: 'created', sessionId: session.id });
+    } catch (error) {
+      unrecorded = true;
+      // The session exists; the ledger's `sending` line keeps a re-run from sending it again,
+      // and the id is on stderr so that nothing is lost.
+      this.ctx.error(
+        `${safeLine(file)}: uploaded as session ${safeLine(session.id)}, but the ledger could not record it (${errnoOf(error)}); a re-run will not upload it again`,
+      );
+    }
     const result: UploadResult = { file, status: 'created', sessionId: session.id, session };
-    return this.config.wait && session.state !== 'DONE'
-      ? this.waitFor(result, session.id, FIRST_POLL_DELAY_MS)
-      : { result, exitCode: 0 };
+    const outcome =
+      this.config.wait && session.state !== 'DONE'
+        ? await this.waitFor(result, session.id, FIRST_POLL_DELAY_MS)
+        : { result, exitCode: 0 };
+    return unrecorded
+      ? { ...outcome, exitCode: outcome.exitCode || EXIT.failure, unrecorded: true }
+      : outcome;
   }
 
   private failed(file: string, sha256: string, error: unknown, sent: boolean): Outcome {
@@ -362,15 +411,20 @@ class UploadTask {
     // A 401 ends the batch early (every other upload would fail the same way); uploads already
     // in flight finish on their own, so none is cut mid-request. Any other failure stops nothing.
     if (!cut && described.exitCode === EXIT.auth) this.authRefused = true;
-    // A 401, or a stop before the request left, created nothing: not recorded, a re-run sends it.
-    if (unknown || !(described.exitCode === EXIT.auth || cut)) {
-      this.ledger.record({
-        file,
-        sha256,
-        rep: this.config.repKey,
-        status: unknown ? 'unknown' : 'failed',
-        error: message,
-      });
+    // Every sent create gets its outcome after its `sending` line; a 401 or a stop before the
+    // request left created nothing, so `failed` lets a re-run send it.
+    if (sent) {
+      try {
+        this.ledger.record({
+          file,
+          sha256,
+          rep: this.config.repKey,
+          status: unknown ? 'unknown' : 'failed',
+          error: message,
+        });
+      } catch {
+        // Its `sending` line stays the last word: read back as unknown, never re-sent blindly.
+      }
     }
     return {
       result: {

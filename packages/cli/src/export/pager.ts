@@ -109,6 +109,9 @@ function sameIds(a: readonly ApiRecord[], b: readonly string[]): boolean {
   return a.length > 0 && a.length === b.length && a.every((r, i) => r.id === b[i]);
 }
 
+/** Pages read past the announced ones, at least, before a growing list stops being followed. */
+const MIN_EXTRA_PAGES = 10;
+
 /** Warnings kept per export under `allowDrift`; the rest are counted. */
 export const MAX_WARNINGS = 20;
 
@@ -154,6 +157,7 @@ export async function pageThrough(options: PagerOptions): Promise<PagerResult> {
     let totalChangeReported = false;
     let previousIds: string[] = [];
     let pages = 0;
+    let announced = 1;
 
     for (let n = 1; ; n++) {
       const pending = held.get(n);
@@ -167,6 +171,7 @@ export async function pageThrough(options: PagerOptions): Promise<PagerResult> {
         // The service's own answer says how many records a page holds (it may clamp `limit`).
         pageSize = meta.limit >= 1 ? meta.limit : limit;
         planned = Math.max(1, Math.ceil(total / pageSize));
+        announced = planned;
         ids = new IdSet(total);
       }
       totalAtEnd = meta.total;
@@ -204,6 +209,21 @@ export async function pageThrough(options: PagerOptions): Promise<PagerResult> {
       if (data.length === 0 && meta.hasNext) {
         problem(`page ${n} is empty but says hasNext: true`);
         break;
+      }
+      // Past the pages meta.total announced, drift is followed only while it brings records
+      // (issue 11): a service that keeps saying hasNext: true with nothing new, or that grows
+      // without end, is not followed forever (--allow-drift bounds counts, not requests).
+      if (meta.hasNext && n > announced) {
+        if (fresh.length === 0) {
+          problem(`page ${n} brought no new record but says hasNext: true; stopped reading there`);
+          break;
+        }
+        if (n >= announced + Math.max(MIN_EXTRA_PAGES, announced)) {
+          problem(
+            `the list kept growing past twice the ${announced} page(s) meta.total announced; stopped reading at page ${n}`,
+          );
+          break;
+        }
       }
       if (!meta.hasNext) {
         if (n < planned) {

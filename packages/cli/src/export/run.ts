@@ -6,11 +6,9 @@
  * export finished and verified, then the manifest is written last. Any failure or interruption
  * discards this run's partial files and leaves the previous files and manifest as they were.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExportEntry, ExportResource } from '@rcs/client';
 import pLimit from 'p-limit';
-import { usageError } from '../errors.js';
 import { syncDirectory, writeFileAtomically } from './atomic-file.js';
 import type { ApiRecord } from './encoders.js';
 import { acquireExportLock } from './lock.js';
@@ -23,6 +21,7 @@ import {
   manifestText,
 } from './manifest.js';
 import { EXPORT_MAX_RETRIES, type ExportPlan, PAGE_LIMIT } from './options.js';
+import { prepareOutputDirectory } from './out-dir.js';
 import { FileOutput, StreamOutput, type WritableLike } from './outputs.js';
 import {
   ExportIntegrityError,
@@ -162,14 +161,8 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   if (dir === undefined) throw new Error('exportToDirectory needs a directory');
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
-  try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-  } catch (error) {
-    // Rejected before any request (cli.md exit 2): the directory cannot exist there.
-    throw usageError(
-      `--out ${dir}: cannot create the output directory (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
+  // Also done by the command before the first request (exit 2); again here for library callers.
+  await prepareOutputDirectory(dir);
   const lock = await acquireExportLock(dir);
   const outputs = new Map<ExportResource, FileOutput>();
   try {

@@ -50,6 +50,7 @@ export function fakeContext(options: {
     error(msg) {
       err.write(`rcs: ${msg}\n`);
     },
+    redact: (text) => text,
   };
   return { ctx, stdout: () => stdout, stderr: () => stderr };
 }

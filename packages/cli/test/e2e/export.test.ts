@@ -349,7 +349,9 @@ describe('rcs export output directory problems', () => {
     await writeFile(file, 'x');
     const { ctx, stderr } = fakeContext({ client: noRequests });
     expect(await runExport(options({ out: file }), ctx)).toBe(2);
-    expect(stderr()).toMatch(/--out .*not-a-dir: cannot create the output directory \(EEXIST\)/);
+    expect(stderr()).toMatch(
+      /--out .*not-a-dir: cannot use it as the output directory \(it is a file\)/,
+    );
   });
 });
 

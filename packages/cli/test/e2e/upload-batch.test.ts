@@ -240,11 +240,9 @@ describe('rcs upload batches', () => {
         child.stdout?.once('data', () => child.stdout?.destroy());
       },
     });
-    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
-    expect(r.stderr.trim()).toMatch(
-      /^rcs: standard output was closed \(EPIPE\), so the batch stopped: \d+ uploaded and recorded/,
-    );
-    expect(r.code).toBe(1);
+    // A closed stdout ends the command without a message (cli.md "Unattended runs").
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
     const ledger = readLedger(join(dir, '.rcs-ledger.jsonl'));
     const done = ledger.filter((e) => e.status === 'created');
     expect(done.length).toBeGreaterThanOrEqual(1);

@@ -1,0 +1,311 @@
+import { ConnectionError, createRcsClient, RcsError } from '@rcs/client';
+import { describe, expect, it } from 'vitest';
+import { createRatePacer } from '../src/adaptive-rate.js';
+import { API_KEY, SESSION_ID, sessionFixture } from './helpers.js';
+
+// Issue 11, the client's part: adaptive pacing under 429 (AIMD), a small retry budget for a
+// wrong base URL, a cap on what one answer may cost in memory, no credentials in the base URL.
+
+const BASE = 'https://rcs.test';
+
+function refused(): Error {
+  return new TypeError('fetch failed', {
+    cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
+  });
+}
+
+describe('createRatePacer: AIMD on the request rate', () => {
+  /** A pacer on a clock the test moves; acquire() resolves at once when no wait is due. */
+  function paced() {
+    let now = 0;
+    const pacer = createRatePacer(() => now);
+    return {
+      pacer,
+      at: (t: number) => {
+        now = t;
+      },
+    };
+  }
+
+  it('paces nothing until the first 429', async () => {
+    const { pacer, at } = paced();
+    for (let i = 0; i < 1000; i++) {
+      at(i);
+      await pacer.acquire();
+      pacer.onAnswer(200, undefined);
+    }
+    expect(pacer.rate).toBeUndefined();
+  });
+
+  it('a 429 cuts the rate to 95 % of what the service accepted in the last second, once per second', () => {
+    const { pacer, at } = paced();
+    for (let i = 0; i < 20; i++) {
+      at(2_000 + i * 10);
+      pacer.onAnswer(200, undefined);
+    }
+    at(2_300);
+    pacer.onAnswer(429, 1_000);
+    expect(pacer.rate).toBeCloseTo(19, 5);
+    // The other requests already in flight come back 429 too: they count once.
+    at(2_310);
+    pacer.onAnswer(429, 1_000);
+    expect(pacer.rate).toBeCloseTo(19, 5);
+    // A second later, with 12 good answers in the last second: cut to 95 % of those.
+    for (let i = 0; i < 12; i++) {
+      at(2_400 + i * 50);
+      pacer.onAnswer(200, undefined);
+    }
+    at(3_350);
+    pacer.onAnswer(429, 1_000);
+    expect(pacer.rate).toBeCloseTo(0.95 * 12, 5);
+    // None in the last second (everything waited): the current rate is what is cut.
+    const before = pacer.rate as number;
+    at(5_000);
+    pacer.onAnswer(429, 1_000);
+    expect(pacer.rate).toBeCloseTo(0.95 * before, 5);
+  });
+
+  it('a 429 before any good answer only pauses: there is no rate to measure yet', () => {
+    const { pacer, at } = paced();
+    at(100);
+    pacer.onAnswer(429, 1_000);
+    expect(pacer.rate).toBeUndefined();
+  });
+
+  it('grows back by 0.1 request/s per second of good answers', () => {
+    const { pacer, at } = paced();
+    for (let i = 0; i < 10; i++) {
+      at(i * 50);
+      pacer.onAnswer(200, undefined);
+    }
+    at(600);
+    pacer.onAnswer(429, undefined);
+    const cut = pacer.rate as number;
+    expect(cut).toBeCloseTo(9.5, 5);
+    at(10_600);
+    pacer.onAnswer(200, undefined);
+    expect(pacer.rate).toBeCloseTo(cut + 1, 5);
+  });
+
+  it('never goes below half a request per second', () => {
+    const { pacer, at } = paced();
+    at(0);
+    pacer.onAnswer(200, undefined);
+    for (let t = 10; t < 100_000; t += 1_000) {
+      at(t);
+      pacer.onAnswer(429, undefined);
+    }
+    expect(pacer.rate).toBe(0.5);
+  });
+
+  it('waits out Retry-After, then spaces requests evenly at the rate', async () => {
+    const pacer = createRatePacer();
+    for (let i = 0; i < 10; i++) pacer.onAnswer(200, undefined);
+    pacer.onAnswer(429, 300);
+    expect(pacer.rate).toBeCloseTo(9.5, 5);
+    const started = Date.now();
+    const times: number[] = [];
+    await Promise.all(
+      [0, 1, 2].map(async () => {
+        await pacer.acquire();
+        times.push(Date.now() - started);
+      }),
+    );
+    times.sort((a, b) => a - b);
+    expect(times[0]).toBeGreaterThanOrEqual(290);
+    // 9.5 requests/s: about 105 ms apart.
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(90);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(90);
+  });
+
+  it('a wait is cut short by the caller’s signal', async () => {
+    const pacer = createRatePacer();
+    pacer.onAnswer(200, undefined);
+    pacer.onAnswer(429, 60_000);
+    const ac = new AbortController();
+    const waiting = pacer.acquire(ac.signal);
+    ac.abort(new Error('stop'));
+    await expect(waiting).rejects.toThrow('stop');
+  });
+});
+
+describe('the client under a rate limit', () => {
+  it('after a 429 the next requests are paced, and the 429 is retried after its Retry-After', async () => {
+    const sent: number[] = [];
+    let calls = 0;
+    const fetch = (async () => {
+      sent.push(Date.now());
+      calls++;
+      if (calls === 3) {
+        return new Response(JSON.stringify({ error: { code: 'rate_limited' } }), {
+          status: 429,
+          headers: { 'retry-after': '0' },
+        });
+      }
+      return Response.json(sessionFixture('DONE'));
+    }) as typeof globalThis.fetch;
+    const rcs = createRcsClient({ baseUrl: BASE, apiKey: API_KEY, fetch });
+    for (let i = 0; i < 6; i++) await rcs.sessions.get(SESSION_ID);
+    expect(calls).toBe(7);
+    // Before the 429: back to back. After it: spaced by the service's accepted rate (≈ 2/s).
+    expect(sent[1]! - sent[0]!).toBeLessThan(100);
+    expect(sent[6]! - sent[5]!).toBeGreaterThanOrEqual(300);
+  });
+
+  it('adaptiveRate: false leaves every request unpaced', async () => {
+    let calls = 0;
+    const fetch = (async () => {
+      calls++;
+      if (calls === 1) return new Response('{}', { status: 429, headers: { 'retry-after': '0' } });
+      return Response.json(sessionFixture('DONE'));
+    }) as typeof globalThis.fetch;
+    const rcs = createRcsClient({ baseUrl: BASE, apiKey: API_KEY, fetch, adaptiveRate: false });
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) await rcs.sessions.get(SESSION_ID);
+    expect(Date.now() - started).toBeLessThan(250);
+  });
+});
+
+describe('unreachableRetries: a wrong base URL fails fast', () => {
+  it('a refused connection before any answer is retried only that often', async () => {
+    let calls = 0;
+    const fetch = (async () => {
+      calls++;
+      throw refused();
+    }) as typeof globalThis.fetch;
+    const rcs = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      fetch,
+      maxRetries: 8,
+      unreachableRetries: 1,
+      initialDelayMs: 1,
+      maxDelayMs: 1,
+    });
+    await expect(rcs.sessions.get(SESSION_ID)).rejects.toBeInstanceOf(ConnectionError);
+    expect(calls).toBe(2);
+  });
+
+  it('once the service answered, a refused connection is an outage: the full retry budget', async () => {
+    let calls = 0;
+    const fetch = (async () => {
+      calls++;
+      if (calls === 1) return Response.json(sessionFixture('DONE'));
+      throw refused();
+    }) as typeof globalThis.fetch;
+    const rcs = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      fetch,
+      maxRetries: 4,
+      unreachableRetries: 0,
+      initialDelayMs: 1,
+      maxDelayMs: 1,
+    });
+    await rcs.sessions.get(SESSION_ID);
+    await expect(rcs.sessions.get(SESSION_ID)).rejects.toBeInstanceOf(ConnectionError);
+    expect(calls).toBe(1 + 5);
+  });
+
+  it('without the option, the normal retry budget applies', async () => {
+    let calls = 0;
+    const fetch = (async () => {
+      calls++;
+      throw refused();
+    }) as typeof globalThis.fetch;
+    const rcs = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      fetch,
+      maxRetries: 3,
+      initialDelayMs: 1,
+      maxDelayMs: 1,
+    });
+    await expect(rcs.sessions.get(SESSION_ID)).rejects.toBeInstanceOf(ConnectionError);
+    expect(calls).toBe(4);
+  });
+});
+
+describe('maxResponseBytes: one answer cannot exhaust memory', () => {
+  const big = (bytes: number, declare: boolean) =>
+    (async () => {
+      const chunk = new Uint8Array(64 * 1024).fill(0x20);
+      let left = bytes;
+      let pulled = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled++;
+          if (left <= 0) return controller.close();
+          const n = Math.min(left, chunk.byteLength);
+          left -= n;
+          controller.enqueue(chunk.subarray(0, n));
+        },
+      });
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (declare) headers['content-length'] = String(bytes);
+      const res = new Response(body, { status: 200, headers });
+      Object.defineProperty(res, 'pulled', { get: () => pulled });
+      return res;
+    }) as typeof globalThis.fetch;
+
+  it('a body over the cap fails the request, naming the cap, without reading it all', async () => {
+    const rcs = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      fetch: big(5 * 1024 * 1024, false),
+      maxResponseBytes: 1024 * 1024,
+    });
+    await expect(rcs.sessions.get(SESSION_ID)).rejects.toThrow(
+      /larger than 1 MiB; it was not read \(maxResponseBytes\)/,
+    );
+  });
+
+  it('a declared Content-Length over the cap is refused before reading', async () => {
+    const rcs = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      fetch: big(2 * 1024 * 1024, true),
+      maxResponseBytes: 1024 * 1024,
+    });
+    await expect(rcs.sessions.get(SESSION_ID)).rejects.toBeInstanceOf(RcsError);
+  });
+
+  it('a body of exactly the cap is read', async () => {
+    const body = JSON.stringify(sessionFixture('DONE'));
+    const size = Buffer.byteLength(body);
+    const rcs = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      fetch: (async () => Response.json(sessionFixture('DONE'))) as typeof globalThis.fetch,
+      maxResponseBytes: size,
+    });
+    await expect(rcs.sessions.get(SESSION_ID)).resolves.toMatchObject({ id: SESSION_ID });
+    const tight = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      fetch: (async () => Response.json(sessionFixture('DONE'))) as typeof globalThis.fetch,
+      maxResponseBytes: size - 1,
+    });
+    await expect(tight.sessions.get(SESSION_ID)).rejects.toThrow(/larger than/);
+  });
+
+  it('the default is 32 MiB; the option must be a positive integer', () => {
+    expect(() => createRcsClient({ baseUrl: BASE, maxResponseBytes: 0 })).toThrow(
+      /maxResponseBytes must be a positive integer/,
+    );
+  });
+});
+
+describe('credentials in the base URL', () => {
+  it('are refused at construction, and the message does not carry them', () => {
+    const attempt = () =>
+      createRcsClient({ baseUrl: 'https://user:sk_secret_in_url@api.example.com', apiKey: 'k' });
+    expect(attempt).toThrow(/must not contain credentials/);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as Error).message).not.toContain('sk_secret_in_url');
+      expect((error as Error).message).toContain('https://api.example.com');
+    }
+  });
+});
