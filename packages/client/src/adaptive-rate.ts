@@ -24,7 +24,7 @@ export interface RatePacer {
 
 const DECREASE = 0.95;
 /** Requests per second added per second of good answers. */
-const INCREASE = 0.1;
+const INCREASE = 0.05;
 const MIN_RATE = 0.5;
 const WINDOW_MS = 1_000;
 

@@ -72,7 +72,7 @@ describe('createRatePacer: AIMD on the request rate', () => {
     expect(pacer.rate).toBeUndefined();
   });
 
-  it('grows back by 0.1 request/s per second of good answers', () => {
+  it('grows back by 0.05 request/s per second of good answers', () => {
     const { pacer, at } = paced();
     for (let i = 0; i < 10; i++) {
       at(i * 50);
@@ -84,7 +84,7 @@ describe('createRatePacer: AIMD on the request rate', () => {
     expect(cut).toBeCloseTo(9.5, 5);
     at(10_600);
     pacer.onAnswer(200, undefined);
-    expect(pacer.rate).toBeCloseTo(cut + 1, 5);
+    expect(pacer.rate).toBeCloseTo(cut + 0.5, 5);
   });
 
   it('never goes below half a request per second', () => {
