@@ -1,26 +1,45 @@
 import './node-require.js';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from '@commander-js/extra-typings';
 import pkg from '../package.json' with { type: 'json' };
-import type { CommandSpec } from './commands/completion.js';
-import type { CliContext, CliIO, GlobalOptions } from './context.js';
+import { registerCheck } from './commands/check.command.js';
+import { registerCompletion } from './commands/completion.command.js';
+import { registerConfig } from './commands/config.command.js';
+import { registerDemo } from './commands/demo.command.js';
+import { registerExport } from './commands/export.command.js';
+import {
+  type CommandKit,
+  examples,
+  type RegisterCommand,
+  type RootCommand,
+} from './commands/kit.js';
+import { registerMock } from './commands/mock.command.js';
+import { registerSessions } from './commands/sessions.command.js';
+import { registerUpload } from './commands/upload.command.js';
+import type { CliIO, GlobalOptions } from './context.js';
 import { describeError, InterruptedError, maskCommanderError } from './errors.js';
 import { EXIT, EXIT_CODE_TABLE, exitCodesText } from './exit-codes.js';
 
 /**
- * `rcs`: commander wiring only (GitHub-CLI style). Each command lives in commands/<name>.ts as
- * options + `run(opts, ctx)` returning an exit code, and is imported lazily, so `rcs --help` loads
- * nothing but commander and this file (start-up goal: ≤ 1.5× `node -e 0`). bin/rcs.js, the
- * command, turns on Node's compile cache and then loads the bundle (main.ts, then this module).
+ * `rcs`: the global flags and the list of commands, nothing else (GitHub-CLI style, issue 12).
+ * Each command declares its flags and typed options in commands/<name>.command.ts and runs in
+ * commands/<name>.ts, which its action imports lazily, so `rcs --help` loads nothing but
+ * commander and the declarations (start-up goal: bench/cli). bin/rcs.js, the command, turns on
+ * Node's compile cache and then loads the bundle (main.ts, then this module).
  */
 
-const examples = (lines: string[]) => `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+const COMMANDS: readonly RegisterCommand[] = [
+  registerUpload,
+  registerCheck,
+  registerSessions,
+  registerExport,
+  registerMock,
+  registerDemo,
+  registerConfig,
+  registerCompletion,
+];
 
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-export function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
-  const program = new Command();
+export function buildProgram(io: CliIO, setExit: (code: number) => void): RootCommand {
+  const program: RootCommand = new Command();
   program
     .name('rcs')
     .description('Upload real-call transcripts for scoring, read sessions, and export your data.')
@@ -61,10 +80,11 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
     );
 
   /** Runs a lazily imported command with the shared context; maps any error to one line + code. */
-  const action =
-    <A extends unknown[]>(runner: (ctx: CliContext, ...args: A) => Promise<number>) =>
-    async (...args: A) => {
-      const cmd = args[args.length - 1] as Command;
+  const action: CommandKit['action'] =
+    (runner) =>
+    async (...args) => {
+      // commander passes the command itself last.
+      const cmd = args[args.length - 1] as unknown as RootCommand;
       const globals = cmd.optsWithGlobals() as GlobalOptions;
       // Loaded here, not at the top: `rcs --help` never needs the context or the config file.
       const { createContext } = await import('./context.js');
@@ -78,284 +98,9 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): Comman
       }
     };
 
-  program
-    .command('upload')
-    .description('upload transcripts for scoring (files or directories)')
-    .argument('<file...>', 'transcript files (.srt .vtt .txt, meeting-tool exports) or directories')
-    .option('--email <email>', "the rep's email (rule 1)")
-    .option('--user-id <uuid>', "the rep's user id (rule 1)")
-    .option('--meeting-name <name>', 'meeting name (default: the file name without extension)')
-    .option('--mission-id <hex24>', 'mission whose scorecard to use')
-    .option('--scorecard-id <hex24>', 'scorecard to use')
-    .option(
-      '--speaker <Name=email>',
-      'map a meeting-tool speaker to an email (repeatable)',
-      collect,
-    )
-    .option('--wait', 'wait for each session to be scored and show the scorecard')
-    .option('--timeout <seconds>', 'longest wait per session with --wait (default 600)')
-    .option('--concurrency <n>', 'uploads in flight at once (default 4)')
-    .option('--ledger <file>', 'ledger of finished uploads (default .rcs-ledger.jsonl)')
-    .option('--force', 'upload again even if the ledger says it was uploaded')
-    .option('--no-validate', 'skip the offline pre-validation')
-    .addHelpText(
-      'after',
-      examples([
-        'rcs upload call.srt --email rep@acme.com',
-        'rcs upload calls/ --email rep@acme.com --concurrency 8 --wait',
-        'rcs upload zoom.transcript.vtt --email ana@acme.com --speaker "Ana Ruiz=ana@acme.com" --speaker "Ben Okafor=ben@client.com"',
-        'rcs upload call.srt --user-id 3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b --json > results.jsonl',
-      ]),
-    )
-    .action(
-      action(async (ctx, files: string[], opts: Record<string, unknown>) => {
-        const { run } = await import('./commands/upload.js');
-        return run({ ...opts, files } as never, ctx);
-      }),
-    );
-
-  program
-    .command('check')
-    .description('check a transcript offline, as the upload would (no credentials needed)')
-    .argument('<file>', 'transcript file')
-    .option('--email <email>', "the rep's email (checks rule 8, previews KPIs)")
-    .option('--user-id <uuid>', "the rep's user id")
-    .option('--domains <list>', "the organization's email domains, comma-separated (rule 4)")
-    .option(
-      '--speaker <Name=email>',
-      'map a meeting-tool speaker to an email (repeatable)',
-      collect,
-    )
-    .addHelpText(
-      'after',
-      examples([
-        'rcs check call.srt --email rep@acme.com --domains acme.com',
-        'rcs check teams.vtt --speaker "Ana Ruiz=ana@acme.com" --json',
-      ]),
-    )
-    .action(
-      action(async (ctx, file: string, opts: Record<string, unknown>) => {
-        const { run } = await import('./commands/check.js');
-        return run({ ...opts, file } as never, ctx);
-      }),
-    );
-
-  const sessions = program
-    .command('sessions')
-    .description('read real-call sessions')
-    .addHelpText(
-      'after',
-      examples(['rcs sessions get <id>', 'rcs sessions wait <id> --timeout 120']),
-    );
-  sessions
-    .command('get')
-    .description('print a session')
-    .argument('<sessionId>', 'session id (UUID)')
-    .addHelpText(
-      'after',
-      examples(['rcs sessions get 3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b --json']),
-    )
-    .action(
-      action(async (ctx, sessionId: string) => {
-        const { runGet } = await import('./commands/sessions.js');
-        return runGet({ sessionId }, ctx);
-      }),
-    );
-  sessions
-    .command('wait')
-    .description('wait until a session is DONE, then print it (exit 5 on timeout)')
-    .argument('<sessionId>', 'session id (UUID)')
-    .option('--timeout <seconds>', 'give up after this long (default 600)')
-    .addHelpText(
-      'after',
-      examples(['rcs sessions wait 3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b --timeout 120']),
-    )
-    .action(
-      action(async (ctx, sessionId: string, opts: { timeout?: string }) => {
-        const { runWait } = await import('./commands/sessions.js');
-        return runWait({ sessionId, ...opts }, ctx);
-      }),
-    );
-
-  program
-    .command('export')
-    .description('export data to JSONL or CSV files (see EXPORT.md)')
-    .argument(
-      '<resource...>',
-      'real-call-sessions, track-assignments, mission-assignments, sprints, users, tracks, scorecards, missions, teams, or all',
-    )
-    .addOption(
-      new Option('--format <format>', 'file format').choices(['jsonl', 'csv']).default('jsonl'),
-    )
-    // The literal is DEFAULT_OUT_DIR (program.test.ts keeps them equal): importing it would load
-    // export/options.js, and the client with it, for every `rcs --help`.
-    .option('--out <dir>', 'output directory, or - for stdout (one resource)', 'rcs-export')
-    .option('--concurrency <n>', 'requests in flight at once (default 8)')
-    .addOption(
-      new Option('--archived <mode>', 'tracks: include or only archived (D8)').choices([
-        'include',
-        'only',
-      ]),
-    )
-    .option('--csv-raw', 'CSV cells exactly as the API gives them (no spreadsheet-formula guard)')
-    .option('--bom', 'start CSV files with a UTF-8 BOM (for Excel)')
-    .option(
-      '--allow-drift',
-      'accept an export whose count drifted while it ran (warns in the manifest)',
-    )
-    .addHelpText(
-      'after',
-      examples([
-        'rcs export all',
-        'rcs export users teams --format csv --out ./backup',
-        'rcs export real-call-sessions --out - | jq .learnerUserId',
-      ]),
-    )
-    .action(
-      action(async (ctx, resources: string[], opts: Record<string, unknown>) => {
-        const { runExport } = await import('./commands/export.js');
-        // Every option, --concurrency included, is checked in planExport (exit 2).
-        return runExport(
-          {
-            resources,
-            format: opts.format as 'jsonl' | 'csv',
-            out: opts.out as string,
-            concurrency: opts.concurrency as string | undefined,
-            ...(opts.archived ? { archived: opts.archived as 'include' | 'only' } : {}),
-            csvRaw: Boolean(opts.csvRaw),
-            bom: Boolean(opts.bom),
-            allowDrift: Boolean(opts.allowDrift),
-          },
-          ctx,
-        );
-      }),
-    );
-
-  program
-    .command('mock')
-    .description('run the mock API (first stdout line: its base URL)')
-    .option('--port <n>', 'port, 0 = any free port (default 4010)')
-    .option('--host <addr>', 'address to listen on (default 127.0.0.1)')
-    .option('--fixture <file>', 'fixture JSON (default: generated demo data)')
-    .option('--seed <n>', 'seed of the demo data')
-    .option('--records <n>', 'size of the demo data (export records)')
-    .option('--processing-ms <n>', 'time from upload to DONE (default 2000)')
-    .option('--latency-ms <n>', 'delay before every answer')
-    .option('--fault-rate <p>', 'share of requests that fail (0-1)')
-    .option('--rate-limit <n>', 'requests per second per credential, then 429')
-    .option('--no-cors', 'answer no CORS headers (D26: CORS is on by default)')
-    .option(
-      '--cors-origin <origin>',
-      'allow only this origin (repeatable; default: any origin)',
-      collect,
-    )
-    .addHelpText(
-      'after',
-      examples([
-        'rcs mock',
-        'rcs mock --port 0 --processing-ms 200',
-        'rcs mock --fixture my-org.json --latency-ms 50 --fault-rate 0.05',
-        'rcs mock --cors-origin http://localhost:5173',
-      ]),
-    )
-    .action(
-      action(async (ctx, opts: Record<string, unknown>) => {
-        const { run } = await import('./commands/mock.js');
-        return run(opts as never, ctx);
-      }),
-    );
-
-  program
-    .command('demo')
-    .description('try everything locally: mock, upload, score, export (no set-up needed)')
-    .addHelpText('after', examples(['rcs demo', 'rcs demo --json']))
-    .action(
-      action(async (ctx) => {
-        const { run } = await import('./commands/demo.js');
-        return run({}, ctx);
-      }),
-    );
-
-  const config = program
-    .command('config')
-    .description('manage the config file and its profiles')
-    .addHelpText(
-      'after',
-      examples([
-        'rcs config set base-url https://api.example.com',
-        'printf %s "$KEY" | rcs config set api-key -',
-        'rcs config set base-url http://127.0.0.1:4010 --profile local',
-        'rcs config list',
-      ]),
-    );
-  for (const [name, args, description] of [
-    ['set', '<key> <value>', 'set base-url, api-key or token (value - reads standard input)'],
-    ['get', '<key>', 'print a setting (secrets show as hidden)'],
-    ['unset', '<key>', 'remove a setting'],
-    ['list', '', 'list profiles and settings (secrets hidden)'],
-  ] as const) {
-    const sub = config.command(`${name}${args ? ` ${args}` : ''}`).description(description);
-    sub.action(
-      action(async (ctx, ...rest: unknown[]) => {
-        const { run } = await import('./commands/config.js');
-        const globals = (rest[rest.length - 1] as Command).optsWithGlobals() as GlobalOptions;
-        return run(
-          {
-            action: name,
-            key: typeof rest[0] === 'string' ? rest[0] : undefined,
-            value: typeof rest[1] === 'string' ? rest[1] : undefined,
-            profile: globals.profile,
-            stdin: io.stdin,
-          },
-          ctx,
-        );
-      }),
-    );
-  }
-
-  program
-    .command('completion')
-    .description('print a shell completion script')
-    .argument('<shell>', 'bash, zsh or fish')
-    .addHelpText(
-      'after',
-      `${examples([
-        'rcs completion bash > ~/.local/share/bash-completion/completions/rcs',
-        'rcs completion zsh > ~/.zsh/completions/_rcs   # a directory in your fpath',
-        'rcs completion fish > ~/.config/fish/completions/rcs.fish',
-      ])}\nOr for the current shell only: eval "$(rcs completion bash)"\n`,
-    )
-    .action(
-      action(async (ctx, shell: string) => {
-        const { run } = await import('./commands/completion.js');
-        const { EXPORT_RESOURCES } = await import('@rcs/client');
-        return run({ shell, program: describeProgram(program, [...EXPORT_RESOURCES, 'all']) }, ctx);
-      }),
-    );
-
+  const kit: CommandKit = { io, action };
+  for (const register of COMMANDS) register(program, kit);
   return program;
-}
-
-/** The command tree for completion scripts, read from commander so it cannot drift. */
-function describeProgram(program: Command, resources: string[]): CommandSpec {
-  const spec = (c: Command): CommandSpec => {
-    const name = c.name();
-    const out: CommandSpec = {
-      name,
-      description: c.description(),
-      options: c.options.map((o) => o.long).filter((l): l is string => Boolean(l)),
-      subcommands: c.commands.map(spec),
-    };
-    if (name === 'export') out.argChoices = resources;
-    if (name === 'completion') out.argChoices = ['bash', 'zsh', 'fish'];
-    if (name === 'set' || name === 'get' || name === 'unset')
-      out.argChoices = ['base-url', 'api-key', 'token'];
-    if (name === 'upload' || name === 'check') out.files = true;
-    return out;
-  };
-  const root = spec(program);
-  root.options.push('--help', '--version');
-  return root;
 }
 
 /** Parses and runs; resolves with the exit code (the caller sets process.exitCode). */

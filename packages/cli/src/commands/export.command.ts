@@ -1,0 +1,63 @@
+import { Option } from '@commander-js/extra-typings';
+import { examples, type RegisterCommand } from './kit.js';
+
+/**
+ * `rcs export` (cli.md, EXPORT.md). The nine names are literals here, not EXPORT_RESOURCES:
+ * importing the client would load it for every `rcs --help` (program.test.ts keeps them equal).
+ */
+export const registerExport: RegisterCommand = (root, kit) => {
+  root
+    .command('export')
+    .description('export data to JSONL or CSV files (see EXPORT.md)')
+    .argument(
+      '<resource...>',
+      'real-call-sessions, track-assignments, mission-assignments, sprints, users, tracks, scorecards, missions, teams, or all',
+    )
+    .addOption(
+      new Option('--format <format>', 'file format')
+        .choices(['jsonl', 'csv'] as const)
+        .default('jsonl' as const),
+    )
+    // The literal is DEFAULT_OUT_DIR (program.test.ts keeps them equal), for the same reason.
+    .option('--out <dir>', 'output directory, or - for stdout (one resource)', 'rcs-export')
+    .option('--concurrency <n>', 'requests in flight at once (default 8)')
+    .addOption(
+      new Option('--archived <mode>', 'tracks: include or only archived (D8)').choices([
+        'include',
+        'only',
+      ] as const),
+    )
+    .option('--csv-raw', 'CSV cells exactly as the API gives them (no spreadsheet-formula guard)')
+    .option('--bom', 'start CSV files with a UTF-8 BOM (for Excel)')
+    .option(
+      '--allow-drift',
+      'accept an export whose count drifted while it ran (warns in the manifest)',
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'rcs export all',
+        'rcs export users teams --format csv --out ./backup',
+        'rcs export real-call-sessions --out - | jq .learnerUserId',
+      ]),
+    )
+    .action(
+      kit.action(async (ctx, resources, opts) => {
+        const { runExport } = await import('./export.js');
+        // Every option, --concurrency included, is checked in planExport (exit 2).
+        return runExport(
+          {
+            resources,
+            format: opts.format,
+            out: opts.out,
+            concurrency: opts.concurrency,
+            ...(opts.archived ? { archived: opts.archived } : {}),
+            csvRaw: Boolean(opts.csvRaw),
+            bom: Boolean(opts.bom),
+            allowDrift: Boolean(opts.allowDrift),
+          },
+          ctx,
+        );
+      }),
+    );
+};

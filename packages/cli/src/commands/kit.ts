@@ -1,0 +1,35 @@
+/**
+ * What every command module gets to declare itself (issue 12, gh's layout): each
+ * `<name>.command.ts` holds its flags next to the typed options of its `run`, and imports the
+ * run module lazily in its action, so `rcs --help` loads commander and these declarations only.
+ * Flags and options agree at compile time: commander's extra typings give each action the types
+ * its flags declare, and `run` takes them without a cast.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import type { CliContext, CliIO } from '../context.js';
+
+/** The root command, with the global flags of cli.md. */
+// biome-ignore lint/suspicious/noExplicitAny: the root's option types are the globals, checked in context.ts
+export type RootCommand = Command<[], any, any>;
+
+export interface CommandKit {
+  io: CliIO;
+  /**
+   * Wraps a runner: builds the context from the global flags, runs, and maps any error to one
+   * line and its exit code (cli.md).
+   */
+  action<A extends unknown[]>(
+    runner: (ctx: CliContext, ...args: A) => Promise<number>,
+  ): (...args: A) => Promise<void>;
+}
+
+/** A command module: registers its command (and subcommands) on the root. */
+export type RegisterCommand = (root: RootCommand, kit: CommandKit) => void;
+
+export const examples = (lines: string[]) =>
+  `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+
+/** For repeatable flags (`--speaker A --speaker B`). */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

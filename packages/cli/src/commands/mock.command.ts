@@ -1,0 +1,38 @@
+import { collect, examples, type RegisterCommand } from './kit.js';
+
+/** `rcs mock` (cli.md, mock-fixture.md); the run is ./mock.js. */
+export const registerMock: RegisterCommand = (root, kit) => {
+  root
+    .command('mock')
+    .description('run the mock API (first stdout line: its base URL)')
+    .option('--port <n>', 'port, 0 = any free port (default 4010)')
+    .option('--host <addr>', 'address to listen on (default 127.0.0.1)')
+    .option('--fixture <file>', 'fixture JSON (default: generated demo data)')
+    .option('--seed <n>', 'seed of the demo data')
+    .option('--records <n>', 'size of the demo data (export records)')
+    .option('--processing-ms <n>', 'time from upload to DONE (default 2000)')
+    .option('--latency-ms <n>', 'delay before every answer')
+    .option('--fault-rate <p>', 'share of requests that fail (0-1)')
+    .option('--rate-limit <n>', 'requests per second per credential, then 429')
+    .option('--no-cors', 'answer no CORS headers (D26: CORS is on by default)')
+    .option(
+      '--cors-origin <origin>',
+      'allow only this origin (repeatable; default: any origin)',
+      collect,
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'rcs mock',
+        'rcs mock --port 0 --processing-ms 200',
+        'rcs mock --fixture my-org.json --latency-ms 50 --fault-rate 0.05',
+        'rcs mock --cors-origin http://localhost:5173',
+      ]),
+    )
+    .action(
+      kit.action(async (ctx, opts) => {
+        const { run } = await import('./mock.js');
+        return run(opts, ctx);
+      }),
+    );
+};

@@ -1,0 +1,40 @@
+import { collect, examples, type RegisterCommand } from './kit.js';
+
+/** `rcs upload` (cli.md): flags here, the run in ./upload.js (loaded when the command runs). */
+export const registerUpload: RegisterCommand = (root, kit) => {
+  root
+    .command('upload')
+    .description('upload transcripts for scoring (files or directories)')
+    .argument('<file...>', 'transcript files (.srt .vtt .txt, meeting-tool exports) or directories')
+    .option('--email <email>', "the rep's email (rule 1)")
+    .option('--user-id <uuid>', "the rep's user id (rule 1)")
+    .option('--meeting-name <name>', 'meeting name (default: the file name without extension)')
+    .option('--mission-id <hex24>', 'mission whose scorecard to use')
+    .option('--scorecard-id <hex24>', 'scorecard to use')
+    .option(
+      '--speaker <Name=email>',
+      'map a meeting-tool speaker to an email (repeatable)',
+      collect,
+    )
+    .option('--wait', 'wait for each session to be scored and show the scorecard')
+    .option('--timeout <seconds>', 'longest wait per session with --wait (default 600)')
+    .option('--concurrency <n>', 'uploads in flight at once (default 4)')
+    .option('--ledger <file>', 'ledger of finished uploads (default .rcs-ledger.jsonl)')
+    .option('--force', 'upload again even if the ledger says it was uploaded')
+    .option('--no-validate', 'skip the offline pre-validation')
+    .addHelpText(
+      'after',
+      examples([
+        'rcs upload call.srt --email rep@acme.com',
+        'rcs upload calls/ --email rep@acme.com --concurrency 8 --wait',
+        'rcs upload zoom.transcript.vtt --email ana@acme.com --speaker "Ana Ruiz=ana@acme.com" --speaker "Ben Okafor=ben@client.com"',
+        'rcs upload call.srt --user-id 3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b --json > results.jsonl',
+      ]),
+    )
+    .action(
+      kit.action(async (ctx, files, opts) => {
+        const { run } = await import('./upload.js');
+        return run({ ...opts, files }, ctx);
+      }),
+    );
+};
