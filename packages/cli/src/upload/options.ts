@@ -1,0 +1,21 @@
+/** The options of `rcs upload` as its flags give them (upload.command.ts declares the flags). */
+export interface UploadOptions {
+  files: string[];
+  email?: string;
+  userId?: string;
+  meetingName?: string;
+  missionId?: string;
+  scorecardId?: string;
+  speaker?: string[];
+  wait?: boolean;
+  /** Seconds, as typed. */
+  timeout?: string;
+  concurrency?: string;
+  ledger?: string;
+  force?: boolean;
+  /** false with --no-validate. */
+  validate?: boolean;
+}
+
+export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_LEDGER = '.rcs-ledger.jsonl';

@@ -1,0 +1,38 @@
+import type { RealCallSession } from '@rcs/client';
+import type { LoadedTranscript, Problem, requestBody } from './prepare.js';
+
+/** What one file's upload came to, and the `--json` line that reports it (cli.md). */
+/** One line of `--json` output (cli.md). */
+export interface UploadResult {
+  file: string;
+  status: 'created' | 'skipped' | 'failed';
+  sessionId?: string;
+  session?: RealCallSession;
+  error?: { code?: string; status?: number; message: string; problems?: Problem[] };
+  /** For `skipped`: the file of this batch with the same text, which was uploaded instead. */
+  duplicateOf?: string;
+}
+
+export interface Outcome {
+  result: UploadResult;
+  exitCode: number;
+  waitTimedOut?: boolean;
+  interrupted?: boolean;
+  /** Created, but the ledger could not record it (a full disk): exit non-zero (issue 11). */
+  unrecorded?: boolean;
+}
+
+export interface Item {
+  loaded: LoadedTranscript;
+  body: ReturnType<typeof requestBody>;
+  /** The earlier file of this batch with the same text: sending both would score one call twice. */
+  duplicateOf?: string;
+}
+
+export function errorInfo(error: unknown, message: string): UploadResult['error'] {
+  const e = error as { code?: unknown; status?: unknown };
+  const info: NonNullable<UploadResult['error']> = { message };
+  if (typeof e?.code === 'string') info.code = e.code;
+  if (typeof e?.status === 'number') info.status = e.status;
+  return info;
+}

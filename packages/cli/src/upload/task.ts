@@ -1,0 +1,214 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RcsClient, RealCallSession } from '@rcs/client';
+import type { CliContext } from '../context.js';
+import { describeError, InterruptedError, interruptedExitCode } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { contentHash, type Ledger } from '../ledger.js';
+import type { Progress } from '../output/progress.js';
+import { safeLine } from '../output/sanitize.js';
+import { errorInfo, type Item, type Outcome, type UploadResult } from './outcome.js';
+import { reportOutcome } from './report.js';
+
+/**
+ * The create answer is PENDING (R10, D18): reading the session again at once can only say PENDING
+ * again, so --wait starts polling after this pause (one request per session fewer, bench/cli).
+ */
+export const FIRST_POLL_DELAY_MS = 1000;
+
+function errnoOf(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  return e?.code ?? e?.message ?? String(error);
+}
+
+/** The ledger cannot take the `sending` line: the upload is not sent (issue 11). */
+function ledgerUnwritable(file: string, error: unknown): Outcome {
+  return {
+    result: {
+      file,
+      status: 'failed',
+      error: {
+        code: 'ledger_unwritable',
+        message: `${file}: not uploaded: the ledger cannot be written (${errnoOf(error)}), so a re-run could not tell that it was; free space or pass --ledger FILE elsewhere`,
+      },
+    },
+    exitCode: EXIT.failure,
+  };
+}
+
+export interface TaskConfig {
+  repKey: string;
+  repEmail: string | undefined;
+  force: boolean;
+  wait: boolean;
+  timeoutMs: number;
+}
+
+/** One file's upload: ledger check, create, ledger record, optional wait, output. */
+export class UploadTask {
+  /** Set by the first 401: no further upload starts. */
+  authRefused = false;
+
+  constructor(
+    private readonly ctx: CliContext,
+    private readonly client: RcsClient,
+    private readonly ledger: Ledger,
+    private readonly progress: Progress,
+    private readonly stop: AbortController,
+    private readonly config: TaskConfig,
+  ) {}
+
+  /** Stopped from outside: Ctrl-C / SIGTERM, or a reader of stdout that went away. */
+  private halted(): boolean {
+    return this.ctx.signal.aborted || this.ctx.outputClosed?.aborted === true;
+  }
+
+  async one(item: Item): Promise<Outcome> {
+    const outcome = await this.upload(item);
+    reportOutcome(this.ctx, this.progress, this.config.repEmail, outcome);
+    return outcome;
+  }
+
+  private async upload({ loaded, body, duplicateOf }: Item): Promise<Outcome> {
+    const file = loaded.file;
+    if (duplicateOf !== undefined) {
+      return { result: { file, status: 'skipped', duplicateOf }, exitCode: 0 };
+    }
+    const sha256 = contentHash(body.transcript);
+    const prior = this.config.force ? undefined : this.ledger.find(sha256, this.config.repKey);
+    if (prior?.status === 'created' && prior.sessionId) {
+      const result: UploadResult = { file, status: 'skipped', sessionId: prior.sessionId };
+      return this.config.wait ? this.waitFor(result, prior.sessionId) : { result, exitCode: 0 };
+    }
+    if (prior?.status === 'unknown') {
+      // Never silently re-sent: the first attempt may have created a session (R10, no dedupe).
+      return {
+        result: {
+          file,
+          status: 'failed',
+          error: {
+            code: 'unknown_outcome',
+            message: `${file}: an earlier upload's outcome is unknown (the connection dropped after sending, ${prior.at}); it was not re-sent: look for it with \`rcs export real-call-sessions\`, then use --force to upload again`,
+          },
+        },
+        exitCode: EXIT.failure,
+      };
+    }
+    this.progress.set(file, `${safeLine(file)}: uploading`);
+    // A request can reach the service only if the batch was still running when it was made.
+    const sent = !this.stop.signal.aborted;
+    const entry = { file, sha256, rep: this.config.repKey };
+    if (sent) {
+      // Write-ahead (issue 11): no create is sent unless the ledger can say it was.
+      try {
+        this.ledger.record({ ...entry, status: 'sending' });
+      } catch (error) {
+        return ledgerUnwritable(file, error);
+      }
+    }
+    let session: RealCallSession;
+    try {
+      session = await this.client.sessions.create(body as never, { signal: this.stop.signal });
+    } catch (error) {
+      return this.failed(file, sha256, error, sent);
+    }
+    let unrecorded = false;
+    try {
+      this.ledger.record({ ...entry, status: 'created', sessionId: session.id });
+    } catch (error) {
+      unrecorded = true;
+      // The session exists; the ledger's `sending` line keeps a re-run from sending it again,
+      // and the id is on stderr so that nothing is lost.
+      this.ctx.error(
+        `${safeLine(file)}: uploaded as session ${safeLine(session.id)}, but the ledger could not record it (${errnoOf(error)}); a re-run will not upload it again`,
+      );
+    }
+    const result: UploadResult = { file, status: 'created', sessionId: session.id, session };
+    const outcome =
+      this.config.wait && session.state !== 'DONE'
+        ? await this.waitFor(result, session.id, FIRST_POLL_DELAY_MS)
+        : { result, exitCode: 0 };
+    return unrecorded
+      ? { ...outcome, exitCode: outcome.exitCode || EXIT.failure, unrecorded: true }
+      : outcome;
+  }
+
+  private failed(file: string, sha256: string, error: unknown, sent: boolean): Outcome {
+    // Cut by the stop (Ctrl-C, SIGTERM, stdout gone): the request rejects with the abort reason.
+    // Anything else (an answer, a refused connection) is a failure of its own, even if it
+    // arrives while the batch is stopping.
+    const cut =
+      this.stop.signal.aborted &&
+      (error === this.stop.signal.reason ||
+        error instanceof InterruptedError ||
+        (error as Error | undefined)?.name === 'AbortError');
+    // Unknown only when the request may have reached the service: the client says so (a
+    // connection lost or timed out after sending), or it was cut in flight (the client cannot
+    // say whether it had left yet, so the safe answer is "maybe").
+    const unknown =
+      (error as { mayHaveBeenCreated?: unknown })?.mayHaveBeenCreated === true || (cut && sent);
+    const described = describeError(error);
+    const message = cut
+      ? unknown
+        ? 'interrupted while the upload was in flight; its outcome is unknown'
+        : 'interrupted before the upload was sent'
+      : described.message;
+    // A 401 ends the batch early (every other upload would fail the same way); uploads already
+    // in flight finish on their own, so none is cut mid-request. Any other failure stops nothing.
+    if (!cut && described.exitCode === EXIT.auth) this.authRefused = true;
+    // Every sent create gets its outcome after its `sending` line; a 401 or a stop before the
+    // request left created nothing, so `failed` lets a re-run send it.
+    if (sent) {
+      try {
+        this.ledger.record({
+          file,
+          sha256,
+          rep: this.config.repKey,
+          status: unknown ? 'unknown' : 'failed',
+          error: message,
+        });
+      } catch {
+        // Its `sending` line stays the last word: read back as unknown, never re-sent blindly.
+      }
+    }
+    return {
+      result: {
+        file,
+        status: 'failed',
+        error: errorInfo(error, message),
+      },
+      exitCode: cut ? interruptedExitCode(this.stop.signal.reason) : described.exitCode,
+      interrupted: cut,
+    };
+  }
+
+  private async waitFor(result: UploadResult, sessionId: string, delayMs = 0): Promise<Outcome> {
+    const label = `${safeLine(result.file)} (${safeLine(sessionId)})`;
+    this.progress.set(result.file, `${label}: waiting for the score`);
+    try {
+      if (delayMs > 0) await sleep(delayMs, undefined, { signal: this.stop.signal });
+      const session = await this.client.sessions.waitUntilDone(sessionId, {
+        timeoutMs: this.config.timeoutMs,
+        signal: this.stop.signal,
+        onProgress: (s) => this.progress.set(result.file, `${label}: ${safeLine(s.state)}`),
+      });
+      return { result: { ...result, session }, exitCode: 0 };
+    } catch (error) {
+      const described = describeError(error);
+      if (this.halted()) {
+        return {
+          result,
+          exitCode: interruptedExitCode(this.stop.signal.reason),
+          interrupted: true,
+        };
+      }
+      if (described.exitCode === EXIT.waitTimeout) {
+        return { result, exitCode: EXIT.waitTimeout, waitTimedOut: true };
+      }
+      // The upload itself succeeded (and is in the ledger); only reading it back failed.
+      return {
+        result: { ...result, error: errorInfo(error, described.message) },
+        exitCode: described.exitCode,
+      };
+    }
+  }
+}
