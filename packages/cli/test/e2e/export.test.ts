@@ -14,12 +14,8 @@ import { runExport } from '../../src/commands/export.js';
 import { InterruptedError } from '../../src/errors.js';
 import { EXPORT_COLUMNS, SESSION_ITEM_COLUMNS } from '../../src/export/columns.js';
 import type { ExportOptions } from '../../src/export/options.js';
-import {
-  fakeContext,
-  HOSTILE_API_KEY,
-  HOSTILE_CELLS,
-  hostileFixture,
-} from '../../src/export/test-harness.js';
+import { fakeContext } from '../support/context.js';
+import { HOSTILE_API_KEY, HOSTILE_CELLS, hostileFixture } from '../support/hostile-fixture.js';
 
 type Rec = { id: string } & Record<string, unknown>;
 

@@ -1,6 +1,11 @@
 import { EXPORT_TABLE } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OUT_DIR, type ExportOptions, ExportUsageError, planExport } from './options.js';
+import {
+  DEFAULT_OUT_DIR,
+  type ExportOptions,
+  ExportUsageError,
+  planExport,
+} from '../../../src/export/options.js';
 
 const base: ExportOptions = {
   resources: ['all'],

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AtomicFile, writeFileAtomically } from './atomic-file.js';
+import { AtomicFile, writeFileAtomically } from '../../../src/export/atomic-file.js';
 
 let dir: string;
 beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { parseTranscript } from '@rcs/transcript';
 import { describe, expect, it } from 'vitest';
-import { renderTimeline, segmentsOf } from './timeline.js';
+import { renderTimeline, segmentsOf } from '../../../src/output/timeline.js';
 
 describe('talk-time timeline', () => {
   it('draws one bar per speaker across the call, in first-speaking order, with talk shares', () => {

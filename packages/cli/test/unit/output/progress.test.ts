@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createProgress } from './progress.js';
+import { createProgress } from '../../../src/output/progress.js';
 
 function sink(columns?: number) {
   const stream = new PassThrough() as PassThrough & { columns?: number };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgress, renderTable } from './progress.js';
+import { createProgress, renderTable } from '../../../src/export/progress.js';
 
 describe('export progress', () => {
   it('draws one line per export with count/total, percent and rate, redrawn in place', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFormulaLike, neutraliseCell } from './neutralise.js';
+import { isFormulaLike, neutraliseCell } from '../../../src/export/neutralise.js';
 
 describe('formula neutralisation', () => {
   it.each([

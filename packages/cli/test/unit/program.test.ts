@@ -1,8 +1,8 @@
 import { EXPORT_RESOURCES } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
-import type { CliIO } from './context.js';
-import { DEFAULT_OUT_DIR } from './export/options.js';
-import { buildProgram } from './program.js';
+import type { CliIO } from '../../src/context.js';
+import { DEFAULT_OUT_DIR } from '../../src/export/options.js';
+import { buildProgram } from '../../src/program.js';
 
 describe('the commander wiring', () => {
   // The help text names the nine without importing the client (start-up, bench/cli): this keeps

@@ -1,7 +1,13 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { EXPORT_COLUMNS, SESSION_ITEM_COLUMNS } from './columns.js';
-import { type ApiRecord, BOM, csvEncoder, jsonlEncoder, sessionItemsEncoder } from './encoders.js';
+import { EXPORT_COLUMNS, SESSION_ITEM_COLUMNS } from '../../../src/export/columns.js';
+import {
+  type ApiRecord,
+  BOM,
+  csvEncoder,
+  jsonlEncoder,
+  sessionItemsEncoder,
+} from '../../../src/export/encoders.js';
 
 const session: ApiRecord = {
   id: '0b8f5d0e-3c1a-4f59-9d5e-2a7b6c8d9e01',

@@ -1,6 +1,6 @@
 import * as childProcess from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import './node-require.js';
+import '../../src/node-require.js';
 
 describe('the global require the bundled commander uses', () => {
   const req = (globalThis as { require?: NodeJS.Require }).require;

@@ -3,11 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { EXPORT_TABLE } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { columns, EXPORT_COLUMNS, SESSION_ITEM_COLUMNS } from './columns.js';
+import { columns, EXPORT_COLUMNS, SESSION_ITEM_COLUMNS } from '../../../src/export/columns.js';
 
 // The wire contract itself, not the generated types: the column lists must follow openapi.yaml.
 const spec = parse(
-  readFileSync(fileURLToPath(new URL('../../../../openapi.yaml', import.meta.url)), 'utf8'),
+  readFileSync(fileURLToPath(new URL('../../../../../openapi.yaml', import.meta.url)), 'utf8'),
 ) as { components: { schemas: Record<string, Schema> } };
 
 interface Schema {

@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import {
   AuthenticationError,
   ConnectionError,
@@ -12,9 +11,9 @@ import {
   WaitTimeoutError,
 } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
-import type { CliContext } from '../context.js';
-import { InterruptedError } from '../errors.js';
-import { run } from './upload.js';
+import { run } from '../../../src/commands/upload.js';
+import { InterruptedError } from '../../../src/errors.js';
+import { fakeContext as sharedContext } from '../../support/context.js';
 
 // upload's run(opts, ctx) with a fake client: what the batch does, without a network.
 
@@ -24,36 +23,10 @@ function call(n: number): string {
   return `1\n00:00:00,000 --> 00:00:03,000\n${REP}: call number ${n}, what is the budget?\n`;
 }
 
+/** The shared test context, with this file's client and working directory. */
 function fakeContext(cwd: string, client: Partial<RcsClient>, signal?: AbortSignal) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => {
-    out += d;
-  });
-  stderr.on('data', (d) => {
-    err += d;
-  });
-  const ctx: CliContext = {
-    stdout,
-    stderr,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    color: false,
-    json: false,
-    quiet: false,
-    verbose: false,
-    version: 'test',
-    signal: signal ?? new AbortController().signal,
-    env: {},
-    cwd,
-    getClient: async () => client as RcsClient,
-    log: () => {},
-    error: (m) => stderr.write(`rcs: ${m}\n`),
-    redact: (text) => text,
-  };
-  return { ctx, out: () => out, err: () => err };
+  const fake = sharedContext({ client: () => client as RcsClient, cwd, signal });
+  return { ctx: fake.ctx, out: fake.stdout, err: fake.stderr };
 }
 
 function dirWith(count: number): string {

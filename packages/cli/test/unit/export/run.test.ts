@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planExport } from './options.js';
-import { type ExportClient, exportToDirectory } from './run.js';
+import { planExport } from '../../../src/export/options.js';
+import { type ExportClient, exportToDirectory } from '../../../src/export/run.js';
 
 const client: ExportClient = {
   exportsByResource: (resource) => ({

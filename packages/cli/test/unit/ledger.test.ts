@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentHash, Ledger, repKey } from './ledger.js';
+import { contentHash, Ledger, repKey } from '../../src/ledger.js';
 
 const path = () => join(mkdtempSync(join(tmpdir(), 'ledger-')), '.rcs-ledger.jsonl');
 

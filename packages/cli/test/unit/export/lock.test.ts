@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireExportLock, ExportLockedError, LOCK_FILE } from './lock.js';
+import { acquireExportLock, ExportLockedError, LOCK_FILE } from '../../../src/export/lock.js';
 
 let dir: string;
 beforeEach(async () => {

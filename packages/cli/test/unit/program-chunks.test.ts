@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import type { CliIO } from './context.js';
-import { main } from './program.js';
+import type { CliIO } from '../../src/context.js';
+import { main } from '../../src/program.js';
 
 // A chunk of the bundle that fails to load is a bug to see, not a feature to hide: `rcs export`
 // and `rcs demo` report the real error (exit 1) instead of "not available" or a skipped step.
-vi.mock('./commands/export.js', () => {
+vi.mock('../../src/commands/export.js', () => {
   throw new Error('chunk-export.js is broken');
 });
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { configPath, readConfig, writeConfig } from './config.js';
-import { makeRedactor, resolveSettings } from './context.js';
+import { configPath, readConfig, writeConfig } from '../../src/config.js';
+import { makeRedactor, resolveSettings } from '../../src/context.js';
 
 async function withConfig(profiles: Record<string, Record<string, string>>) {
   const dir = mkdtempSync(join(tmpdir(), 'rcs-config-'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeLine, safeText } from './sanitize.js';
+import { safeLine, safeText } from '../../../src/output/sanitize.js';
 
 describe('control-character neutralisation', () => {
   it('makes ESC sequences, BEL, C1 and bidi overrides visible instead of active', () => {

@@ -1,7 +1,12 @@
 import pLimit from 'p-limit';
 import { describe, expect, it } from 'vitest';
-import type { ApiRecord } from './encoders.js';
-import { ExportIntegrityError, type ExportPage, type PageLister, pageThrough } from './pager.js';
+import type { ApiRecord } from '../../../src/export/encoders.js';
+import {
+  ExportIntegrityError,
+  type ExportPage,
+  type PageLister,
+  pageThrough,
+} from '../../../src/export/pager.js';
 
 const records = (n: number, prefix = 'r') =>
   Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, n: i }) as ApiRecord);

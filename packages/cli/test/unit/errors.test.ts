@@ -11,8 +11,8 @@ import {
   WaitTimeoutError,
 } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
-import { CliError, describeError, InterruptedError, maskCommanderError } from './errors.js';
-import { EXIT } from './exit-codes.js';
+import { CliError, describeError, InterruptedError, maskCommanderError } from '../../src/errors.js';
+import { EXIT } from '../../src/exit-codes.js';
 
 const api = (status: number, code?: string) => ({
   status,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { IdSet } from './id-set.js';
+import { IdSet } from '../../../src/export/id-set.js';
 
 describe('IdSet', () => {
   it('tells a new id from one already added', () => {

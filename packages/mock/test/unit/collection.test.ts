@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arrayCollection, compareD9, filtered, MergedCollection, slice } from './collection.js';
+import {
+  arrayCollection,
+  compareD9,
+  filtered,
+  MergedCollection,
+  slice,
+} from '../../src/collection.js';
 
 const rec = (t: number, id: string) => ({
   id,
