@@ -1,8 +1,9 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CliError, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
+import { writeFileAtomically } from './export/atomic-file.js';
 
 /**
  * The config file (cli.md): `$XDG_CONFIG_HOME/rcs/config.json`, else `~/.config/rcs/config.json`,
@@ -112,11 +113,8 @@ export async function readConfig(path: string): Promise<ConfigFile> {
 
 export async function writeConfig(path: string, config: ConfigFile): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
-  // writeFile's mode is masked by umask and ignored for an existing file: set it explicitly.
-  await chmod(tmp, 0o600);
-  await rename(tmp, path);
+  // The export's atomic write: a fresh 0600 file (O_EXCL), fsynced, renamed, directory synced.
+  await writeFileAtomically(path, `${JSON.stringify(config, null, 2)}\n`);
 }
 
 /** What a user may see of a setting: secrets only as "set". */

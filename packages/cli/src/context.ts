@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { RcsClient } from '@rcs/client';
+import { makeRedactor, type RcsClient } from '@rcs/client';
 import { configPath, type Profile, profileNameOf, profileOf, readConfig } from './config.js';
 import { CliError, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -139,18 +139,6 @@ export async function resolveSettings(
   }
   const baseUrl = globals.baseUrl ?? (env.RCS_BASE_URL || undefined) ?? profile?.['base-url'];
   return { profile: profileName, baseUrl, apiKey, token };
-}
-
-/**
- * Replaces every credential in a log line, and the `user:password@` of any URL in it; the client
- * already avoids them, this is the belt.
- */
-export function makeRedactor(secrets: (string | undefined)[]): (s: string) => string {
-  const list = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  return (s) =>
-    list
-      .reduce((acc, secret) => acc.split(secret).join('[REDACTED]'), s)
-      .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, '$1[REDACTED]@');
 }
 
 /** A URL that carries `user:password@` is refused (cli.md "Unattended runs"), shown without it. */

@@ -1,5 +1,6 @@
 export { apiErrorFrom, type ParsedBody, parseErrorBody } from './api-error.js';
 export { type BackoffOptions, DEFAULT_BACKOFF } from './backoff.js';
+export { readBounded } from './bounded-body.js';
 export {
   createRcsClient,
   DEFAULT_MAX_RETRIES,
@@ -34,6 +35,7 @@ export {
   type PaginateOptions,
   paginate,
 } from './paginate.js';
+export { makeRedactor, type Redactor, redactValue } from './redact.js';
 export { parseRetryAfter } from './retry-after.js';
 export type { SessionsApi, WaitOptions } from './sessions.js';
 export { isLoopbackHost, isUnreachable, type Logger, type RequestOptions } from './transport.js';

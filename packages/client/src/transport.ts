@@ -1,6 +1,7 @@
 import type { RatePacer } from './adaptive-rate.js';
 import { parseErrorBody } from './api-error.js';
 import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay, sleep } from './backoff.js';
+import { readBounded } from './bounded-body.js';
 import { ConnectionError, RcsError, TimeoutError } from './errors.js';
 import type { Redactor } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -119,38 +120,20 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 /** Reads a body, refusing one larger than `limit` bytes before it is held in memory. */
-async function readCapped(res: Response, limit: number, where: string): Promise<ArrayBuffer> {
-  const tooLarge = () =>
-    new RcsError(
-      `${where}: the answer is larger than ${formatBytes(limit)}; it was not read ` +
-        '(maxResponseBytes)',
-    );
+async function readCapped(
+  res: Response,
+  limit: number,
+  where: string,
+): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(res.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) {
-    await res.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  if (!res.body) return new ArrayBuffer(0);
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out.buffer;
+  const bytes =
+    Number.isFinite(declared) && declared > limit
+      ? await res.body?.cancel().catch(() => {})
+      : await readBounded(res.body, limit);
+  if (bytes) return bytes;
+  throw new RcsError(
+    `${where}: the answer is larger than ${formatBytes(limit)}; it was not read (maxResponseBytes)`,
+  );
 }
 
 function formatBytes(n: number): string {

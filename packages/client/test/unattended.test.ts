@@ -1,4 +1,4 @@
-import { ConnectionError, createRcsClient, RcsError } from '@rcs/client';
+import { ConnectionError, createRcsClient, makeRedactor, RcsError } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { createRatePacer } from '../src/adaptive-rate.js';
 import { API_KEY, SESSION_ID, sessionFixture } from './helpers.js';
@@ -307,5 +307,21 @@ describe('credentials in the base URL', () => {
       expect((error as Error).message).not.toContain('sk_secret_in_url');
       expect((error as Error).message).toContain('https://api.example.com');
     }
+  });
+});
+
+describe('makeRedactor', () => {
+  it('removes each credential and the user:password@ of any URL, keeping the rest', () => {
+    const redact = makeRedactor(['sk_live_1234', undefined, 'ab']);
+    expect(
+      redact(
+        'GET https://u:pw@api.example/x?k=sk_live_1234 via http://proxyuser:s3cret@proxy:3128',
+      ),
+    ).toBe('GET https://[REDACTED]@api.example/x?k=[REDACTED] via http://[REDACTED]@proxy:3128');
+    // Too short to be a credential: left alone.
+    expect(redact('ab cd')).toBe('ab cd');
+    expect(makeRedactor([])('http://a:b@h/ and mailto:x@y')).toBe(
+      'http://[REDACTED]@h/ and mailto:x@y',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { readBounded } from '@rcs/client';
 import { ProblemError, validationFailed } from './problem.js';
 
 /** D2: request bodies over 1 MiB are refused with 413 before parsing. */
@@ -51,25 +52,7 @@ export function parseJsonBody(bytes: Uint8Array, type: string | null): unknown {
 }
 
 async function readLimited(request: Request): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      reader.cancel().catch(() => {});
-      throw payloadTooLarge();
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  const bytes = await readBounded(request.body, MAX_BODY_BYTES);
+  if (!bytes) throw payloadTooLarge();
+  return bytes;
 }

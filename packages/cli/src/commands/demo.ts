@@ -3,7 +3,7 @@ import type { CliContext } from '../context.js';
 import { SAMPLE_MEETING_NAME, sampleCall } from '../demo/sample-call.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_OUT_DIR } from '../export/options.js';
+import { DEFAULT_EXPORT_CONCURRENCY, DEFAULT_OUT_DIR } from '../export/options.js';
 import { safeLine } from '../output/sanitize.js';
 import { renderSession } from '../output/session-view.js';
 import { startSpinner } from '../output/spinner.js';
@@ -93,7 +93,7 @@ async function exportAll(
       resources: ['all'],
       format: 'jsonl',
       out,
-      concurrency: DEFAULT_CONCURRENCY,
+      concurrency: DEFAULT_EXPORT_CONCURRENCY,
       csvRaw: false,
       bom: false,
       allowDrift: false,

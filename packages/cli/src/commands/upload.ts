@@ -14,7 +14,11 @@ import { planUpload } from '../upload/plan.js';
 import { summarize } from '../upload/report.js';
 import { UploadTask } from '../upload/task.js';
 
-export { DEFAULT_CONCURRENCY, DEFAULT_LEDGER, type UploadOptions } from '../upload/options.js';
+export {
+  DEFAULT_LEDGER,
+  DEFAULT_UPLOAD_CONCURRENCY,
+  type UploadOptions,
+} from '../upload/options.js';
 export type { UploadResult } from '../upload/outcome.js';
 export { FIRST_POLL_DELAY_MS } from '../upload/task.js';
 

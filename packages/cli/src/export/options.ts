@@ -24,7 +24,7 @@ export interface ExportOptions {
 }
 
 export const DEFAULT_OUT_DIR = 'rcs-export';
-export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_EXPORT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
 /**
  * Retries per page (the client's default is 2). An export is hundreds of idempotent GETs, and a
@@ -56,7 +56,7 @@ const NAMES = EXPORT_TABLE.map((e) => e.resource).join(', ');
 
 /** `--concurrency` as typed (digits only: not "1e1", "0x8" or "2.5") or as a number. */
 function concurrencyOf(value: number | string | undefined): number {
-  if (value === undefined) return DEFAULT_CONCURRENCY;
+  if (value === undefined) return DEFAULT_EXPORT_CONCURRENCY;
   const typed = typeof value === 'string';
   const n = typed ? (/^\d+$/.test(value.trim()) ? Number(value) : Number.NaN) : value;
   if (!Number.isSafeInteger(n) || n < 1 || n > MAX_CONCURRENCY) {

@@ -17,5 +17,5 @@ export interface UploadOptions {
   validate?: boolean;
 }
 
-export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_UPLOAD_CONCURRENCY = 4;
 export const DEFAULT_LEDGER = '.rcs-ledger.jsonl';

@@ -10,7 +10,7 @@ import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { safeLine } from '../output/sanitize.js';
 import { expandFiles, parseSpeakerMap } from './files.js';
-import { DEFAULT_CONCURRENCY, type UploadOptions } from './options.js';
+import { DEFAULT_UPLOAD_CONCURRENCY, type UploadOptions } from './options.js';
 import type { Item } from './outcome.js';
 import { formatProblem, loadTranscript, prevalidate, requestBody } from './prepare.js';
 import { writeJson } from './report.js';
@@ -30,7 +30,7 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
   const missionId = hex24('--mission-id', opts.missionId);
   const scorecardId = hex24('--scorecard-id', opts.scorecardId);
   const concurrency =
-    parsePositiveInt('--concurrency', opts.concurrency, 64) ?? DEFAULT_CONCURRENCY;
+    parsePositiveInt('--concurrency', opts.concurrency, 64) ?? DEFAULT_UPLOAD_CONCURRENCY;
   const timeoutMs = (parseSeconds('--timeout', opts.timeout) ?? DEFAULT_WAIT_SECONDS) * 1000;
   if (opts.meetingName !== undefined && opts.meetingName.length === 0) {
     throw new CliError(EXIT.usage, '--meeting-name must not be empty');

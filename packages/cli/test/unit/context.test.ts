@@ -2,9 +2,10 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { makeRedactor } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { configPath, readConfig, writeConfig } from '../../src/config.js';
-import { makeRedactor, resolveSettings } from '../../src/context.js';
+import { resolveSettings } from '../../src/context.js';
 
 async function withConfig(profiles: Record<string, Record<string, string>>) {
   const dir = mkdtempSync(join(tmpdir(), 'rcs-config-'));

@@ -1,0 +1,32 @@
+/**
+ * Reads a body whole, but never more than `limit` bytes: past it, the stream is cancelled and
+ * nothing is returned, so a hostile or broken peer cannot make us hold more (issue 11). Used by
+ * the client for answers (maxResponseBytes) and by the mock for requests (D2's 1 MiB, 413).
+ */
+export async function readBounded(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      // Not awaited: a source that never settles its cancel (a hung peer) must not hold us.
+      reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
