@@ -18,9 +18,6 @@ import { openApiValidator } from '../../packages/mock/test/helpers/openapi-valid
 
 export const FIXTURE_FILE = fileURLToPath(new URL('./fixture.json', import.meta.url));
 
-export const readFixture = (): Fixture =>
-  loadFixture(JSON.parse(readFileSync(FIXTURE_FILE, 'utf8')));
-
 /** The fixture's identities (see fixture.json). */
 export const ACME = {
   org: 'a0000000-0000-4000-8000-000000000001',
@@ -78,7 +75,7 @@ export interface Req {
 }
 
 /** A virtual clock (D18 in virtual time; the mock's `clock` option). */
-export function virtualClock(start = Date.parse('2026-03-02T10:00:00Z')) {
+function virtualClock(start = Date.parse('2026-03-02T10:00:00Z')) {
   let t = start;
   return {
     now: () => t,

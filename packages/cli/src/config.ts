@@ -14,7 +14,7 @@ import { writeFileAtomically } from './export/atomic-file.js';
 export const CONFIG_KEYS = ['base-url', 'api-key', 'token'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export const SECRET_KEYS: readonly ConfigKey[] = ['api-key', 'token'];
-export const DEFAULT_PROFILE = 'default';
+const DEFAULT_PROFILE = 'default';
 
 export type Profile = Partial<Record<ConfigKey, string>>;
 export interface ConfigFile {
@@ -52,7 +52,7 @@ export function profileOf(config: ConfigFile, name: string): Profile | undefined
   return Object.hasOwn(config.profiles, name) ? config.profiles[name] : undefined;
 }
 
-export function isConfigKey(key: string): key is ConfigKey {
+function isConfigKey(key: string): key is ConfigKey {
   return (CONFIG_KEYS as readonly string[]).includes(key);
 }
 

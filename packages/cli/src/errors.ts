@@ -55,7 +55,7 @@ export function maskCommanderError(message: string): string {
  * of stdout that went away (SIGPIPE, EPIPE, `rcs … | head`) took what it wanted, which is normal
  * for a Unix tool (cli.md "Unattended runs"): 0, and no message.
  */
-export function signalExitCode(signal: InterruptedError['signal']): number {
+function signalExitCode(signal: InterruptedError['signal']): number {
   if (signal === 'SIGTERM') return EXIT.terminated;
   if (signal === 'SIGPIPE') return EXIT.ok;
   return EXIT.interrupted;

@@ -136,7 +136,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
  * How long the graceful stop after the first SIGINT/SIGTERM may take (cli.md "Unattended runs"):
  * enough to rename finished files and append the ledger, short enough for a cron `timeout`.
  */
-export const STOP_DEADLINE_MS = 3_000;
+const STOP_DEADLINE_MS = 3_000;
 
 /** Runs `rcs` in this process: signals, real streams, and the exit code (see main.ts). */
 export async function runFromProcess(): Promise<void> {

@@ -75,7 +75,7 @@ const OPTION_KEYS: readonly string[] = [
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_USER_AGENT = 'rcs-client/0.1.0';
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 function normaliseBaseUrl(raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim() === '') {

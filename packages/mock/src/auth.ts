@@ -3,7 +3,7 @@ import type { Dataset, OrgData } from './dataset.js';
 import { ProblemError } from './problem.js';
 
 /** The schemes a client may use (D2: 401 carries `WWW-Authenticate`). */
-export const WWW_AUTHENTICATE = 'Bearer realm="rcs", ApiKey header="X-API-KEY"';
+const WWW_AUTHENTICATE = 'Bearer realm="rcs", ApiKey header="X-API-KEY"';
 
 /** SHA-256 with Web Crypto, so the mock runs in a browser (MSW worker) as in Node. */
 async function digest(s: string): Promise<Uint8Array> {

@@ -6,11 +6,11 @@
  */
 export type CorsOption = boolean | { origins: readonly string[] };
 
-export const CORS_ALLOW_METHODS = 'GET, POST';
-export const CORS_ALLOW_HEADERS = 'X-API-Key, Authorization, Content-Type';
-export const CORS_EXPOSE_HEADERS = 'x-request-id, Retry-After';
+const CORS_ALLOW_METHODS = 'GET, POST';
+const CORS_ALLOW_HEADERS = 'X-API-Key, Authorization, Content-Type';
+const CORS_EXPOSE_HEADERS = 'x-request-id, Retry-After';
 /** How long a browser may cache a preflight answer (seconds). */
-export const CORS_MAX_AGE = '600';
+const CORS_MAX_AGE = '600';
 
 export interface CorsPolicy {
   /** The headers every answer to a request from `origin` carries (none when not allowed). */

@@ -13,7 +13,7 @@ import type {
 export type Scorecard = FixtureScorecard;
 export type Mission = FixtureMission;
 
-export interface OrgSettings {
+interface OrgSettings {
   autoCreateUsers: boolean;
   /** Lowercase; `[]` means none configured. */
   emailDomains: string[];

@@ -216,7 +216,7 @@ const organizationSchema = z.strictObject({
   realCallSessions: z.array(sessionSchema).optional(),
 });
 
-export const fixtureSchema = z.strictObject({
+const fixtureSchema = z.strictObject({
   jwtSecret: z.string().min(32, 'jwtSecret needs at least 32 characters (HS256, D22)').optional(),
   identityProvider: z
     .strictObject({
@@ -228,7 +228,7 @@ export const fixtureSchema = z.strictObject({
 });
 
 export type Fixture = z.output<typeof fixtureSchema>;
-export type FixtureOrganization = Fixture['organizations'][number];
+type FixtureOrganization = Fixture['organizations'][number];
 export type FixtureScorecard = FixtureOrganization['scorecards'][number];
 export type FixtureMission = FixtureOrganization['missions'][number];
 
@@ -257,7 +257,7 @@ export class FixtureError extends Error {
 }
 
 /** `organizations[0].users[3].email`, the path style of mock-fixture.md. */
-export function formatPath(path: readonly PropertyKey[]): string {
+function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const p of path) {
     if (typeof p === 'number') out += `[${p}]`;

@@ -11,7 +11,7 @@ import type {
 } from './wire.js';
 
 /** What processing produced (D15, D19–D21); set once, when the session reaches DONE. */
-export interface ProcessingResult {
+interface ProcessingResult {
   participantUserIds: string[];
   /** Null: the organization had no scorecard to use (analysis SKIPPED, D18). */
   score: ScoreResult | null;
@@ -40,15 +40,15 @@ export interface LiveSession {
 
 export type StoredSession = RealCallSession | LiveSession;
 
-export const isLive = (s: StoredSession): s is LiveSession => 'live' in s;
+const isLive = (s: StoredSession): s is LiveSession => 'live' in s;
 
-export type Phase = 'PENDING' | 'PROCESSING' | 'DONE';
+type Phase = 'PENDING' | 'PROCESSING' | 'DONE';
 
 /**
  * D18: PENDING at creation, PROCESSING from half the processing time, DONE once it has passed.
  * Computed from the clock at read time, so tests move virtual time instead of waiting.
  */
-export function phaseAt(s: LiveSession, now: number): { phase: Phase; since: number } {
+function phaseAt(s: LiveSession, now: number): { phase: Phase; since: number } {
   const done = s.createdAtMs + s.processingMs;
   if (now >= done) return { phase: 'DONE', since: done };
   const processing = s.createdAtMs + Math.floor(s.processingMs / 2);

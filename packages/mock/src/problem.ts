@@ -77,10 +77,6 @@ export function clipEcho(value: string, max = 64): string {
   return JSON.stringify(chars.length > max ? `${chars.slice(0, max).join('')}…` : value);
 }
 
-export function problemTitle(code: ProblemCode | ServerProblemCode): string {
-  return TITLES[code];
-}
-
 /** A bug in the mock, not a client error: still a D1 problem body (500 `internal_error`). */
 export function internalErrorBody(err: unknown): string {
   return JSON.stringify({

@@ -33,9 +33,9 @@ export function chooseScorecard(
   return best;
 }
 
-export type Solved = 'undetected' | 'notSolved' | 'partlySolved' | 'solved';
+type Solved = 'undetected' | 'notSolved' | 'partlySolved' | 'solved';
 
-export interface ItemResult {
+interface ItemResult {
   name: string;
   score: number;
   solved: Solved;
@@ -51,7 +51,7 @@ export interface ScoreResult {
 }
 
 /** D19: `solved` at 70+, `partlySolved` at 30–69, `notSolved` under 30. */
-export function solvedFor(score: number): Exclude<Solved, 'undetected'> {
+function solvedFor(score: number): Exclude<Solved, 'undetected'> {
   return score >= 70 ? 'solved' : score >= 30 ? 'partlySolved' : 'notSolved';
 }
 

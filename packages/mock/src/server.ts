@@ -40,8 +40,8 @@ export interface MockServer {
 
 /** Drained but not kept beyond this, so an endless body cannot hold the server. */
 const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_CONNECTIONS = 1024;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_CONNECTIONS = 1024;
 
 /** The API's methods; OPTIONS is the CORS preflight (D26). Anything else is 405. */
 const API_METHODS = 'GET, POST';

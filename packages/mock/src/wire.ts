@@ -15,7 +15,6 @@ export type {
   operations,
   Problem,
   ProblemCode,
-  paths,
   RealCallSession,
   RealCallSessionExportRecord,
   SprintExportRecord,

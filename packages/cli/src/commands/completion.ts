@@ -19,7 +19,7 @@ export interface CompletionOptions {
   program: CommandSpec;
 }
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 const words = (list: string[]) => list.join(' ');
 

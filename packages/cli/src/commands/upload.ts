@@ -14,13 +14,7 @@ import { planUpload } from '../upload/plan.js';
 import { summarize } from '../upload/report.js';
 import { UploadTask } from '../upload/task.js';
 
-export {
-  DEFAULT_LEDGER,
-  DEFAULT_UPLOAD_CONCURRENCY,
-  type UploadOptions,
-} from '../upload/options.js';
-export type { UploadResult } from '../upload/outcome.js';
-export { FIRST_POLL_DELAY_MS } from '../upload/task.js';
+export type { UploadOptions } from '../upload/options.js';
 
 export async function run(opts: UploadOptions, ctx: CliContext): Promise<number> {
   const { files, items, rep, concurrency, timeoutMs } = await planUpload(opts, ctx);

@@ -5,7 +5,7 @@
  * Inlined rather than shipped as a file so the bundle needs no asset copying.
  */
 export const SAMPLE_MEETING_NAME = 'Discovery call with Northwind (rcs demo)';
-export const SAMPLE_CUSTOMER = 'jordan.lee@northwind-traders.example';
+const SAMPLE_CUSTOMER = 'jordan.lee@northwind-traders.example';
 
 const LINES: [start: string, end: string, who: 'rep' | 'customer' | 'note', text: string][] = [
   [

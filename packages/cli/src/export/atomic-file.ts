@@ -16,7 +16,7 @@ export const PARTIAL_SUFFIX = '.partial';
 export const FILE_MODE = 0o600;
 
 /** `DIR/.users.jsonl.<pid>.<random>.partial`: names the run that owns it (lock.ts cleans up). */
-export function partialPathFor(target: string, pid = process.pid): string {
+function partialPathFor(target: string, pid = process.pid): string {
   const tag = randomBytes(4).toString('hex');
   return join(dirname(target), `.${basename(target)}.${pid}.${tag}${PARTIAL_SUFFIX}`);
 }

@@ -11,7 +11,7 @@ import { neutraliseCell } from './neutralise.js';
 
 export type Row = string[];
 
-export function cellText(value: unknown): string {
+function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {

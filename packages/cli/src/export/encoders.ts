@@ -40,7 +40,7 @@ const CSV_OPTIONS = {
   cast: { string: (value: string) => value },
 } as const;
 
-export function csvText(rows: readonly (readonly string[])[]): string {
+function csvText(rows: readonly (readonly string[])[]): string {
   if (rows.length === 0) return '';
   return stringify(rows as string[][], CSV_OPTIONS);
 }

@@ -13,7 +13,7 @@ export type ExportFormat = 'jsonl' | 'csv';
 /** `complete`: exact. `drift`: accepted with `--allow-drift`; see `warnings`. */
 export type ResourceStatus = 'complete' | 'drift';
 
-export interface ManifestChildFile {
+interface ManifestChildFile {
   /** File name, relative to the manifest's directory. */
   file: string;
   /** Rows (not counting the header). */

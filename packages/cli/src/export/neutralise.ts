@@ -17,7 +17,7 @@ const FORMULA_START = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
 const CONTROL_START = /^[ \u00A0]*[\t\r\n]/;
 const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-export const NEUTRALISING_PREFIX = "'";
+const NEUTRALISING_PREFIX = "'";
 
 /** Whether a spreadsheet could read this cell as a formula (and it is not a plain number). */
 export function isFormulaLike(cell: string): boolean {

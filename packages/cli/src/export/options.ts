@@ -25,7 +25,7 @@ export interface ExportOptions {
 
 export const DEFAULT_OUT_DIR = 'rcs-export';
 export const DEFAULT_EXPORT_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 64;
+const MAX_CONCURRENCY = 64;
 /**
  * Retries per page (the client's default is 2). An export is hundreds of idempotent GETs, and a
  * nightly job should ride out a flaky network rather than fail on the one page in a thousand

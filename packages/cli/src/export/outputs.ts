@@ -22,14 +22,14 @@ export interface OutputSettings {
   bom: boolean;
 }
 
-export function fileNameOf(resource: string, format: ExportFormat): string {
+function fileNameOf(resource: string, format: ExportFormat): string {
   return `${resource}.${format}`;
 }
 
-export const SESSION_ITEMS_FILE = `${SESSION_ITEMS_FILE_STEM}.csv`;
+const SESSION_ITEMS_FILE = `${SESSION_ITEMS_FILE_STEM}.csv`;
 
 /** The main encoder of an export, and the items encoder when the export has a child table. */
-export function encodersOf(
+function encodersOf(
   resource: ExportResource,
   settings: OutputSettings,
 ): { main: PageEncoder; items: PageEncoder | undefined } {
@@ -131,7 +131,7 @@ export interface WritableLike {
 }
 
 /** Writes honouring backpressure; a closed pipe (`| head`) ends the wait with an error. */
-export async function writeToStream(stream: WritableLike, text: string): Promise<void> {
+async function writeToStream(stream: WritableLike, text: string): Promise<void> {
   if (text.length === 0 || stream.write(text)) return;
   const ac = new AbortController();
   try {

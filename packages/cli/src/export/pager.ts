@@ -18,7 +18,7 @@
 import type { ApiRecord } from './encoders.js';
 import { IdSet } from './id-set.js';
 
-export interface PageMeta {
+interface PageMeta {
   total: number;
   page: number;
   limit: number;
@@ -36,7 +36,7 @@ export type PageLister = (page: number, limit: number, signal: AbortSignal) => P
 /** p-limit's shape: runs `fn` when a slot of the shared budget is free. */
 export type Limiter = <T>(fn: () => Promise<T>) => Promise<T>;
 
-export interface PageInfo {
+interface PageInfo {
   page: number;
   total: number;
   /** Records received on this page, before de-duplication. */
@@ -113,7 +113,7 @@ function sameIds(a: readonly ApiRecord[], b: readonly string[]): boolean {
 const MIN_EXTRA_PAGES = 10;
 
 /** Warnings kept per export under `allowDrift`; the rest are counted. */
-export const MAX_WARNINGS = 20;
+const MAX_WARNINGS = 20;
 
 export async function pageThrough(options: PagerOptions): Promise<PagerResult> {
   const { resource, limit, allowDrift } = options;

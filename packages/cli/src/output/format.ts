@@ -1,14 +1,14 @@
 /** Number formats for people. KPI units are D21's: listenRatio 0–1, seconds, words per minute. */
 
-export function formatPercent(ratio: number | null | undefined): string {
+function formatPercent(ratio: number | null | undefined): string {
   return typeof ratio === 'number' ? `${(ratio * 100).toFixed(1)}%` : '–';
 }
 
-export function formatSeconds(seconds: number | null | undefined): string {
+function formatSeconds(seconds: number | null | undefined): string {
   return typeof seconds === 'number' ? `${Math.round(seconds)} s` : '–';
 }
 
-export function formatWpm(wpm: number | null | undefined): string {
+function formatWpm(wpm: number | null | undefined): string {
   return typeof wpm === 'number' ? `${Math.round(wpm)} wpm` : '–';
 }
 

@@ -3,7 +3,7 @@ import { extname, join, resolve } from 'node:path';
 import { usageError } from '../errors.js';
 
 /** Extensions a directory is searched for: SRT, WebVTT, text exports, and the JSON of Fireflies/Gong. */
-export const TRANSCRIPT_EXTENSIONS = ['.srt', '.vtt', '.txt', '.json'];
+const TRANSCRIPT_EXTENSIONS = ['.srt', '.vtt', '.txt', '.json'];
 
 /**
  * The files an `upload` names: files as given, directories as their transcript files (sorted, not

@@ -3,7 +3,7 @@ import type { RcsClient, RealCallSession } from '@rcs/client';
 import type { CliContext } from '../context.js';
 import { describeError, InterruptedError, interruptedExitCode } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { contentHash, type Ledger } from '../ledger.js';
+import { contentHash, type Ledger, type LedgerIntent } from '../ledger.js';
 import type { Progress } from '../output/progress.js';
 import { safeLine } from '../output/sanitize.js';
 import { errorInfo, type Item, type Outcome, type UploadResult } from './outcome.js';
@@ -13,7 +13,7 @@ import { reportOutcome } from './report.js';
  * The create answer is PENDING (R10, D18): reading the session again at once can only say PENDING
  * again, so --wait starts polling after this pause (one request per session fewer, bench/cli).
  */
-export const FIRST_POLL_DELAY_MS = 1000;
+const FIRST_POLL_DELAY_MS = 1000;
 
 function errnoOf(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
@@ -96,11 +96,11 @@ export class UploadTask {
     this.progress.set(file, `${safeLine(file)}: uploading`);
     // A request can reach the service only if the batch was still running when it was made.
     const sent = !this.stop.signal.aborted;
-    const entry = { file, sha256, rep: this.config.repKey };
+    let intent: LedgerIntent | undefined;
     if (sent) {
       // Write-ahead (issue 11): no create is sent unless the ledger can say it was.
       try {
-        this.ledger.record({ ...entry, status: 'sending' });
+        intent = this.ledger.intend({ file, sha256, rep: this.config.repKey });
       } catch (error) {
         return ledgerUnwritable(file, error);
       }
@@ -109,11 +109,12 @@ export class UploadTask {
     try {
       session = await this.client.sessions.create(body as never, { signal: this.stop.signal });
     } catch (error) {
-      return this.failed(file, sha256, error, sent);
+      return this.failed(file, intent, error);
     }
     let unrecorded = false;
     try {
-      this.ledger.record({ ...entry, status: 'created', sessionId: session.id });
+      // A create is only sent after its intent was written (sent), so there is one to settle.
+      if (intent) this.ledger.settle(intent, { status: 'created', sessionId: session.id });
     } catch (error) {
       unrecorded = true;
       // The session exists; the ledger's `sending` line keeps a re-run from sending it again,
@@ -132,7 +133,8 @@ export class UploadTask {
       : outcome;
   }
 
-  private failed(file: string, sha256: string, error: unknown, sent: boolean): Outcome {
+  private failed(file: string, intent: LedgerIntent | undefined, error: unknown): Outcome {
+    const sent = intent !== undefined;
     // Cut by the stop (Ctrl-C, SIGTERM, stdout gone): the request rejects with the abort reason.
     // Anything else (an answer, a refused connection) is a failure of its own, even if it
     // arrives while the batch is stopping.
@@ -157,15 +159,9 @@ export class UploadTask {
     if (!cut && described.exitCode === EXIT.auth) this.authRefused = true;
     // Every sent create gets its outcome after its `sending` line; a 401 or a stop before the
     // request left created nothing, so `failed` lets a re-run send it.
-    if (sent) {
+    if (intent) {
       try {
-        this.ledger.record({
-          file,
-          sha256,
-          rep: this.config.repKey,
-          status: unknown ? 'unknown' : 'failed',
-          error: message,
-        });
+        this.ledger.settle(intent, { status: unknown ? 'unknown' : 'failed', error: message });
       } catch {
         // Its `sending` line stays the last word: read back as unknown, never re-sent blindly.
       }

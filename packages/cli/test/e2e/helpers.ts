@@ -69,18 +69,12 @@ export function tempDir(prefix = 'rcs-e2e-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** Every line of the ledger, the write-ahead `sending` intents included. */
-export function readLedgerRaw(path: string): Record<string, unknown>[] {
+export function readLedger(path: string): Record<string, unknown>[] {
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
-
-/** The ledger's outcomes: each upload's `sending` intent (issue 11) left out. */
-export function readLedger(path: string): Record<string, unknown>[] {
-  return readLedgerRaw(path).filter((e) => e.status !== 'sending');
 }
 
 /** A speaker-labeled SRT in which `rep` speaks; `n` makes each text (and hash) distinct. */

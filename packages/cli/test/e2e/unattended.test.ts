@@ -78,6 +78,14 @@ function shellStatus(r: Finished): number | null {
   return r.signal === null ? null : 128 + (constants.signals[r.signal] ?? 0);
 }
 
+async function until(condition: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('timed out waiting for a condition');
+    await delay(20);
+  }
+}
+
 /** A TCP listener that counts connections and answers none: "no request was sent" is 0. */
 async function connectionCounter(): Promise<{ url: string; count: () => number; close(): void }> {
   let connections = 0;
@@ -405,41 +413,54 @@ describe('a full disk (item 6): nothing duplicated, nothing lost', () => {
   );
 
   it.runIf(canMount)(
-    'the ledger fills up after the create: the session id is printed, and a re-run does not create it again',
+    'a disk that fills up while the create is in flight still gets its outcome: written in place, one line',
     async () => {
       const disk = smallFileSystem(64);
       if (!disk) return;
-      const { env, rep } = await startMock({ processingMs: 0 });
+      const { env, rep } = await startMock({ processingMs: 0, faults: { latencyMs: 1_000 } });
       const dir = tempDir();
       writeFileSync(join(dir, 'call.srt'), labeledCall(rep, 1));
       const ledger = join(disk, 'ledger.jsonl');
-      // The intent line is written into the ledger's last free bytes of its one block; the
-      // outcome line would need a second block, which the full file system refuses.
-      // Its length is all that matters, and each field's length is known (a sha256 is 64 hex).
-      const intent = `${JSON.stringify({
-        file: 'call.srt',
-        sha256: 'f'.repeat(64),
-        rep: `email:${rep.toLowerCase()}`,
-        status: 'sending',
-        at: new Date().toISOString(),
-      })}\n`;
-      writeFileSync(ledger, '\n'.repeat(4096 - Buffer.byteLength(intent) - 8));
-      fill(disk);
-      const first = await spawnRcs(['upload', 'call.srt', '--email', rep, '--ledger', ledger], {
+      const run = spawnRcs(['upload', 'call.srt', '--email', rep, '--ledger', ledger], {
         cwd: dir,
         env,
-      }).done;
+      });
+      await until(() => existsSync(ledger) && readFileSync(ledger, 'utf8').includes('sending'));
+      fill(disk);
+      const r = await run.done;
+      expect(r.code, r.stderr).toBe(0);
+      const lines = readFileSync(ledger, 'utf8').trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0] as string)).toMatchObject({ status: 'created' });
+    },
+  );
+
+  it.runIf(canMount)(
+    'a ledger that breaks after the create: the session id is printed, exit 1, and a re-run does not create it again',
+    async () => {
+      const disk = smallFileSystem(64);
+      if (!disk) return;
+      const { env, rep } = await startMock({ processingMs: 0, faults: { latencyMs: 1_000 } });
+      const dir = tempDir();
+      writeFileSync(join(dir, 'call.srt'), labeledCall(rep, 1));
+      const ledger = join(disk, 'ledger.jsonl');
+      const run = spawnRcs(['upload', 'call.srt', '--email', rep, '--ledger', ledger], {
+        cwd: dir,
+        env,
+      });
+      await until(() => existsSync(ledger) && readFileSync(ledger, 'utf8').includes('sending'));
+      // The file system goes read-only while the create is in flight (a failing disk does that).
+      execFileSync('mount', ['-o', 'remount,ro', disk], { stdio: 'ignore' });
+      const first = await run.done;
       expect(mock?.api.state.counts().createdSessions).toBe(1);
-      const id = /uploaded as session (\S+), but the ledger could not record it \(ENOSPC\)/.exec(
+      const id = /uploaded as session (\S+), but the ledger could not record it \(EROFS\)/.exec(
         first.stderr,
       )?.[1];
       expect(id, first.stderr).toBeDefined();
       expect(first.stdout).toContain(id);
       expect(first.code).toBe(1);
-      // The intent is the ledger's last whole line (the outcome, at most, a torn tail).
-      const text = readFileSync(ledger, 'utf8');
-      expect(text).toContain('"status":"sending"');
-      expect(text).not.toContain('"status":"created"');
+      execFileSync('mount', ['-o', 'remount,rw', disk], { stdio: 'ignore' });
+      // Its intent is the ledger's last word about it: unknown, so it is not sent again.
       const again = await spawnRcs(['upload', 'call.srt', '--email', rep, '--ledger', ledger], {
         cwd: dir,
         env,

@@ -261,7 +261,7 @@ describe('rcs upload batches', () => {
       env: env(),
       onSpawn: (child) => {
         const poll = setInterval(() => {
-          if (readLedger(ledgerPath).length >= 4) {
+          if (readLedger(ledgerPath).filter((e) => e.status === 'created').length >= 4) {
             clearInterval(poll);
             child.kill('SIGINT');
           }

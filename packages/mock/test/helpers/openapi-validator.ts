@@ -24,12 +24,6 @@ interface Operation {
   responses: Record<string, Json>;
 }
 
-export interface ResponseCheck {
-  /** Empty when the answer conforms. */
-  errors: string[];
-  body: unknown;
-}
-
 export interface OpenApiValidator {
   /** Every operationId of the spec. */
   operationIds: string[];
