@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  type Fixture,
   loadFixture,
   type MockServer,
   type MockServerOptions,
