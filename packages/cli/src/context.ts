@@ -3,6 +3,7 @@ import { makeRedactor, type RcsClient } from '@rcs/client';
 import { configPath, type Profile, profileNameOf, profileOf, readConfig } from './config.js';
 import { CliError, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
+import { createProgress, type Progress } from './output/progress.js';
 
 /** The global flags of cli.md, as commander hands them over. */
 export interface GlobalOptions {
@@ -62,6 +63,8 @@ export interface CliContext {
   error(msg: string): void;
   /** Removes the credentials in use (known once getClient ran) from text bound for disk. */
   redact(text: string): string;
+  /** The one progress component on stderr: live only on a TTY and not with --quiet. */
+  progress(): Progress;
 }
 
 export interface ResolvedSettings {
@@ -186,6 +189,9 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
     },
     redact(text) {
       return redactSecrets(text);
+    },
+    progress() {
+      return createProgress(io.stderr, io.stderrIsTTY && !quiet);
     },
     getClient() {
       client ??= build();

@@ -6,7 +6,6 @@ import { EXIT } from '../exit-codes.js';
 import { DEFAULT_EXPORT_CONCURRENCY, DEFAULT_OUT_DIR } from '../export/options.js';
 import { safeLine } from '../output/sanitize.js';
 import { renderSession } from '../output/session-view.js';
-import { startSpinner } from '../output/spinner.js';
 import { runExport } from './export.js';
 
 export interface DemoOptions {
@@ -24,7 +23,8 @@ const DEMO_PROCESSING_MS = 1500;
  */
 export async function run(opts: DemoOptions, ctx: CliContext): Promise<number> {
   const outDir = opts.out ?? DEFAULT_OUT_DIR;
-  let spinner = await startSpinner(ctx, 'starting a local mock API');
+  const progress = ctx.progress();
+  progress.set('demo', 'starting a local mock API');
   const { startMockServer } = await import('@rcs/mock/node');
   const server = await startMockServer({
     port: 0,
@@ -45,26 +45,23 @@ export async function run(opts: DemoOptions, ctx: CliContext): Promise<number> {
       apiKey,
       userAgent: `rcs-cli/${ctx.version} demo`,
     });
-    spinner?.succeed(`mock API at ${server.url}`);
-
-    spinner = await startSpinner(ctx, `uploading the sample call for ${rep}`);
+    progress.done('demo', `mock API at ${server.url}`);
+    progress.set('demo', `uploading the sample call for ${rep}`);
     const created = await client.sessions.create(
       { transcript: sampleCall(rep), meetingName: SAMPLE_MEETING_NAME, email: rep },
       { signal: ctx.signal },
     );
     const id = safeLine(created.id);
-    spinner?.succeed(`uploaded: session ${id} (${safeLine(created.state)})`);
-    spinner = await startSpinner(ctx, `waiting for session ${id} to be scored`);
+    progress.done('demo', `uploaded: session ${id} (${safeLine(created.state)})`);
+    progress.set('demo', `waiting for session ${id} to be scored`);
     const session = await client.sessions.waitUntilDone(created.id, {
       signal: ctx.signal,
       timeoutMs: 60_000,
       initialIntervalMs: 250,
-      onProgress: (s) => {
-        if (spinner) spinner.text = `waiting for session ${id}: ${safeLine(s.state)}`;
-      },
+      onProgress: (s) => progress.set('demo', `waiting for session ${id}: ${safeLine(s.state)}`),
     });
-    spinner?.succeed(`scored: ${session.analysis.score}/100`);
-    spinner = undefined;
+    progress.done('demo', `scored: ${session.analysis.score}/100`);
+    progress.stop();
     if (ctx.json) ctx.stdout.write(`${JSON.stringify({ baseUrl: server.url, session })}\n`);
     else
       ctx.stdout.write(
@@ -75,7 +72,7 @@ export async function run(opts: DemoOptions, ctx: CliContext): Promise<number> {
     ctx.log(nextSteps(server.url, rep, exported ? outDir : undefined));
     return exported ? EXIT.ok : EXIT.failure;
   } finally {
-    spinner?.stop();
+    progress.stop();
     await server.close();
   }
 }

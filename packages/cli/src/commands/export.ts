@@ -12,7 +12,7 @@ import type { Manifest } from '../export/manifest.js';
 import { type ExportOptions, ExportUsageError, planExport } from '../export/options.js';
 import { prepareOutputDirectory } from '../export/out-dir.js';
 import { ExportIntegrityError } from '../export/pager.js';
-import { createProgress, formatCount, renderTable } from '../export/progress.js';
+import { createExportProgress, formatCount, renderTable } from '../export/progress.js';
 import {
   type ExportClient,
   exportToDirectory,
@@ -70,10 +70,9 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
   }
 
   keepHeapSmall();
-  const progress = createProgress(
-    ctx.stderr,
+  const progress = createExportProgress(
+    ctx.progress(),
     plan.entries.map((e) => e.resource),
-    ctx.stderrIsTTY && !ctx.quiet,
   );
   const where = plan.dir === undefined ? '' : `; files in ${plan.dir} were left as they were`;
   try {

@@ -2,7 +2,6 @@ import type { CliContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { safeLine } from '../output/sanitize.js';
 import { renderSession } from '../output/session-view.js';
-import { startSpinner } from '../output/spinner.js';
 import { DEFAULT_WAIT_SECONDS, parseSeconds, sessionIdArg } from './validate-flags.js';
 
 export interface SessionsGetOptions {
@@ -32,20 +31,19 @@ export async function runWait(opts: SessionsWaitOptions, ctx: CliContext): Promi
   const id = sessionIdArg(opts.sessionId);
   const timeoutMs = (parseSeconds('--timeout', opts.timeout) ?? DEFAULT_WAIT_SECONDS) * 1000;
   const client = await ctx.getClient();
-  const spinner = await startSpinner(ctx, `waiting for session ${id}`);
+  const progress = ctx.progress();
+  progress.set(id, `waiting for session ${id}`);
   try {
     const session = await client.sessions.waitUntilDone(id, {
       timeoutMs,
       signal: ctx.signal,
-      onProgress: (s) => {
-        if (spinner) spinner.text = `session ${id}: ${safeLine(s.state)}`;
-      },
+      onProgress: (s) => progress.set(id, `waiting for session ${id}: ${safeLine(s.state)}`),
     });
-    spinner?.stop();
+    progress.stop();
     print(ctx, session);
     return EXIT.ok;
   } finally {
-    spinner?.stop();
+    progress.stop();
   }
 }
 

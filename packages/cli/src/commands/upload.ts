@@ -7,7 +7,6 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { Ledger, repKey } from '../ledger.js';
-import { createProgress } from '../output/progress.js';
 import { DEFAULT_LEDGER, type UploadOptions } from '../upload/options.js';
 import type { Outcome } from '../upload/outcome.js';
 import { planUpload } from '../upload/plan.js';
@@ -41,7 +40,7 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
   // A reader that went away (`| head`) stops the batch too: results would go nowhere.
   const onClosed = () => stop.abort(ctx.outputClosed?.reason);
   ctx.outputClosed?.addEventListener('abort', onClosed, { once: true });
-  const progress = createProgress(ctx.stderr, ctx.stderrIsTTY && !ctx.quiet);
+  const progress = ctx.progress();
   const { default: pLimit } = await import('p-limit');
   const limit = pLimit(concurrency);
   const task = new UploadTask(ctx, client, ledger, progress, stop, {

@@ -1,15 +1,12 @@
 /**
- * Human progress of an export on stderr (cli.md: human output goes to stderr, and only when it
- * is a TTY; stdout carries results only). One line per resource, redrawn in place at most ten
- * times a second: records against `meta.total`, percent and rate. Off when not a TTY or with
- * `--quiet`; then `update` costs one comparison.
+ * Human progress of an export (cli.md: human output goes to stderr, and only on a TTY): one line
+ * per resource in the CLI's one progress component (output/progress.ts), records against
+ * `meta.total`, percent and rate. The component redraws at most ten times a second and is a
+ * no-op off a TTY or with `--quiet`.
  */
 
+import type { Progress } from '../output/progress.js';
 import { type Column, renderTable as renderAlignedTable } from '../output/table.js';
-
-export interface ProgressSink {
-  write(text: string): unknown;
-}
 
 export interface ExportProgress {
   update(resource: string, count: number, total: number): void;
@@ -26,68 +23,54 @@ interface Line {
   endedAt: number | undefined;
 }
 
-const NOOP: ExportProgress = { update() {}, finish() {}, stop() {} };
-
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-export function createProgress(
-  sink: ProgressSink,
+export function createExportProgress(
+  progress: Progress,
   resources: readonly string[],
-  enabled: boolean,
   now: () => number = Date.now,
 ): ExportProgress {
-  if (!enabled || resources.length === 0) return NOOP;
   const lines = new Map<string, Line>(
     resources.map((r) => [
       r,
       { count: 0, total: undefined, status: undefined, startedAt: now(), endedAt: undefined },
     ]),
   );
-  const width = Math.max(...resources.map((r) => r.length));
-  let drawn = 0;
-  let dirty = true;
-
-  const render = () => {
-    if (!dirty) return;
-    dirty = false;
-    let out = drawn > 0 ? `\x1b[${drawn}A` : '';
-    for (const [resource, line] of lines) {
-      const seconds = Math.max(((line.endedAt ?? now()) - line.startedAt) / 1000, 0.001);
-      const of = line.total === undefined ? '?' : formatCount(line.total);
-      const pct =
-        line.total === undefined || line.total === 0
-          ? ''
-          : ` ${Math.min(100, Math.floor((line.count / line.total) * 100))}%`;
-      const rate = `${formatCount(Math.round(line.count / seconds))} rec/s`;
-      const state = line.status ? `  ${line.status}` : '';
-      out += `\x1b[2K  ${resource.padEnd(width)}  ${formatCount(line.count)}/${of}${pct}  ${rate}${state}\n`;
-    }
-    drawn = lines.size;
-    sink.write(out);
+  const width = Math.max(0, ...resources.map((r) => r.length));
+  const show = (resource: string, line: Line) => {
+    const seconds = Math.max(((line.endedAt ?? now()) - line.startedAt) / 1000, 0.001);
+    const of = line.total === undefined ? '?' : formatCount(line.total);
+    const pct =
+      line.total === undefined || line.total === 0
+        ? ''
+        : ` ${Math.min(100, Math.floor((line.count / line.total) * 100))}%`;
+    const rate = `${formatCount(Math.round(line.count / seconds))} rec/s`;
+    const state = line.status ? `  ${line.status}` : '';
+    progress.set(
+      resource,
+      `${resource.padEnd(width)}  ${formatCount(line.count)}/${of}${pct}  ${rate}${state}`,
+    );
   };
-  const timer = setInterval(render, 100);
-  timer.unref?.();
-
+  for (const [resource, line] of lines) show(resource, line);
   return {
     update(resource, count, total) {
       const line = lines.get(resource);
       if (!line) return;
       line.count = count;
       line.total = total;
-      dirty = true;
+      show(resource, line);
     },
     finish(resource, status) {
       const line = lines.get(resource);
       if (!line) return;
       line.status = status;
       line.endedAt = now();
-      dirty = true;
+      show(resource, line);
     },
     stop() {
-      clearInterval(timer);
-      render();
+      progress.stop({ keep: true });
     },
   };
 }

@@ -135,7 +135,7 @@ describe.skipIf(!hasScript)('on a terminal', () => {
   });
 });
 
-describe.skipIf(!hasScript)('sessions wait on a terminal (ora spinner)', () => {
+describe.skipIf(!hasScript)('sessions wait on a terminal (the progress spinner)', () => {
   it('spins while it polls, then prints the session; a 0-column pty does not hang it', {
     timeout: 30_000,
   }, async () => {

@@ -5,6 +5,7 @@
 import { PassThrough } from 'node:stream';
 import type { RcsClient } from '@rcs/client';
 import type { CliContext } from '../../src/context.js';
+import { createProgress } from '../../src/output/progress.js';
 
 export interface FakeContext {
   ctx: CliContext;
@@ -53,6 +54,7 @@ export function fakeContext(options: {
       err.write(`rcs: ${msg}\n`);
     },
     redact: (text) => text,
+    progress: () => createProgress(err, tty && !options.quiet),
   };
   return { ctx, stdout: () => stdout, stderr: () => stderr };
 }

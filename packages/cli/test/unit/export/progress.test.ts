@@ -1,36 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { createProgress, renderTable } from '../../../src/export/progress.js';
+import { createExportProgress, renderTable } from '../../../src/export/progress.js';
+import type { Progress } from '../../../src/output/progress.js';
+
+/** A progress component that keeps the live lines it was given, and whether it was stopped. */
+function recorder() {
+  const lines = new Map<string, string>();
+  let stopped: { keep?: boolean } | undefined;
+  const progress: Progress = {
+    set: (id, text) => lines.set(id, text),
+    done: (id) => lines.delete(id),
+    stop: (options = {}) => {
+      stopped = options;
+    },
+  };
+  return { progress, lines, stopped: () => stopped };
+}
 
 describe('export progress', () => {
-  it('draws one line per export with count/total, percent and rate, redrawn in place', () => {
-    let out = '';
+  it('one line per export with count/total, percent and rate; the last frame stays on stop', () => {
     let t = 0;
-    const progress = createProgress(
-      { write: (s: string) => (out += s) },
-      ['users', 'real-call-sessions'],
-      true,
-      () => t,
-    );
+    const r = recorder();
+    const progress = createExportProgress(r.progress, ['users', 'real-call-sessions'], () => t);
+    expect(r.lines.get('real-call-sessions')).toBe('real-call-sessions  0/?  0 rec/s');
     t = 2000;
     progress.update('users', 1500, 3000);
-    progress.stop();
-    expect(out).toContain('users               1,500/3,000 50%  750 rec/s');
-    expect(out).toContain('real-call-sessions  0/?');
-    out = '';
+    expect(r.lines.get('users')).toBe('users               1,500/3,000 50%  750 rec/s');
+    t = 4000;
     progress.finish('users', 'done');
+    t = 9000; // a finished export's rate no longer moves
+    progress.update('real-call-sessions', 10, 0);
+    expect(r.lines.get('users')).toBe('users               1,500/3,000 50%  375 rec/s  done');
+    expect(r.lines.get('real-call-sessions')).toBe('real-call-sessions  10/0  1 rec/s');
     progress.stop();
-    // Second frame moves the cursor up over the first.
-    expect(out.startsWith('\x1b[2A')).toBe(true);
-    expect(out).toContain('done');
+    expect(r.stopped()).toEqual({ keep: true });
   });
 
-  it('writes nothing when disabled (not a TTY, or --quiet)', () => {
-    let out = '';
-    const progress = createProgress({ write: (s: string) => (out += s) }, ['users'], false);
-    progress.update('users', 1, 2);
-    progress.finish('users', 'done');
-    progress.stop();
-    expect(out).toBe('');
+  it('ignores a resource it was not started with', () => {
+    const r = recorder();
+    const progress = createExportProgress(r.progress, ['users']);
+    progress.update('teams', 1, 2);
+    progress.finish('teams', 'done');
+    expect([...r.lines.keys()]).toEqual(['users']);
   });
 
   it('renders an aligned summary table', () => {
