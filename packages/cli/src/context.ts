@@ -144,6 +144,33 @@ export async function resolveSettings(
   return { profile: profileName, baseUrl, apiKey, token };
 }
 
+/**
+ * The fetch for a proxied machine (issue 15), or undefined to use the global one. With
+ * --verbose, one line names the proxies in use, never their credentials.
+ */
+async function networkFetch(
+  env: NodeJS.ProcessEnv,
+  log: ((message: string) => void) | undefined,
+): Promise<typeof fetch | undefined> {
+  const { proxySettings, proxiedFetch, showProxy } = await import('./network/proxy.js');
+  const settings = proxySettings(env);
+  if (!settings) return undefined;
+  if (log) {
+    const via = [
+      settings.httpsProxy ? `https via ${showProxy(settings.httpsProxy)}` : '',
+      settings.httpProxy ? `http via ${showProxy(settings.httpProxy)}` : '',
+    ].filter(Boolean);
+    log(
+      `proxy: ${via.join(', ')}; not for loopback${settings.noProxy ? ` or NO_PROXY ${settings.noProxy}` : ''}`,
+    );
+  }
+  try {
+    return await proxiedFetch(settings);
+  } catch (error) {
+    throw usageError(`${(error as Error).message} (a proxy variable of the environment)`);
+  }
+}
+
 /** A URL that carries `user:password@` is refused (cli.md "Unattended runs"), shown without it. */
 export function assertNoUrlCredentials(raw: string, what: string): void {
   let url: URL;
@@ -217,6 +244,10 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
     redactSecrets = redact;
     const { createRcsClient } = await import('@rcs/client');
     const create = io.createClient ?? createRcsClient;
+    const fetch = await networkFetch(
+      io.env,
+      verbose ? (m) => io.stderr.write(`[rcs] ${m}\n`) : undefined,
+    );
     try {
       return create({
         baseUrl: settings.baseUrl,
@@ -226,6 +257,7 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
         // A refused connection or an unknown host is a wrong base URL far more often than an
         // outage: one retry, then the error with its hint, within about a second (issue 11).
         unreachableRetries: 1,
+        ...(fetch ? { fetch } : {}),
         // --verbose logs method, URL, status and retries; never a header, and redacted anyway.
         logger: verbose
           ? {

@@ -2,6 +2,12 @@ export { apiErrorFrom, type ParsedBody, parseErrorBody } from './api-error.js';
 export { type BackoffOptions, DEFAULT_BACKOFF } from './backoff.js';
 export { readBounded } from './bounded-body.js';
 export {
+  CertificateError,
+  type CertificateProblem,
+  certificateFailure,
+  EXTRA_CA_HINT,
+} from './certificate.js';
+export {
   createRcsClient,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,

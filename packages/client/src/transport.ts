@@ -2,6 +2,7 @@ import type { RatePacer } from './adaptive-rate.js';
 import { parseErrorBody } from './api-error.js';
 import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay, sleep } from './backoff.js';
 import { readBounded } from './bounded-body.js';
+import { certificateFailure } from './certificate.js';
 import { ConnectionError, RcsError, TimeoutError } from './errors.js';
 import type { Redactor } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -306,6 +307,9 @@ export function createTransport(config: TransportConfig) {
     } catch (error) {
       if (ctx.callerSignal.aborted) throw ctx.callerSignal.reason;
       if (error instanceof RcsError) throw error;
+      // A certificate does not fix itself on a retry (issue 15): final, with the remedy.
+      const certificate = certificateFailure(error, new URL(ctx.where.url).host);
+      if (certificate) throw certificate;
       // Once a non-idempotent request may have reached the service, its outcome is unknown.
       if (timedOut) {
         return {

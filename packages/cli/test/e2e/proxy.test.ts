@@ -1,0 +1,227 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createServer as createTcpServer } from 'node:net';
+import { join } from 'node:path';
+import { type MockServer, startMockServer } from '@rcs/mock/node';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type ConnectProxy, startConnectProxy } from '../../../../test/support/connect-proxy.js';
+import { assertBuilt, labeledCall, runCli, tempDir } from './helpers.js';
+
+// Issue 15 and cli.md "Networks", over real processes on loopback only: a CONNECT proxy written
+// here tunnels to an HTTPS server with a certificate made here by openssl, which forwards to the
+// mock. The base URL's host resolves nowhere (.invalid), so only a run through the proxy passes.
+
+const HOST = 'api.rcs.invalid';
+const BASE = `https://${HOST}`;
+
+let mock: MockServer;
+let tls: HttpsServer;
+let tlsPort = 0;
+let dir = '';
+let caFile = '';
+let key = '';
+let rep = '';
+
+/** A certificate authority, and a server certificate for HOST signed by it (openssl). */
+function makeCertificates(at: string): { key: Buffer; cert: Buffer; ca: string } {
+  const run = (args: string[]) => execFileSync('openssl', args, { cwd: at, stdio: 'pipe' });
+  run(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=rcs test CA',
+    ].concat(['-keyout', 'ca.key', '-out', 'ca.pem']),
+  );
+  run(
+    ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${HOST}`].concat([
+      '-keyout',
+      'server.key',
+      '-out',
+      'server.csr',
+    ]),
+  );
+  writeFileSync(join(at, 'san.ext'), `subjectAltName=DNS:${HOST}\n`);
+  run(
+    ['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key'].concat([
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      'san.ext',
+      '-out',
+      'server.pem',
+    ]),
+  );
+  return {
+    key: readFileSync(join(at, 'server.key')),
+    cert: readFileSync(join(at, 'server.pem')),
+    ca: join(at, 'ca.pem'),
+  };
+}
+
+/** A port where nothing listens: a proxy that is configured but dead. */
+async function deadPort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+let proxy: ConnectProxy;
+
+beforeAll(async () => {
+  assertBuilt();
+  dir = tempDir('rcs-proxy-');
+  mock = await startMockServer({ port: 0, processingMs: 0 });
+  key = mock.info.apiKey ?? '';
+  rep = mock.info.repEmails[0] ?? '';
+  const certs = makeCertificates(dir);
+  caFile = certs.ca;
+  const upstream = new URL(mock.url);
+  // TLS in front of the mock: forwards each request as it came.
+  tls = createHttpsServer({ key: certs.key, cert: certs.cert }, (req, res) => {
+    const forward = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
+  tlsPort = (tls.address() as { port: number }).port;
+  proxy = await startConnectProxy(() => tlsPort);
+});
+
+afterAll(async () => {
+  proxy?.close();
+  tls?.closeAllConnections();
+  tls?.close();
+  await mock?.close();
+});
+
+beforeEach(() => {
+  proxy.connects.length = 0;
+});
+
+function run(args: string[], env: Record<string, string | undefined>, cwd = tempDir('rcs-px-')) {
+  return runCli(args, {
+    cwd,
+    env: { RCS_BASE_URL: BASE, RCS_API_KEY: key, NODE_EXTRA_CA_CERTS: caFile, ...env },
+  });
+}
+
+describe('through an HTTPS proxy (CONNECT)', () => {
+  it('HTTPS_PROXY: export runs through the proxy to a host only the proxy can reach', async () => {
+    const r = await run(['export', 'teams', '--out', 'out'], { HTTPS_PROXY: proxy.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(proxy.connects.map((c) => c.target)).toContain(`${HOST}:443`);
+  });
+
+  it('the lower-case variable wins over the upper-case one (curl)', async () => {
+    const dead = await deadPort();
+    const r = await run(['export', 'teams', '--out', 'out'], {
+      HTTPS_PROXY: `http://127.0.0.1:${dead}`,
+      https_proxy: proxy.url,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(proxy.connects.length).toBeGreaterThan(0);
+  });
+
+  it('NO_PROXY: a matching domain suffix goes direct (and fails fast: the name resolves nowhere); another does not match', async () => {
+    const direct = await run(['export', 'teams', '--out', 'out'], {
+      HTTPS_PROXY: proxy.url,
+      NO_PROXY: 'example.com,.rcs.invalid',
+    });
+    expect(direct.code).toBe(1);
+    expect(direct.stderr).toMatch(/could not reach the service: .*(ENOTFOUND|EAI_AGAIN)/);
+    expect(proxy.connects).toHaveLength(0);
+    const proxied = await run(['export', 'teams', '--out', 'out'], {
+      HTTPS_PROXY: proxy.url,
+      no_proxy: 'example.com,other.invalid:443',
+    });
+    expect(proxied.code, proxied.stderr).toBe(0);
+    expect(proxy.connects.length).toBeGreaterThan(0);
+  });
+
+  it('proxy credentials are sent to the proxy and appear in no output of a -v run, ledger and manifest included', async () => {
+    const secret = 's3cret-proxy-pass';
+    const withAuth = proxy.url.replace('http://', `http://proxyuser:${secret}@`);
+    const cwd = tempDir('rcs-px-');
+    writeFileSync(join(cwd, 'call.srt'), labeledCall(rep, 1));
+    const up = await run(
+      ['-v', 'upload', 'call.srt', '--email', rep],
+      { HTTPS_PROXY: withAuth },
+      cwd,
+    );
+    expect(up.code, up.stderr).toBe(0);
+    const ex = await run(['-v', 'export', 'users', '--out', 'out'], { HTTPS_PROXY: withAuth }, cwd);
+    expect(ex.code, ex.stderr).toBe(0);
+    const expected = `Basic ${Buffer.from(`proxyuser:${secret}`).toString('base64')}`;
+    expect(proxy.connects.length).toBeGreaterThan(0);
+    for (const c of proxy.connects) expect(c.headers['proxy-authorization']).toBe(expected);
+    // --verbose names the proxy, without its credentials.
+    expect(up.stderr).toContain(`proxy: https via ${proxy.url}`);
+    const everything = [
+      up.stdout,
+      up.stderr,
+      ex.stdout,
+      ex.stderr,
+      readFileSync(join(cwd, '.rcs-ledger.jsonl'), 'utf8'),
+      readFileSync(join(cwd, 'out', 'manifest.json'), 'utf8'),
+    ].join('\n');
+    expect(everything).not.toContain(secret);
+    expect(everything).not.toContain(Buffer.from(`proxyuser:${secret}`).toString('base64'));
+  });
+
+  it('loopback never goes through a proxy: the mock works while a dead proxy is configured', async () => {
+    const dead = `http://127.0.0.1:${await deadPort()}`;
+    for (const base of [mock.url, mock.url.replace('127.0.0.1', 'localhost')]) {
+      const r = await run(['export', 'teams', '--out', 'out'], {
+        RCS_BASE_URL: base,
+        HTTPS_PROXY: dead,
+        HTTP_PROXY: dead,
+        http_proxy: dead,
+      });
+      expect(r.code, `${base}: ${r.stderr}`).toBe(0);
+    }
+  });
+
+  it('an untrusted certificate fails within seconds, after one CONNECT, naming NODE_EXTRA_CA_CERTS', async () => {
+    const started = Date.now();
+    const r = await run(['export', 'teams', '--out', 'out'], {
+      HTTPS_PROXY: proxy.url,
+      NODE_EXTRA_CA_CERTS: undefined,
+    });
+    expect(r.code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(proxy.connects).toHaveLength(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /the TLS certificate of api\.rcs\.invalid is signed by a certificate authority this machine does not trust \(\w+\); not retried.*NODE_EXTRA_CA_CERTS=\/path\/to\/company-ca\.pem/,
+    );
+  });
+
+  it('a malformed proxy variable is a usage error naming the variable', async () => {
+    const r = await run(['export', 'teams', '--out', 'out'], { HTTPS_PROXY: 'not a url' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/HTTPS_PROXY is not a URL/);
+  });
+});
