@@ -28,6 +28,17 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       })),
+      // The packages as users install them: packed, installed from the tarballs into fresh
+      // projects (issue 10). Needs the build and the npm registry.
+      {
+        test: {
+          name: 'pack',
+          root: 'test/pack',
+          include: ['**/*.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 900_000,
+        },
+      },
       // Black-box acceptance tests written from the shared documents alone (description,
       // decisions, CLI contract): they drive the mock over real HTTP and the built `rcs`.
       {

@@ -14,7 +14,7 @@ const doc: Json = parse(
   readFileSync(fileURLToPath(new URL('../../openapi.yaml', import.meta.url)), 'utf8'),
 );
 const description = readFileSync(
-  fileURLToPath(new URL('../shared/spec/api-description.md', import.meta.url)),
+  fileURLToPath(new URL('../../docs/api-description.md', import.meta.url)),
   'utf8',
 );
 const S = doc.components.schemas;

@@ -1,5 +1,5 @@
 /**
- * The exit codes of the CLI contract (shared/spec/cli.md). Scripts branch on these numbers, so
+ * The exit codes of the CLI contract (docs/cli.md). Scripts branch on these numbers, so
  * they never change meaning; `rcs help exit-codes` prints this table.
  */
 export const EXIT = {

@@ -30,7 +30,7 @@ const transcript = z.string().superRefine((s, ctx) => {
  * email (R1, D5). Typed against the generated type in both directions below, so a change of
  * openapi.yaml that is not made here fails the type check.
  */
-export const createRealCallSessionBody = z
+const createRealCallSessionBody = z
   .strictObject({
     transcript,
     meetingName: z.string().min(1, 'must be at least 1 character'),
@@ -60,7 +60,7 @@ const bodyMatchesContract: Same<
 void bodyMatchesContract;
 
 /** zod issues as D1's `errors`, with JSON Pointer paths (`/email`). */
-export function fieldErrors(error: z.ZodError): FieldError[] {
+function fieldErrors(error: z.ZodError): FieldError[] {
   const out: FieldError[] = [];
   for (const i of error.issues) {
     const base = i.path.map((p) => `/${String(p)}`).join('');

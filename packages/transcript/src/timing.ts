@@ -11,7 +11,7 @@ export const TIMING_FRACTION = 4;
 export const TIMING_NEGATIVE = 8;
 export const TIMING_OUT_OF_RANGE = 16;
 export const TIMING_SETTINGS = 32;
-export const TIMING_ARROW_SPACING = 64;
+const TIMING_ARROW_SPACING = 64;
 
 export interface Timing {
   startMs: number;

@@ -12,7 +12,10 @@ import {
 import { describe, expect, it } from 'vitest';
 import { FIXTURES } from './fixtures.js';
 
-const description = readFileSync(join(FIXTURES, '..', '..', 'spec', 'api-description.md'), 'utf8');
+const description = readFileSync(
+  join(FIXTURES, '..', '..', '..', '..', 'docs', 'api-description.md'),
+  'utf8',
+);
 
 describe('patterns', () => {
   it('are the description text verbatim', () => {

@@ -1,0 +1,290 @@
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// Issue 10 items 4 and 5: the packages as users get them. Every package is packed (`npm pack`,
+// after `npm run build`), installed from its tarball into fresh projects outside the workspace
+// (the npm registry is the only network used), and used there as an integrator, a TypeScript
+// consumer and a CI job would. Footprint limits of the CLI are asserted here and reported in
+// bench/README.md.
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGES = ['transcript', 'client', 'mock', 'cli'] as const;
+const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
+/** Child processes run on the Node that runs the tests (the pinned 24), npm included. */
+const ENV = {
+  ...process.env,
+  PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+  NO_COLOR: '1',
+};
+
+const tarballs: Record<(typeof PACKAGES)[number], string> = {
+  transcript: '',
+  client: '',
+  mock: '',
+  cli: '',
+};
+
+function sh(cmd: string, args: string[], cwd: string, input?: string): string {
+  const r = spawnSync(cmd, args, { cwd, env: ENV, encoding: 'utf8', input, timeout: 300_000 });
+  if (r.status !== 0) {
+    throw new Error(
+      `${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`,
+    );
+  }
+  return r.stdout;
+}
+
+/** A fresh npm project outside the workspace. */
+function project(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `rcs-pack-${name}-`));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: `consumer-${name}`, version: '1.0.0', private: true }, null, 2),
+  );
+  return dir;
+}
+
+/** Bytes on disk under node_modules, and the packages installed there (nested ones included). */
+function footprint(nodeModules: string): { bytes: number; packages: string[] } {
+  let bytes = 0;
+  const packages: string[] = [];
+  const walk = (dir: string, inNodeModules: boolean) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isFile()) bytes += readFileSync(path).byteLength;
+      if (!entry.isDirectory()) continue;
+      if (inNodeModules && entry.name.startsWith('@')) {
+        walk(path, true); // a scope: its children are packages
+        continue;
+      }
+      if (inNodeModules && existsSync(join(path, 'package.json'))) {
+        packages.push(path.slice(nodeModules.length + 1));
+      }
+      walk(path, entry.name === 'node_modules');
+    }
+  };
+  walk(nodeModules, true);
+  return { bytes, packages };
+}
+
+beforeAll(() => {
+  const out = mkdtempSync(join(tmpdir(), 'rcs-tarballs-'));
+  for (const name of PACKAGES) {
+    if (!existsSync(join(REPO, `packages/${name}/dist`))) {
+      throw new Error(`packages/${name}/dist is missing: run \`npm run build\` first`);
+    }
+    const json = sh(
+      'npm',
+      ['pack', '--json', '--pack-destination', out, `./packages/${name}`],
+      REPO,
+    );
+    const [info] = JSON.parse(json) as { filename: string }[];
+    tarballs[name] = join(out, info!.filename);
+  }
+}, 300_000);
+
+describe('installed from the tarballs, in a fresh project', () => {
+  let dir = '';
+
+  beforeAll(() => {
+    dir = project('libs');
+    sh('npm', ['install', ...Object.values(tarballs)], dir);
+  }, 600_000);
+
+  it('ESM import and CJS require of @rcs/client and @rcs/transcript', () => {
+    const esm = sh(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { createRcsClient, EXPORT_RESOURCES } from '@rcs/client';
+         import { parseTranscript } from '@rcs/transcript';
+         const c = createRcsClient({ baseUrl: 'https://api.example.com', apiKey: 'k' });
+         const t = parseTranscript('1\\n00:00:01,000 --> 00:00:02,000\\nrep@acme.com: Hello\\n');
+         console.log(typeof c.sessions.create, EXPORT_RESOURCES.length, t.format);`,
+      ],
+      dir,
+    );
+    expect(esm.trim()).toBe('function 9 labeled-srt');
+    const cjs = sh(
+      process.execPath,
+      [
+        '-e',
+        `const { createRcsClient, EXPORT_RESOURCES } = require('@rcs/client');
+         const { parseTranscript } = require('@rcs/transcript');
+         const c = createRcsClient({ baseUrl: 'https://api.example.com', apiKey: 'k' });
+         const t = parseTranscript('1\\n00:00:01,000 --> 00:00:02,000\\nrep@acme.com: Hello\\n');
+         console.log(typeof c.sessions.create, EXPORT_RESOURCES.length, t.format);`,
+      ],
+      dir,
+    );
+    expect(cjs.trim()).toBe('function 9 labeled-srt');
+  });
+
+  it.each([
+    ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }],
+    ['bundler', { module: 'esnext', moduleResolution: 'bundler' }],
+  ])('a strict TypeScript consumer under module resolution %s', (name, options) => {
+    const ts = join(dir, `ts-${name}`);
+    mkdirSync(ts, { recursive: true });
+    writeFileSync(
+      join(ts, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          ...options,
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          exactOptionalPropertyTypes: true,
+          noUncheckedIndexedAccess: true,
+          lib: ['es2022', 'dom'],
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ['index.ts'],
+      }),
+    );
+    writeFileSync(join(ts, 'package.json'), JSON.stringify({ type: 'module' }));
+    writeFileSync(
+      join(ts, 'index.ts'),
+      `import { createRcsClient, type RealCallSession, RcsError } from '@rcs/client';
+import { parseTranscript, prevalidateUpload } from '@rcs/transcript';
+const rcs = createRcsClient({ baseUrl: 'https://api.example.com', apiKey: 'k' });
+export async function score(text: string): Promise<number | undefined> {
+  const parsed = parseTranscript(text);
+  const check = prevalidateUpload({ transcript: text, meetingName: 'Call', email: 'r@acme.com' });
+  if (!check.ok || parsed.cues.length === 0) return undefined;
+  try {
+    const s: RealCallSession = await rcs.sessions.waitUntilDone(
+      (await rcs.sessions.create({ transcript: text, meetingName: 'Call', email: 'r@acme.com' })).id,
+    );
+    return s.analysis?.score;
+  } catch (e) {
+    if (e instanceof RcsError) return undefined;
+    throw e;
+  }
+}
+`,
+    );
+    // node_modules is one level up: TypeScript looks there as Node does.
+    sh(process.execPath, [TSC, '-p', ts], ts);
+  });
+
+  it('an integrator test: setupServer(...createMockApi().handlers) from msw/node drives @rcs/client', () => {
+    writeFileSync(
+      join(dir, 'integrator.mjs'),
+      `import { createRcsClient } from '@rcs/client';
+import { createMockApi } from '@rcs/mock';
+import { setupServer } from 'msw/node';
+const api = createMockApi({ processingMs: 0 });
+const server = setupServer(...api.handlers);
+server.listen({ onUnhandledRequest: 'error' });
+const rcs = createRcsClient({ baseUrl: 'https://api.example.com', apiKey: api.info.apiKeys[0] });
+const rep = api.info.repEmails[0];
+const transcript = '1\\n00:00:01,000 --> 00:00:05,000\\n' + rep + ': Hi, what is your budget?\\n\\n2\\n00:00:05,500 --> 00:00:09,000\\nbuyer@client.example: About ten thousand.\\n';
+const created = await rcs.sessions.create({ transcript, meetingName: 'Pack test', email: rep });
+const done = await rcs.sessions.waitUntilDone(created.id, { timeoutMs: 20000, initialIntervalMs: 50 });
+const users = await rcs.exports.users.all().toArray();
+console.log(done.state, typeof done.analysis.score, users.length > 0);
+server.close();
+`,
+    );
+    expect(sh(process.execPath, ['integrator.mjs'], dir).trim()).toBe('DONE number true');
+  });
+
+  it('npx rcs --version and npx rcs demo', () => {
+    expect(sh('npx', ['--no-install', 'rcs', '--version'], dir).trim()).toBe('0.1.0');
+    const demo = sh('npx', ['--no-install', 'rcs', 'demo'], dir);
+    expect(demo).toMatch(/score \d+\/100/);
+    expect(existsSync(join(dir, 'rcs-export', 'manifest.json'))).toBe(true);
+  });
+});
+
+/**
+ * Another Node on this machine than the one running the tests (the machine's own, often 20),
+ * so that the `engines` the packages declare (>= 20) are tried, not only the pinned 24.
+ */
+function otherNode(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    const candidate = join(dir, 'node');
+    if (!dir || !existsSync(candidate)) continue;
+    const r = spawnSync(candidate, ['--version'], { encoding: 'utf8' });
+    const major = Number(/^v(\d+)/.exec(r.stdout ?? '')?.[1]);
+    if (r.status === 0 && major >= 20 && `${r.stdout.trim()}` !== process.version) return candidate;
+  }
+  return undefined;
+}
+
+describe.runIf(otherNode())('on the oldest Node the packages declare (engines >= 20)', () => {
+  it('the libraries import and require, and the CLI runs its demo', () => {
+    const node = otherNode() as string;
+    const dir = project('old-node');
+    sh('npm', ['install', ...Object.values(tarballs)], dir);
+    const code = `const c = createRcsClient({ baseUrl: 'https://api.example.com', apiKey: 'k' });
+      console.log(typeof c.exports.users.all, parseTranscript('1\\n00:00:01,000 --> 00:00:02,000\\nHi\\n').cues.length);`;
+    expect(
+      sh(
+        node,
+        [
+          '--input-type=module',
+          '-e',
+          `import { createRcsClient } from '@rcs/client'; import { parseTranscript } from '@rcs/transcript'; ${code}`,
+        ],
+        dir,
+      ).trim(),
+    ).toBe('function 1');
+    expect(
+      sh(
+        node,
+        [
+          '-e',
+          `const { createRcsClient } = require('@rcs/client'); const { parseTranscript } = require('@rcs/transcript'); ${code}`,
+        ],
+        dir,
+      ).trim(),
+    ).toBe('function 1');
+    expect(sh(node, [join(dir, 'node_modules/@rcs/cli/bin/rcs.js'), 'demo'], dir)).toMatch(
+      /score \d+\/100/,
+    );
+  }, 600_000);
+});
+
+describe('@rcs/cli installed alone (issue 10 item 5)', () => {
+  it('brings at most 5 packages and 6 MB, and works: --version, demo', () => {
+    const dir = project('cli');
+    sh('npm', ['install', tarballs.cli], dir);
+    const { bytes, packages } = footprint(join(dir, 'node_modules'));
+    // Reported in bench/README.md; printed so that CI logs show the figure.
+    console.log(
+      `@rcs/cli alone: ${packages.length} package(s) (${packages.join(', ')}), ${(bytes / 1e6).toFixed(2)} MB`,
+    );
+    expect(packages.length).toBeLessThanOrEqual(5);
+    expect(bytes).toBeLessThanOrEqual(6 * 1024 * 1024);
+    expect(sh('npx', ['--no-install', 'rcs', '--version'], dir).trim()).toBe('0.1.0');
+    expect(sh('npx', ['--no-install', 'rcs', 'demo'], dir)).toMatch(/score \d+\/100/);
+  }, 600_000);
+});
+
+// The contract documents travel in the repository, and each README points at them.
+describe('the packed READMEs', () => {
+  it('link to documents that exist in the repository, not to ../shared', () => {
+    for (const name of PACKAGES) {
+      const readme = readFileSync(join(REPO, `packages/${name}/README.md`), 'utf8');
+      expect(readme, name).not.toMatch(/\]\((\.\.\/)*shared\/spec\//);
+    }
+  });
+});
