@@ -28,6 +28,17 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       })),
+      // The browser example in a real headless Chromium (issue 10): needs the build.
+      {
+        resolve: { alias },
+        test: {
+          name: 'browser',
+          root: 'examples/browser',
+          include: ['test/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
       // The packages as users install them: packed, installed from the tarballs into fresh
       // projects (issue 10). Needs the build and the npm registry.
       {
