@@ -47,10 +47,21 @@ describe('patterns are the description text, verbatim', () => {
       patternFromDescription("A-Za-z0-9_'+"),
     );
   });
-  it('sessionId path parameter', () => {
-    expect(doc.components.parameters.SessionId.schema.pattern).toBe(
-      patternFromDescription('[89abAB]'),
-    );
+  it("sessionId path parameter: format uuid, D25 (which widens the description's pattern)", () => {
+    const schema = doc.components.parameters.SessionId.schema;
+    expect(schema.format).toBe('uuid');
+    const d25 = new RegExp(schema.pattern);
+    const described = new RegExp(patternFromDescription('[89abAB]'));
+    for (const id of [
+      '9b2d7c4e-1f3a-4b5c-8d6e-7f8091a2b3c4',
+      '00000000-0000-0000-0000-000000000000',
+      '9B2D7C4E-1F3A-4B5C-8D6E-7F8091A2B3C4',
+    ]) {
+      expect(described.test(id) && d25.test(id), id).toBe(true);
+    }
+    // D25: any version and variant.
+    expect(d25.test('9b2d7c4e-1f3a-0b5c-7d6e-7f8091a2b3c4')).toBe(true);
+    expect(d25.test('9b2d7c4e1f3a-0b5c-7d6e-7f8091a2b3c4')).toBe(false);
   });
   it('24-hex ids (missionId, scorecardId, Hex24)', () => {
     const hex = patternFromDescription('[0-9a-f]{24}');

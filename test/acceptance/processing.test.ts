@@ -55,18 +55,21 @@ describe('read by id (D4, D2, D23)', () => {
     expect(g.body.code).toBe('not_found');
     expect(g.contract).toEqual([]);
   });
-  it("the description's sessionId pattern: nil and max UUIDs are looked up (404), a version-0 id is 400", async () => {
+  it('D25 sessionIds: nil, max, any version and variant are looked up (404); a malformed id is 400', async () => {
     for (const id of [
       '00000000-0000-0000-0000-000000000000',
       'ffffffff-ffff-ffff-ffff-ffffffffffff',
+      '9b2d7c4e-1f3a-0b5c-8d6e-7f8091a2b3c4',
+      '9b2d7c4e-1f3a-4b5c-cd6e-7f8091a2b3c4',
+      '9B2D7C4E-1F3A-4B5C-8D6E-7F8091A2B3C4',
     ]) {
       const g = await m.get(id);
       expect(g.status, id).toBe(404);
       expect(g.contract).toEqual([]);
     }
     for (const id of [
-      '9b2d7c4e-1f3a-0b5c-8d6e-7f8091a2b3c4',
-      '9b2d7c4e-1f3a-4b5c-cd6e-7f8091a2b3c4',
+      '9b2d7c4e-1f3a-4b5c-8d6e-7f8091a2b3c',
+      '9b2d7c4e1f3a-4b5c-8d6e-7f8091a2b3c4x',
     ]) {
       const g = await m.get(id);
       expect(g.status, id).toBe(400);

@@ -16,6 +16,7 @@ export { stripMarkup } from './markup.js';
 export { parseTranscript } from './parse.js';
 export {
   codePointLength,
+  DESCRIPTION_UUID_PATTERN_SOURCE,
   EMAIL_PATTERN,
   EMAIL_PATTERN_SOURCE,
   emailDomain,

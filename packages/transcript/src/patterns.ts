@@ -8,14 +8,26 @@
  */
 export const EMAIL_PATTERN_SOURCE = String.raw`^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$`;
 
-/** The session id pattern of the description as text, verbatim. */
-export const UUID_PATTERN_SOURCE =
+/**
+ * The session id pattern of the description as text, verbatim: versions 1–8, variant 8–b, nil
+ * and max. D25 superseded it (see UUID_PATTERN); kept to show that D25 only widens it.
+ */
+export const DESCRIPTION_UUID_PATTERN_SOURCE =
   '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$';
+
+/**
+ * D25: a UUID is the RFC 9562 text form, 36 characters, hex digits in groups 8-4-4-4-12, any
+ * version and variant, upper or lower case (JSON Schema `format: uuid`). The one definition: the
+ * spec (openapi.yaml), pre-validation, the CLI's flags and the mock all use it, so pre-validation
+ * never rejects a UUID the mock accepts.
+ */
+export const UUID_PATTERN_SOURCE =
+  '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 /** E-mail pattern of the description (request `email`, R4 labels, D13). */
 export const EMAIL_PATTERN = new RegExp(EMAIL_PATTERN_SOURCE);
 
-/** Session id pattern of the description (`GET /real-call-sessions/{sessionId}`). */
+/** A UUID (D25): request `userId`, path `sessionId`, export ids. */
 export const UUID_PATTERN = new RegExp(UUID_PATTERN_SOURCE);
 
 /** Mission, track and scorecard ids: 24 lowercase hexadecimal characters. */

@@ -102,7 +102,7 @@ describe('prevalidateUpload', () => {
     expect(problems(both)).toEqual([[400, 'validation_failed', null]]);
   });
 
-  it('checks the description patterns verbatim: e-mail, UUID, 24-hex ids', () => {
+  it('checks the description patterns verbatim (e-mail, 24-hex ids) and D25 UUIDs', () => {
     expect(problems({ ...valid, email: ' rep@acme.com' })).toContainEqual([
       400,
       'validation_failed',
@@ -119,7 +119,9 @@ describe('prevalidateUpload', () => {
       'email',
     ]);
     const { email: _e, ...noEmail } = valid;
-    expect(problems({ ...noEmail, userId: '4f1c2a9e-0d3b-9c55-9a8e-2b7d6e1f0a11' })).toEqual([
+    // D25: any version and variant is a UUID (version digit 9 here); dashes in the wrong place are not.
+    expect(problems({ ...noEmail, userId: '4f1c2a9e-0d3b-9c55-9a8e-2b7d6e1f0a11' })).toEqual([]);
+    expect(problems({ ...noEmail, userId: '4f1c2a9e0-d3b-4c55-9a8e-2b7d6e1f0a11' })).toEqual([
       [400, 'validation_failed', 'userId'],
     ]);
     expect(problems({ ...valid, missionId: 'ABCDEF0123456789abcdef01' })).toEqual([

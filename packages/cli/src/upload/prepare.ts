@@ -9,10 +9,20 @@ import {
   prevalidateUpload,
 } from '@rcs/transcript';
 
-/** A line-numbered reason an upload would be refused, as shown to the user. */
+/**
+ * A reason an upload would be refused, as shown to the user, with the rule book's machine fields
+ * where there are some (`rcs check --json` keeps them, so a script reads `rep_not_in_transcript`
+ * without parsing English, issue 12).
+ */
 export interface Problem {
   line?: number | undefined;
   message: string;
+  /** The transcript package's code: `validation_failed`, `rep_not_in_transcript`, a decode or import code. */
+  code?: string;
+  /** The HTTP status the service would answer (400 or 422), for the request rules. */
+  status?: number;
+  /** The request field concerned (`transcript`, `email`, …). */
+  field?: string;
 }
 
 export interface LoadedTranscript {
@@ -54,13 +64,18 @@ export async function loadTranscript(
     bytes = await readFile(resolve(cwd, file));
   } catch (error) {
     loaded.problems.push({
+      code: 'unreadable_file',
       message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     });
     return loaded;
   }
   const decoded = decodeTranscriptBytes(bytes);
   if ('error' in decoded) {
-    loaded.problems.push({ line: decoded.error.line || undefined, message: decoded.error.message });
+    loaded.problems.push({
+      code: decoded.error.code,
+      line: decoded.error.line || undefined,
+      message: decoded.error.message,
+    });
     return loaded;
   }
   for (const d of decoded.diagnostics) loaded.warnings.push({ message: d.message });
@@ -76,7 +91,7 @@ export async function loadTranscript(
   loaded.converted = true;
   loaded.speakers = imported.speakers;
   for (const d of imported.diagnostics) {
-    const p = { line: d.line || undefined, message: d.message };
+    const p = { code: d.code, line: d.line || undefined, message: d.message };
     if (d.severity === 'error') loaded.problems.push(p);
     else loaded.warnings.push(p);
   }
@@ -115,10 +130,15 @@ export function prevalidate(
   emailDomains?: string[],
 ): { result: PrevalidateResult; problems: Problem[] } {
   const result = prevalidateUpload(body, emailDomains ? { emailDomains } : {});
-  const problems = result.problems.map((p) => ({
-    line: p.line,
-    message: loaded.converted && p.line ? `${p.message} (line of the converted SRT)` : p.message,
-  }));
+  const problems = result.problems.map(
+    (p): Problem => ({
+      code: p.code,
+      status: p.status,
+      ...(p.field !== undefined ? { field: p.field } : {}),
+      line: p.line,
+      message: loaded.converted && p.line ? `${p.message} (line of the converted SRT)` : p.message,
+    }),
+  );
   return { result, problems };
 }
 

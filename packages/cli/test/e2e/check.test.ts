@@ -74,6 +74,38 @@ describe('rcs check', () => {
     expect(JSON.stringify(report.problems)).toMatch(reason);
   });
 
+  it('D25: --user-id takes any UUID the mock takes (version 0 here), and refuses a malformed one', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = join(cwd, 'plain.txt');
+    writeFileSync(file, 'We talked about the budget, the timeline and who signs the contract.');
+    const ok = await check([file, '--user-id', '3f2a9c1e-5b7d-0e8f-8a1b-0c2d3e4f5a6b']);
+    expect(ok.code, ok.stderr).toBe(0);
+    const bad = await check([file, '--user-id', '3f2a9c1e5b7d-0e8f-8a1b-0c2d3e4f5a6b']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--user-id/);
+  });
+
+  it("--json keeps the rule book's code, status, field and line of each problem (issue 12)", async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = join(cwd, 'rep-silent.srt');
+    writeFileSync(
+      file,
+      '1\n00:00:01,000 --> 00:00:04,000\nbuyer@client.example: We have a budget of ten thousand.\n',
+    );
+    const silent = JSON.parse((await check([file, '--email', 'rep@acme.com', '--json'])).stdout);
+    expect(silent.problems).toEqual([
+      expect.objectContaining({ code: 'rep_not_in_transcript', status: 422, field: 'transcript' }),
+    ]);
+    const zoom = JSON.parse(
+      (await check([fx('synthetic/meeting/zoom-cloud-transcript.vtt'), '--json'])).stdout,
+    );
+    expect(zoom.problems[0]).toMatchObject({ code: 'unmapped_speaker', line: expect.any(Number) });
+    const bytes = JSON.parse(
+      (await check([fx('synthetic/invalid-utf8-bytes.srt'), '--json'])).stdout,
+    );
+    expect(bytes.problems[0]).toMatchObject({ code: expect.any(String), line: expect.any(Number) });
+  });
+
   it('a Zoom VTT: unmapped speakers are reported, not guessed; with --speaker it converts', async () => {
     const vtt = fx('synthetic/meeting/zoom-cloud-transcript.vtt');
     const bare = await check([vtt]);

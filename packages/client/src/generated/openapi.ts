@@ -241,7 +241,10 @@ export interface components {
         Language: "en" | "de" | "fr" | "es" | "it" | "nl" | "zh-Hans";
         /** @enum {string|null} */
         PlayedLanguage: "en" | "de" | "fr" | "es" | "it" | "nl" | "pl" | "zh" | "ja" | "id" | "tr" | "pt" | "el" | "ko" | "vi" | "hi" | "ms" | "th" | "hr" | "ro" | "bg" | "sv" | "no" | "yue" | null;
-        /** Format: uuid */
+        /**
+         * Format: uuid
+         * @description D25: 8-4-4-4-12 hex digits, any version and variant, either case.
+         */
         Uuid: string;
         /** @description 24 lowercase hexadecimal characters (missions, tracks, scorecards). */
         Hex24: string;
@@ -633,8 +636,11 @@ export interface components {
             certification?: unknown;
             /** @description Shape not shown in the description. */
             contentTitle?: unknown;
-            /** @description Shape not shown in the description. */
-            dueDate?: unknown;
+            /**
+             * Format: date-time
+             * @description When the assignment is due. The description does not show its shape; like every other date of the API it is an RFC 3339 date-time (null when there is none).
+             */
+            dueDate?: string | null;
             /** @description Shape not shown in the description. */
             initiatingUserId?: unknown;
             /** @description Shape not shown in the description. */
@@ -800,7 +806,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description The session id (a UUID).
+         * @description The session id: a UUID (D25: 8-4-4-4-12 hex digits, any version and variant, either case; this widens the description's versioned pattern). A malformed id is 400.
          * @example 9b2d7c4e-1f3a-4b5c-8d6e-7f8091a2b3c4
          */
         SessionId: string;
@@ -904,7 +910,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The session id (a UUID).
+                 * @description The session id: a UUID (D25: 8-4-4-4-12 hex digits, any version and variant, either case; this widens the description's versioned pattern). A malformed id is 400.
                  * @example 9b2d7c4e-1f3a-4b5c-8d6e-7f8091a2b3c4
                  */
                 sessionId: components["parameters"]["SessionId"];
