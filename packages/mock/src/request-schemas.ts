@@ -1,7 +1,8 @@
 import {
+  CREATE_REQUEST_FIELDS,
   codePointLength,
   EMAIL_PATTERN,
-  HEX24_PATTERN,
+  repDesignatorProblem,
   TRANSCRIPT_MAX_LENGTH,
   TRANSCRIPT_MIN_LENGTH,
 } from '@rcs/transcript';
@@ -9,8 +10,11 @@ import { z } from 'zod';
 import { clipEcho, type FieldError, validationFailed } from './problem.js';
 import type { CreateRealCallSessionRequest, operations } from './wire.js';
 
-/** `format: uuid` of openapi.yaml (any version, as JSON Schema's format checks it). */
-const UUID_FORMAT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** A patterned field of the rule book (@rcs/transcript's CREATE_REQUEST_FIELDS), as zod. */
+const patterned = (field: 'userId' | 'missionId' | 'scorecardId') => {
+  const rule = CREATE_REQUEST_FIELDS[field];
+  return z.string().regex(rule.pattern, `must be ${rule.describes}`).optional();
+};
 
 /** D17: the mock counts code points, as JSON Schema does. */
 const transcript = z.string().superRefine((s, ctx) => {
@@ -33,23 +37,17 @@ const transcript = z.string().superRefine((s, ctx) => {
 const createRealCallSessionBody = z
   .strictObject({
     transcript,
-    meetingName: z.string().min(1, 'must be at least 1 character'),
-    userId: z.string().regex(UUID_FORMAT, 'must be a UUID').optional(),
+    meetingName: z
+      .string()
+      .min(CREATE_REQUEST_FIELDS.meetingName.minLength, 'must be at least 1 character'),
+    userId: patterned('userId'),
     email: z.string().regex(EMAIL_PATTERN, 'must match the e-mail pattern').optional(),
-    missionId: z.string().regex(HEX24_PATTERN, 'must be 24 lowercase hex characters').optional(),
-    scorecardId: z.string().regex(HEX24_PATTERN, 'must be 24 lowercase hex characters').optional(),
+    missionId: patterned('missionId'),
+    scorecardId: patterned('scorecardId'),
   })
   .superRefine((b, ctx) => {
-    if ((b.userId === undefined) === (b.email === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [],
-        message:
-          b.userId === undefined
-            ? 'one of userId or email is required (R1, D5)'
-            : 'send only one of userId or email, not both (R1, D5)',
-      });
-    }
+    const problem = repDesignatorProblem(b.userId !== undefined, b.email !== undefined);
+    if (problem) ctx.addIssue({ code: 'custom', path: [], message: problem });
   });
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

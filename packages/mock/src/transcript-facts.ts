@@ -4,7 +4,7 @@ import {
   normalizeEmail,
   type ParsedTranscript,
   parseTranscript,
-  repSpeaks,
+  rule8RepSpeaks,
   speakerEmails,
   storedTranscript,
 } from '@rcs/transcript';
@@ -37,10 +37,9 @@ export function transcriptFacts(text: string, emailDomains: readonly string[]): 
   };
 }
 
-/** D14 / R8: in a speaker-labeled transcript, some cue's label equals the rep's email. */
+/** D14 / R8, the rule book's one definition (@rcs/transcript's rule8RepSpeaks). */
 export function repSpeaksIn(facts: TranscriptFacts, repEmail: string | null): boolean {
-  if (!facts.speakerLabeled) return true;
-  return repEmail !== null && repSpeaks(facts.parsed, normalizeEmail(repEmail));
+  return rule8RepSpeaks(facts.parsed, repEmail);
 }
 
 /**

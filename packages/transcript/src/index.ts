@@ -1,4 +1,11 @@
 // @rcs/transcript: everything about transcripts, pure (no I/O, no dependencies, browser-safe).
+export {
+  CREATE_REQUEST_FIELDS,
+  type CreateRequestField,
+  type FieldRule,
+  repDesignatorProblem,
+  rule8RepSpeaks,
+} from './create-request.js';
 export { type DecodeResult, decodeTranscriptBytes } from './decode.js';
 export { MAX_PER_CODE } from './diagnostics.js';
 export { detectSource } from './importers/detect.js';

@@ -1,28 +1,18 @@
+import {
+  CREATE_REQUEST_FIELDS,
+  repDesignatorProblem,
+  rule8RepSpeaks,
+  TRANSCRIPT_MAX_LENGTH,
+  TRANSCRIPT_MIN_LENGTH,
+  UPLOAD_FIELDS,
+} from './create-request.js';
 import { computeKpis, type Kpis, NULL_KPIS } from './kpis.js';
 import { clip, parseTranscript } from './parse.js';
-import {
-  codePointLength,
-  HEX24_PATTERN,
-  isValidEmail,
-  normalizeEmail,
-  UUID_PATTERN,
-} from './patterns.js';
-import { removedLabels, repSpeaks, type SpeakerSummary, speakerSummary } from './speakers.js';
+import { codePointLength, isValidEmail, normalizeEmail } from './patterns.js';
+import { removedLabels, type SpeakerSummary, speakerSummary } from './speakers.js';
 import type { Diagnostic, ParsedTranscript, TranscriptFormat } from './types.js';
 
-/** Transcript length limits of the description (D17 says how we count). */
-export const TRANSCRIPT_MIN_LENGTH = 10;
-export const TRANSCRIPT_MAX_LENGTH = 100_000;
-
-/** The body fields of `createRealCallSession`; anything else is an unknown field (D2). */
-export const UPLOAD_FIELDS = [
-  'transcript',
-  'meetingName',
-  'userId',
-  'email',
-  'missionId',
-  'scorecardId',
-] as const;
+export { TRANSCRIPT_MAX_LENGTH, TRANSCRIPT_MIN_LENGTH, UPLOAD_FIELDS } from './create-request.js';
 
 export interface UploadProblem {
   /** D2/D3 code the service would answer with, e.g. `validation_failed`, `rep_not_in_transcript`. */
@@ -146,25 +136,25 @@ export function prevalidateUpload(
     bad('meetingName', `meetingName must be a string, got ${describe(meetingName)}.`);
   } else if (meetingName.length === 0) bad('meetingName', 'meetingName must not be empty.');
 
-  // D5: exactly one of userId / email designates the rep.
+  // R1 / D5: exactly one of userId / email designates the rep.
   const { userId, email } = body;
-  if (userId !== undefined && email !== undefined) {
-    bad(undefined, 'Send exactly one of userId or email to designate the rep, not both (D5).');
-  } else if (userId === undefined && email === undefined) {
-    bad(undefined, 'Send one of userId or email to designate the rep (D5).');
-  }
-  if (userId !== undefined && !(typeof userId === 'string' && UUID_PATTERN.test(userId))) {
-    bad('userId', `userId must be a UUID, got ${describe(userId)}.`);
-  }
+  const designator = repDesignatorProblem(userId !== undefined, email !== undefined);
+  if (designator) bad(undefined, designator);
+  // The patterned fields of the rule book (userId: D25 UUID; missionId, scorecardId: 24 hex),
+  // and the e-mail pattern of the description.
+  const patterned = (field: 'userId' | 'missionId' | 'scorecardId') => {
+    const rule = CREATE_REQUEST_FIELDS[field];
+    const v = body[field];
+    if (v !== undefined && !(typeof v === 'string' && rule.pattern.test(v))) {
+      bad(field, `${field} must be ${rule.describes}, got ${describe(v)}.`);
+    }
+  };
+  patterned('userId');
   if (email !== undefined && !isValidEmail(email)) {
     bad('email', `email is not a valid e-mail address: ${describe(email)}.`);
   }
-  for (const field of ['missionId', 'scorecardId'] as const) {
-    const v = body[field];
-    if (v !== undefined && !(typeof v === 'string' && HEX24_PATTERN.test(v))) {
-      bad(field, `${field} must be 24 lowercase hexadecimal characters, got ${describe(v)}.`);
-    }
-  }
+  patterned('missionId');
+  patterned('scorecardId');
 
   // Rule 8 / D14.
   const rep =
@@ -175,7 +165,7 @@ export function prevalidateUpload(
         : null;
   let speaks: boolean | null = null;
   if (parsed !== null && parsed.format === 'labeled-srt' && rep !== null) {
-    speaks = repSpeaks(parsed, rep);
+    speaks = rule8RepSpeaks(parsed, rep);
     if (!speaks) {
       problems.push({
         code: 'rep_not_in_transcript',
