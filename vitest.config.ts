@@ -28,6 +28,10 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       })),
+      // docs/rules-index.md against the code (issue 12).
+      {
+        test: { name: 'rules-index', root: 'test/rules-index', include: ['**/*.test.ts'] },
+      },
       // The browser example in a real headless Chromium (issue 10): needs the build.
       {
         resolve: { alias },

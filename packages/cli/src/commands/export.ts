@@ -36,17 +36,16 @@ function summary(manifest: Manifest): string {
 }
 
 /**
- * Memory stays flat (issue 6 goal: < 150 MB, < 20 MB growth from 10k to 1M records). What an
+ * Memory stays flat (issue 6's goal; figures in bench/export/README.md). What an
  * export holds is small (a few pages and an 8-byte-per-id set), but it allocates fast (every
  * page is parsed, then encoded), and V8 answers a high allocation rate by growing its young
  * generation up to its maximum: that alone doubled peak RSS in bench/export. Keeping the young
  * generation at its initial size costs a little CPU (more, smaller scavenges) and nothing else.
  * `--heap-growing-percent=10` lets the old generation's limit grow by 10% after each major GC
- * instead of V8's dynamic factor (up to 4×): the heap holds little that lives, so more frequent,
- * cheap mark-compacts keep it near what it uses. In bench/export it took the 1M-record peak from
- * 183–212 MB to 145–156 MB, for about as much as `--optimize-for-size` saved, at half its CPU
- * cost (that flag also trades JIT speed for size). V8 flags set at run time are best-effort; both
- * are read while the heap works, not only at start-up.
+ * instead of V8's dynamic factor: the heap holds little that lives, so more frequent, cheap
+ * mark-compacts keep it near what it uses (figures, and `--optimize-for-size` compared:
+ * bench/export/README.md). V8 flags set at run time are best-effort; both are read while the heap
+ * works, not only at start-up.
  */
 function keepHeapSmall(): void {
   try {
