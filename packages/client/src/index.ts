@@ -28,6 +28,14 @@ export type {
 } from './exports.js';
 export * from './exports-table.js';
 export {
+  type Anomaly,
+  type EngineOptions,
+  type EngineResult,
+  type IdTracker,
+  type Limiter,
+  runPages,
+} from './page-engine.js';
+export {
   DEFAULT_CONCURRENCY,
   DEFAULT_DEDUPE_WINDOW,
   DEFAULT_EXPORT_LIMIT,

@@ -1,45 +1,23 @@
 import pLimitImport from 'p-limit';
 import { RcsError } from './errors.js';
 import { defaultExport } from './interop.js';
+import { type Page, type PageMeta, type PageReader, runPages } from './page-engine.js';
 
 const pLimit = defaultExport(pLimitImport);
 
 /**
- * The auto-pagination engine behind `exports.<name>.all()`, independent of HTTP: it is given a
- * function that reads one page.
- *
- * Reads page 1 (to learn `meta.total`), then the remaining pages with at most `concurrency`
- * requests in flight, and yields records strictly in page order. A page is requested only when
- * fewer than `concurrency` pages are in flight or waiting to be consumed, so memory is bounded by
- * `concurrency` pages (plus the one being yielded), however large the export is.
+ * `exports.<name>.all()`: the one pagination engine (page-engine.ts: planning, the read-ahead
+ * window, de-duplication by `id`, the stop rules) as an async iterable of records, with at most
+ * `concurrency` requests in flight and as many pages held, however large the export is.
  *
  * D9: the order of records is not guaranteed and offset pagination over a changing list can
- * repeat or skip records, so records are de-duplicated by `id` and `stats` compares what was
- * collected with `meta.total`.
- *
- * When to stop, so that a service that ignores `page` or contradicts itself cannot make the run
- * endless:
- * - a page whose `meta.page` is a number other than the page requested is an error naming both:
- *   the service did not serve the page asked for, so the records would be repeats or gaps;
- * - the plan is ceil(largest `meta.total` seen / page size) pages: a total that grows mid-export
- *   is followed; one that shrinks (`hasNext: false`, or an empty page) ends the run early;
- * - past the plan, `hasNext: true` contradicts `total`. The next page is then read (one at a
- *   time) only if the page just read brought an id that is neither remembered by the de-duplication
- *   window nor on the page before it. A service that always answers the same page with
- *   `hasNext: true` therefore stops right after the plan, its repeats counted in `duplicates`.
+ * repeat or skip records, so records are de-duplicated by `id` (a bounded window of recent ids)
+ * and `stats` compares what was collected with `meta.total`. A page whose `meta.page` is another
+ * page than the one requested is an error naming both; every other contradiction is counted, not
+ * fatal (`rcs export` makes them fatal or warnings).
  */
 
-export interface PageMeta {
-  total: number;
-  page: number;
-  limit: number;
-  hasNext: boolean;
-}
-
-export interface Page<T> {
-  data: T[];
-  meta: PageMeta;
-}
+export type { Page, PageMeta, PageReader } from './page-engine.js';
 
 /** What an auto-paginated export saw; live while iterating, final afterwards (D9). */
 export interface ExportStats {
@@ -89,8 +67,6 @@ export interface ExportIterable<T> extends AsyncIterable<T> {
   toArray(): Promise<T[]>;
 }
 
-export type PageReader<T> = (page: number, limit: number, signal: AbortSignal) => Promise<Page<T>>;
-
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_EXPORT_LIMIT = 100;
 export const MAX_EXPORT_LIMIT = 100;
@@ -138,77 +114,81 @@ export function paginate<T extends { id: string }>(
 
   let stats = emptyStats();
 
+  /**
+   * The one engine (page-engine.ts) pushes pages; this generator pulls records. A page is handed
+   * over only when the consumer has taken the previous one, so the engine's window bounds memory.
+   */
   async function* run(): AsyncGenerator<T, void, undefined> {
     stats = emptyStats();
     const own = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, own.signal]) : own.signal;
-    const limiter = pLimit(concurrency);
-    /** Pages requested and not yet consumed: in flight or buffered. */
-    const held = new Map<number, Promise<Page<T>>>();
-    const ids = new RecentIds(window);
-    let lastPage = 1;
-    let nextToRequest = 2;
-    /** The ids of the page read before the current one (a window-independent check of progress). */
-    let previousIds: string[] = [];
-
-    const fillWindow = () => {
-      while (nextToRequest <= lastPage && held.size < concurrency) {
-        const n = nextToRequest++;
-        const pending = limiter(() => readPage(n, limit, signal));
-        // Rejections are observed when the page is consumed; this avoids an unhandled one if the
-        // run stops earlier.
-        pending.catch(() => {});
-        held.set(n, pending);
-        stats.maxPagesHeld = Math.max(stats.maxPagesHeld, held.size);
-      }
-    };
-
-    try {
-      signal.throwIfAborted();
-      let current = checkPage(await readPage(1, limit, signal), 1);
-      stats.total = current.meta.total;
-      // The service may clamp `limit`; its own answer says how many records a page holds.
-      const pageSize = current.meta.limit > 0 ? current.meta.limit : limit;
-      let largestTotal = current.meta.total;
-      for (let n = 1; ; n++) {
-        stats.pages++;
-        stats.totalAtEnd = current.meta.total;
-        largestTotal = Math.max(largestTotal, current.meta.total);
-        // The list may have grown since page 1: the plan follows the largest total seen.
-        const planned = Math.ceil(largestTotal / pageSize);
-        if (current.data.length === 0 || !hasNext(current, n, pageSize)) {
-          // Past the end (D7), or the list shrank: nothing further to read.
-          lastPage = n;
-        } else if (n < planned) {
-          lastPage = Math.max(lastPage, planned);
-        } else if (bringsNewIds(current.data, ids, previousIds)) {
-          // `hasNext` says more than `total` does: believe it one page at a time, while it pays.
-          lastPage = Math.max(lastPage, n + 1);
+    let offer: ((page: T[] | null) => void) | undefined;
+    let taken: (() => void) | undefined;
+    let next = new Promise<T[] | null>((resolve) => {
+      offer = resolve;
+    });
+    const engine = runPages<T>({
+      read: readPage,
+      limit,
+      window: concurrency,
+      limiter: pLimit(concurrency),
+      signal,
+      ids: new RecentIds(window),
+      checkShape: checkPage<T>,
+      onAnomaly: (a) => {
+        // The service did not serve the page asked for: records would repeat or go missing.
+        if (a.kind === 'wrong-page') {
+          throw new RcsError(
+            `page ${a.page} of the export was answered as page ${a.answeredAs} (meta.page): the ` +
+              'service did not serve the page requested, so the export would repeat or skip records',
+          );
         }
-        previousIds = current.data.map((record) => record.id);
-        options.onPage?.({ page: n, records: current.data.length, meta: current.meta });
-        // Request ahead before yielding, so the network works while the consumer does.
-        fillWindow();
-        for (const record of current.data) {
-          if (!ids.add(record.id)) {
-            stats.duplicates++;
-            continue;
-          }
+        // Everything else is D9's drift: counted in stats, not fatal for all().
+      },
+      onPage: (fresh, info) => {
+        stats.pages++;
+        if (stats.total === undefined) stats.total = info.meta.total;
+        stats.totalAtEnd = info.meta.total;
+        stats.duplicates += info.received - fresh.length;
+        options.onPage?.({ page: info.page, records: info.received, meta: info.meta });
+        const handed = new Promise<void>((resolve) => {
+          taken = resolve;
+        });
+        const give = offer as (page: T[] | null) => void;
+        next = new Promise<T[] | null>((resolve) => {
+          offer = resolve;
+        });
+        give(fresh);
+        return handed;
+      },
+    }).then(
+      (result) => {
+        stats.maxPagesHeld = result.maxPagesHeld;
+        offer?.(null);
+      },
+      (error) => {
+        offer?.(null);
+        throw error;
+      },
+    );
+    engine.catch(() => {});
+    try {
+      for (;;) {
+        const page = await next;
+        if (page === null) break;
+        for (const record of page) {
           stats.seen++;
           stats.missing = Math.max(0, (stats.totalAtEnd ?? 0) - stats.seen);
           yield record;
         }
         stats.missing = Math.max(0, (stats.totalAtEnd ?? 0) - stats.seen);
-        if (n >= lastPage) break;
-        const next = held.get(n + 1);
-        if (!next) break;
-        held.delete(n + 1);
-        current = checkPage(await next, n + 1);
+        taken?.();
       }
+      await engine;
     } finally {
       // Stops pages still in flight when the consumer breaks early, fails or finishes.
       own.abort();
-      held.clear();
+      taken?.();
     }
   }
 
@@ -226,40 +206,18 @@ export function paginate<T extends { id: string }>(
 }
 
 /**
- * Lenient but not blind: a page without `data` or `meta` cannot be paginated, and a page that
- * says it is another page (`meta.page`) is not the one asked for. A missing `meta.page` is
- * accepted.
+ * Lenient but not blind: a page without `data` or `meta` cannot be paginated. A missing
+ * `meta.page` is accepted.
  */
-function checkPage<T>(page: Page<T>, n: number): Page<T> {
-  const meta = page?.meta as Partial<PageMeta> | undefined;
-  if (!page || !Array.isArray(page.data) || !meta || typeof meta.total !== 'number') {
+function checkPage<T>(page: unknown, n: number): Page<T> {
+  const p = page as Page<T> | null | undefined;
+  const meta = p?.meta as Partial<PageMeta> | undefined;
+  if (!p || !Array.isArray(p.data) || !meta || typeof meta.total !== 'number') {
     throw new RcsError(
       `page ${n} of the export is not { data: [...], meta: { total, page, limit, hasNext } }`,
     );
   }
-  if (typeof meta.page === 'number' && meta.page !== n) {
-    throw new RcsError(
-      `page ${n} of the export was answered as page ${meta.page} (meta.page): the service did ` +
-        'not serve the page requested, so the export would repeat or skip records',
-    );
-  }
-  return page;
-}
-
-/** Whether a page holds an id that is neither remembered (D9 window) nor on the page before. */
-function bringsNewIds(
-  data: readonly { id: string }[],
-  remembered: RecentIds,
-  previousIds: readonly string[],
-): boolean {
-  const previous = new Set(previousIds);
-  return data.some((record) => !remembered.has(record.id) && !previous.has(record.id));
-}
-
-/** `meta.hasNext` when the service sent it; otherwise what `total` implies. */
-function hasNext(page: Page<unknown>, n: number, pageSize: number): boolean {
-  const flag = (page.meta as Partial<PageMeta>).hasNext;
-  return typeof flag === 'boolean' ? flag : n * pageSize < page.meta.total;
+  return p;
 }
 
 /** The last `capacity` distinct ids, oldest forgotten first (a ring over a Set). */

@@ -1,0 +1,290 @@
+/**
+ * The one pagination engine (issue 12 item 2): plans pages, reads ahead in a bounded window under
+ * a concurrency budget, hands pages over strictly in page order, de-duplicates records by `id`
+ * (D9) with an id set the caller owns, and reports every way a page contradicts the list as an
+ * anomaly the caller decides about. `exports.<name>.all()` (paginate.ts) ignores what it can live
+ * with; `rcs export` (strict, or `--allow-drift`) turns each into an error or a warning.
+ *
+ * When to stop, so that a service that ignores `page` or contradicts itself cannot make a run
+ * endless:
+ * - the plan is ceil(largest `meta.total` seen / page size) pages: a total that grows is followed;
+ *   one that shrinks (`hasNext: false`, or an empty page) ends the run early;
+ * - past the plan, `hasNext: true` contradicts `total`: the next page is read (one at a time) only
+ *   while pages bring an id that is neither in the caller's set nor on the page before, and at most
+ *   to twice the announced pages (at least 10 more).
+ */
+
+export interface PageMeta {
+  total: number;
+  page: number;
+  limit: number;
+  hasNext: boolean;
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: PageMeta;
+}
+
+export type PageReader<T> = (page: number, limit: number, signal: AbortSignal) => Promise<Page<T>>;
+
+/** p-limit's shape: runs `fn` when a slot of the (possibly shared) budget is free. */
+export type Limiter = <R>(fn: () => Promise<R>) => Promise<R>;
+
+/** The ids already handed over; `add` answers false for one seen before (a duplicate). */
+export interface IdTracker {
+  add(id: string): boolean;
+}
+
+/** A way a page contradicts the list (D9), with a message that names the page. */
+export type Anomaly =
+  | { kind: 'wrong-page'; page: number; answeredAs: number; message: string }
+  | { kind: 'total-changed'; page: number; from: number; to: number; message: string }
+  | { kind: 'oversized-page'; page: number; message: string }
+  | { kind: 'repeated-page'; page: number; message: string }
+  | { kind: 'duplicates'; page: number; count: number; message: string }
+  | { kind: 'empty-with-next'; page: number; message: string }
+  | { kind: 'ended-early'; page: number; message: string }
+  | { kind: 'past-plan'; page: number; message: string }
+  | { kind: 'stalled'; page: number; message: string }
+  | { kind: 'runaway'; page: number; message: string }
+  | { kind: 'count-mismatch'; message: string };
+
+export interface EngineResult {
+  /** Distinct records handed over. */
+  count: number;
+  /** `meta.total` of page 1. */
+  total: number;
+  /** `meta.total` of the last page read. */
+  totalAtEnd: number;
+  pages: number;
+  duplicates: number;
+  /** The most pages ever requested and not yet handed over; never above `window`. */
+  maxPagesHeld: number;
+}
+
+export interface EngineOptions<T extends { id: string }> {
+  read: PageReader<T>;
+  /** Records per page asked for (D7). */
+  limit: number;
+  /** Pages requested and not yet handed over, at most (memory stays flat). */
+  window: number;
+  limiter: Limiter;
+  signal: AbortSignal;
+  ids: IdTracker;
+  /**
+   * Checks a page's shape before anything else; throw to refuse it. Default: `data` an array and
+   * `meta.total` a number (a missing `meta.page` or `hasNext` is tolerated).
+   */
+  checkShape?: (page: unknown, n: number) => Page<T>;
+  /** Called for each anomaly; throw to stop the run, return to go on. */
+  onAnomaly: (anomaly: Anomaly) => void;
+  /** Hands over one page's new records, in page order; awaited before the next page. */
+  onPage: (fresh: T[], info: { page: number; meta: PageMeta; received: number }) => unknown;
+}
+
+/** Pages read past the announced ones, at least, before a growing list stops being followed. */
+const MIN_EXTRA_PAGES = 10;
+
+export async function runPages<T extends { id: string }>(
+  options: EngineOptions<T>,
+): Promise<EngineResult> {
+  const { limit, window: pageWindow, onAnomaly } = options;
+  const own = new AbortController();
+  const signal = AbortSignal.any([options.signal, own.signal]);
+  const checkShape = options.checkShape ?? lenientShape<T>;
+  const held = new Map<number, Promise<Page<T>>>();
+  const result: EngineResult = {
+    count: 0,
+    total: 0,
+    totalAtEnd: 0,
+    pages: 0,
+    duplicates: 0,
+    maxPagesHeld: 0,
+  };
+
+  const request = (n: number) => {
+    const pending = options.limiter(() => {
+      // A page queued behind the budget is not sent once the run is over or failed.
+      signal.throwIfAborted();
+      return options.read(n, limit, signal);
+    });
+    // Observed when consumed; this avoids an unhandled rejection if the run stops earlier.
+    pending.catch(() => {});
+    held.set(n, pending);
+    result.maxPagesHeld = Math.max(result.maxPagesHeld, held.size);
+  };
+
+  let planned = 1;
+  let nextToRequest = 2;
+  const fill = () => {
+    while (nextToRequest <= planned && held.size < pageWindow) request(nextToRequest++);
+  };
+
+  try {
+    signal.throwIfAborted();
+    request(1);
+    let pageSize = limit;
+    let announced = 1;
+    let largestTotal = 0;
+    let totalChangeReported = false;
+    let previousIds = new Set<string>();
+
+    for (let n = 1; ; n++) {
+      const pending = held.get(n);
+      if (!pending) break;
+      held.delete(n);
+      const page = checkShape(await pending, n);
+      const { meta, data } = page;
+      result.pages++;
+      if (n === 1) {
+        result.total = meta.total;
+        // The service's own answer says how many records a page holds (it may clamp `limit`).
+        pageSize = meta.limit >= 1 ? meta.limit : limit;
+        planned = Math.max(1, Math.ceil(meta.total / pageSize));
+        announced = planned;
+        largestTotal = meta.total;
+      }
+      result.totalAtEnd = meta.total;
+      if (meta.total > largestTotal) {
+        largestTotal = meta.total;
+        // The list grew: the plan follows the largest total seen.
+        planned = Math.max(planned, Math.ceil(largestTotal / pageSize));
+      }
+      // Ask for the following pages before handing this one over: the network works meanwhile.
+      fill();
+
+      if (typeof meta.page === 'number' && meta.page !== n) {
+        onAnomaly({
+          kind: 'wrong-page',
+          page: n,
+          answeredAs: meta.page,
+          message: `page ${n} came back as meta.page ${meta.page}`,
+        });
+      }
+      if (meta.total !== result.total && !totalChangeReported) {
+        totalChangeReported = true;
+        onAnomaly({
+          kind: 'total-changed',
+          page: n,
+          from: result.total,
+          to: meta.total,
+          message: `meta.total changed from ${result.total} (page 1) to ${meta.total} (page ${n}): the list changed during the export`,
+        });
+      }
+      if (data.length > pageSize) {
+        onAnomaly({
+          kind: 'oversized-page',
+          page: n,
+          message: `page ${n} holds ${data.length} records, more than its limit of ${pageSize}`,
+        });
+      }
+      if (n > 1 && sameIds(data, previousIds)) {
+        onAnomaly({ kind: 'repeated-page', page: n, message: `page ${n} repeats page ${n - 1}` });
+      }
+
+      const fresh: T[] = [];
+      let repeated = 0;
+      let brought = false;
+      for (const record of data) {
+        if (options.ids.add(record.id)) {
+          fresh.push(record);
+          // New to the caller's set and not on the page before (a window-limited set forgets).
+          if (!previousIds.has(record.id)) brought = true;
+        } else repeated++;
+      }
+      if (repeated > 0) {
+        result.duplicates += repeated;
+        onAnomaly({
+          kind: 'duplicates',
+          page: n,
+          count: repeated,
+          message: `page ${n} repeats ${repeated} record(s) already exported (de-duplicated by id); the list shifted during the export`,
+        });
+      }
+      previousIds = new Set(data.map((r) => r.id));
+      result.count += fresh.length;
+      await options.onPage(fresh, { page: n, meta, received: data.length });
+
+      const hasNext =
+        typeof (meta as Partial<PageMeta>).hasNext === 'boolean'
+          ? meta.hasNext
+          : n * pageSize < meta.total;
+      if (data.length === 0 && hasNext) {
+        onAnomaly({
+          kind: 'empty-with-next',
+          page: n,
+          message: `page ${n} is empty but says hasNext: true`,
+        });
+        break;
+      }
+      if (!hasNext || data.length === 0) {
+        if (n < planned) {
+          onAnomaly({
+            kind: 'ended-early',
+            page: n,
+            message: `page ${n} says hasNext: false after ${result.count} of ${result.total} records (${planned} pages expected)`,
+          });
+        }
+        break;
+      }
+      if (n >= planned) {
+        // hasNext: true past the plan contradicts meta.total: followed while it pays, and bounded.
+        if (!brought) {
+          onAnomaly({
+            kind: 'stalled',
+            page: n,
+            message: `page ${n} brought no new record but says hasNext: true; stopped reading there`,
+          });
+          break;
+        }
+        if (n >= announced + Math.max(MIN_EXTRA_PAGES, announced)) {
+          onAnomaly({
+            kind: 'runaway',
+            page: n,
+            message: `the list kept growing past twice the ${announced} page(s) meta.total announced; stopped reading at page ${n}`,
+          });
+          break;
+        }
+        onAnomaly({
+          kind: 'past-plan',
+          page: n,
+          message: `page ${n} says hasNext: true, but meta.total ${meta.total} means ${planned} page(s)`,
+        });
+        planned = n + 1;
+        fill();
+      }
+    }
+
+    if (result.count !== result.total || result.count !== result.totalAtEnd) {
+      onAnomaly({
+        kind: 'count-mismatch',
+        message: `exported ${result.count} records, but meta.total was ${result.total} at the start and ${result.totalAtEnd} at the end`,
+      });
+    }
+    return result;
+  } finally {
+    // Stops pages still in flight or queued (an early end, a failure, a consumer that left).
+    own.abort();
+    held.clear();
+  }
+}
+
+function sameIds(a: readonly { id: string }[], previous: ReadonlySet<string>): boolean {
+  return a.length > 0 && a.length === previous.size && a.every((r) => previous.has(r.id));
+}
+
+/**
+ * Lenient but not blind: a page without `data` or `meta.total` cannot be paginated. A missing
+ * `meta.page` or `hasNext` is tolerated.
+ */
+function lenientShape<T>(page: unknown, n: number): Page<T> {
+  const p = page as Partial<Page<T>> | null | undefined;
+  const meta = p?.meta as Partial<PageMeta> | undefined;
+  if (!p || !Array.isArray(p.data) || !meta || typeof meta.total !== 'number') {
+    throw new TypeError(
+      `page ${n} of the export is not { data: [...], meta: { total, page, limit, hasNext } }`,
+    );
+  }
+  return p as Page<T>;
+}
