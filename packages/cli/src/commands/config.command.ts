@@ -25,6 +25,10 @@ export const registerConfig: RegisterCommand = (root, kit) => {
     const { run } = await import('./config.js');
     return run({ action, key, value, profile: globals.profile, stdin: kit.io.stdin }, ctx);
   };
+  const withKey = [
+    ['get', 'print a setting (secrets show as hidden)'],
+    ['unset', 'remove a setting'],
+  ] as const;
   config
     .command('set')
     .description('set base-url, api-key or token (value - reads standard input)')
@@ -35,24 +39,17 @@ export const registerConfig: RegisterCommand = (root, kit) => {
         run(ctx, 'set', cmd.optsWithGlobals() as GlobalOptions, key, value),
       ),
     );
-  config
-    .command('get')
-    .description('print a setting (secrets show as hidden)')
-    .argument('<key>')
-    .action(
-      kit.action((ctx, key, _opts, cmd) =>
-        run(ctx, 'get', cmd.optsWithGlobals() as GlobalOptions, key),
-      ),
-    );
-  config
-    .command('unset')
-    .description('remove a setting')
-    .argument('<key>')
-    .action(
-      kit.action((ctx, key, _opts, cmd) =>
-        run(ctx, 'unset', cmd.optsWithGlobals() as GlobalOptions, key),
-      ),
-    );
+  for (const [name, description] of withKey) {
+    config
+      .command(name)
+      .description(description)
+      .argument('<key>')
+      .action(
+        kit.action((ctx, key, _opts, cmd) =>
+          run(ctx, name, cmd.optsWithGlobals() as GlobalOptions, key),
+        ),
+      );
+  }
   config
     .command('list')
     .description('list profiles and settings (secrets hidden)')

@@ -42,13 +42,21 @@ export function baseEnv(dir: string): Record<string, string> {
 
 /** Spawns `node dist/rcs.js …` with the same Node as the tests (the pinned Node 24). */
 export function runCli(args: string[], options: RunOptions): Promise<RunResult> {
+  return runCommand(process.execPath, [CLI, ...args], options);
+}
+
+/**
+ * Spawns any command in a clean environment (baseEnv plus `env`; undefined removes a variable),
+ * without blocking this process (an in-process mock keeps answering), and collects its output.
+ */
+export function runCommand(bin: string, args: string[], options: RunOptions): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string> = { ...baseEnv(options.cwd) };
     for (const [k, v] of Object.entries(options.env ?? {})) {
       if (v === undefined) delete env[k];
       else env[k] = v;
     }
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env });
+    const child = spawn(bin, args, { cwd: options.cwd, env });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
