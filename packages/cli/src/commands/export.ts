@@ -9,7 +9,7 @@ import { CliError, describeError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { ExportLockedError } from '../export/lock.js';
 import type { Manifest } from '../export/manifest.js';
-import { type ExportOptions, ExportUsageError, planExport } from '../export/options.js';
+import { type ExportOptions, planExport } from '../export/options.js';
 import { prepareOutputDirectory } from '../export/out-dir.js';
 import { ExportIntegrityError } from '../export/pager.js';
 import { createExportProgress, formatCount, renderTable } from '../export/progress.js';
@@ -61,9 +61,10 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
   try {
     plan = planExport(options);
   } catch (error) {
-    if (error instanceof ExportUsageError) {
+    // The CLI's one usage-error type (CliError, exit 2), checked before any request.
+    if (error instanceof CliError) {
       ctx.error(`export: ${error.message}`);
-      return EXIT.usage;
+      return error.exitCode;
     }
     throw error;
   }

@@ -2,7 +2,10 @@
  * `rcs export` options (cli.md) and their validation. Bad input is rejected before any request,
  * with one line naming what is wrong (exit 2).
  */
+
 import { EXPORT_TABLE, type ExportEntry } from '@rcs/client';
+import { parsePositiveInt } from '../commands/validate-flags.js';
+import { usageError } from '../errors.js';
 import type { ExportFormat } from './manifest.js';
 
 export interface ExportOptions {
@@ -48,37 +51,32 @@ export interface ExportPlan {
   allowDrift: boolean;
 }
 
-export class ExportUsageError extends Error {
-  override name = 'ExportUsageError';
-}
-
 const NAMES = EXPORT_TABLE.map((e) => e.resource).join(', ');
 
-/** `--concurrency` as typed (digits only: not "1e1", "0x8" or "2.5") or as a number. */
+/** `--concurrency` as typed (the CLI's one integer-flag parser) or as a number. */
 function concurrencyOf(value: number | string | undefined): number {
   if (value === undefined) return DEFAULT_EXPORT_CONCURRENCY;
-  const typed = typeof value === 'string';
-  const n = typed ? (/^\d+$/.test(value.trim()) ? Number(value) : Number.NaN) : value;
-  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_CONCURRENCY) {
-    throw new ExportUsageError(
-      typed
-        ? `--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${value}"`
-        : `--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${String(value)}`,
+  if (typeof value === 'string') {
+    return parsePositiveInt('--concurrency', value, MAX_CONCURRENCY) as number;
+  }
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
+    throw usageError(
+      `--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got ${String(value)}`,
     );
   }
-  return n;
+  return value;
 }
 
 export function planExport(options: ExportOptions): ExportPlan {
   const requested = options.resources.map((r) => r.trim()).filter((r) => r !== '');
   if (requested.length === 0) {
-    throw new ExportUsageError(`name what to export: one or more of ${NAMES}, or all`);
+    throw usageError(`name what to export: one or more of ${NAMES}, or all`);
   }
   const unknown = requested.filter(
     (r) => r !== 'all' && !EXPORT_TABLE.some((e) => e.resource === r),
   );
   if (unknown.length > 0) {
-    throw new ExportUsageError(
+    throw usageError(
       `unknown export ${unknown.map((r) => `"${r}"`).join(', ')}; the exports are: ${NAMES} (or all)`,
     );
   }
@@ -89,10 +87,10 @@ export function planExport(options: ExportOptions): ExportPlan {
 
   const format = options.format;
   if (format !== 'jsonl' && format !== 'csv') {
-    throw new ExportUsageError(`--format must be jsonl or csv, got "${String(format)}"`);
+    throw usageError(`--format must be jsonl or csv, got "${String(format)}"`);
   }
   if (format !== 'csv' && (options.csvRaw || options.bom)) {
-    throw new ExportUsageError(
+    throw usageError(
       `${options.csvRaw ? '--csv-raw' : '--bom'} applies to --format csv only (JSONL is UTF-8 without a BOM)`,
     );
   }
@@ -100,19 +98,15 @@ export function planExport(options: ExportOptions): ExportPlan {
   const archived = options.archived;
   if (archived !== undefined) {
     if (archived !== 'include' && archived !== 'only') {
-      throw new ExportUsageError(
-        `--archived must be include or only (D8), got "${String(archived)}"`,
-      );
+      throw usageError(`--archived must be include or only (D8), got "${String(archived)}"`);
     }
     if (!entries.some((e) => e.resource === 'tracks')) {
-      throw new ExportUsageError(
-        '--archived applies to the tracks export only (D8); add tracks or all',
-      );
+      throw usageError('--archived applies to the tracks export only (D8); add tracks or all');
     }
   }
   const out = options.out === '' ? DEFAULT_OUT_DIR : options.out;
   if (out === '-' && entries.length !== 1) {
-    throw new ExportUsageError(
+    throw usageError(
       `--out - streams exactly one export to stdout, but ${entries.length} were named; pick one, or write to a directory`,
     );
   }

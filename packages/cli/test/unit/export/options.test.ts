@@ -1,11 +1,7 @@
 import { EXPORT_TABLE } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_OUT_DIR,
-  type ExportOptions,
-  ExportUsageError,
-  planExport,
-} from '../../../src/export/options.js';
+import { CliError } from '../../../src/errors.js';
+import { DEFAULT_OUT_DIR, type ExportOptions, planExport } from '../../../src/export/options.js';
 
 const base: ExportOptions = {
   resources: ['all'],
@@ -54,7 +50,7 @@ describe('planExport', () => {
     [{ concurrency: '1e1' }, /whole number from 1 to 64, got "1e1"/],
     [{ archived: 'all' as 'only' }, /--archived must be include or only/],
   ])('rejects %o', (over, message) => {
-    expect(() => planExport({ ...base, ...over })).toThrow(ExportUsageError);
+    expect(() => planExport({ ...base, ...over })).toThrow(CliError);
     expect(() => planExport({ ...base, ...over })).toThrow(message);
   });
 });
