@@ -13,7 +13,14 @@ const MUTATE = {
     '!packages/transcript/src/index.ts',
     '!packages/transcript/src/types.ts',
   ],
-  client: ['packages/client/src/transport.ts', 'packages/client/src/paginate.ts'],
+  client: [
+    'packages/client/src/transport.ts',
+    'packages/client/src/paginate.ts',
+    'packages/client/src/page-engine.ts',
+    'packages/client/src/adaptive-rate.ts',
+    'packages/client/src/certificate.ts',
+    'packages/client/src/bounded-body.ts',
+  ],
   mock: [
     'packages/mock/src/rules/**/*.ts',
     'packages/mock/src/auth.ts',
