@@ -1,0 +1,272 @@
+import { type Anomaly, runPages } from '@rcs/client';
+import pLimit from 'p-limit';
+import { describe, expect, it } from 'vitest';
+
+// The one pagination engine (issue 12 item 2) on its own: every anomaly it reports, its stop
+// rules, its window and budget. all() and rcs export are built on it; these tests pin what both
+// rely on (issue 16: the engine's own tests, not only its callers').
+
+type Rec = { id: string };
+type PageOf = {
+  data: Rec[];
+  meta: { total: number; page: number; limit: number; hasNext: boolean };
+};
+
+const recs = (from: number, n: number, prefix = 'r'): Rec[] =>
+  Array.from({ length: n }, (_, i) => ({ id: `${prefix}${from + i}` }));
+
+/** A list of `total` records served `limit` per page; `tamper` changes a page as served. */
+function service(total: number, tamper: (page: PageOf, n: number) => PageOf = (p) => p) {
+  const requested: number[] = [];
+  const read = async (n: number, limit: number) => {
+    requested.push(n);
+    const data = recs((n - 1) * limit, Math.max(0, Math.min(limit, total - (n - 1) * limit)));
+    return tamper({ data, meta: { total, page: n, limit, hasNext: n * limit < total } }, n);
+  };
+  return { read, requested };
+}
+
+/** Runs the engine, collecting every record handed over and every anomaly (never fatal here). */
+async function run(
+  read: (n: number, limit: number) => Promise<unknown>,
+  opts: { limit?: number; window?: number; fatal?: Anomaly['kind'][] } = {},
+) {
+  const anomalies: Anomaly[] = [];
+  const records: Rec[] = [];
+  const ids = new Set<string>();
+  const result = await runPages<Rec>({
+    read: read as never,
+    limit: opts.limit ?? 10,
+    window: opts.window ?? 3,
+    limiter: pLimit(opts.window ?? 3),
+    signal: new AbortController().signal,
+    ids: { add: (id) => (ids.has(id) ? false : (ids.add(id), true)) },
+    onAnomaly: (a) => {
+      anomalies.push(a);
+      if (opts.fatal?.includes(a.kind)) throw new Error(`fatal: ${a.message}`);
+    },
+    onPage: (fresh) => {
+      records.push(...fresh);
+    },
+  });
+  return { result, records, anomalies, kinds: anomalies.map((a) => a.kind) };
+}
+
+describe('runPages', () => {
+  it('reads a well-behaved list once, in order, with no anomaly', async () => {
+    const { read, requested } = service(45);
+    const r = await run(read);
+    expect(r.records.map((x) => x.id)).toEqual(recs(0, 45).map((x) => x.id));
+    expect(r.anomalies).toEqual([]);
+    expect(r.result).toMatchObject({
+      count: 45,
+      total: 45,
+      totalAtEnd: 45,
+      pages: 5,
+      duplicates: 0,
+    });
+    expect([...requested].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('an empty list is one request and a success', async () => {
+    const { read, requested } = service(0);
+    const r = await run(read);
+    expect(requested).toEqual([1]);
+    expect(r.result).toMatchObject({ count: 0, pages: 1 });
+    expect(r.anomalies).toEqual([]);
+  });
+
+  it('a page answered as another page is a wrong-page anomaly naming both', async () => {
+    const { read } = service(30, (p, n) => (n === 2 ? { ...p, meta: { ...p.meta, page: 3 } } : p));
+    const r = await run(read);
+    expect(r.anomalies[0]).toEqual({
+      kind: 'wrong-page',
+      page: 2,
+      answeredAs: 3,
+      message: 'page 2 came back as meta.page 3',
+    });
+  });
+
+  it('a total that changes is reported once, and a grown list is followed to its end', async () => {
+    const { read, requested } = service(30, (p, n) =>
+      n >= 2
+        ? {
+            data: recs((n - 1) * 10, Math.min(10, 45 - (n - 1) * 10)),
+            meta: { total: 45, page: n, limit: 10, hasNext: n * 10 < 45 },
+          }
+        : p,
+    );
+    const r = await run(read);
+    expect(r.kinds.filter((k) => k === 'total-changed')).toHaveLength(1);
+    expect(r.anomalies.find((a) => a.kind === 'total-changed')).toMatchObject({
+      page: 2,
+      from: 30,
+      to: 45,
+      message:
+        'meta.total changed from 30 (page 1) to 45 (page 2): the list changed during the export',
+    });
+    expect(Math.max(...requested)).toBe(5);
+    expect(r.result).toMatchObject({ count: 45, total: 30, totalAtEnd: 45 });
+    expect(r.kinds).toContain('count-mismatch');
+  });
+
+  it('a page with more records than its limit is oversized', async () => {
+    const { read } = service(20, (p, n) =>
+      n === 1 ? { ...p, data: [...p.data, { id: 'x' }] } : p,
+    );
+    const r = await run(read);
+    expect(r.anomalies).toContainEqual({
+      kind: 'oversized-page',
+      page: 1,
+      message: 'page 1 holds 11 records, more than its limit of 10',
+    });
+  });
+
+  it('a repeated page and repeated records are reported and de-duplicated', async () => {
+    const { read } = service(30, (p, n) => (n === 2 ? { ...p, data: recs(0, 10) } : p));
+    const r = await run(read);
+    expect(r.kinds).toContain('repeated-page');
+    expect(r.anomalies.find((a) => a.kind === 'duplicates')).toMatchObject({ page: 2, count: 10 });
+    expect(r.result.duplicates).toBe(10);
+    expect(new Set(r.records.map((x) => x.id)).size).toBe(r.records.length);
+    expect(r.result.count).toBe(20);
+  });
+
+  it('an empty page that says hasNext stops the run', async () => {
+    const { read } = service(50, (p, n) => (n === 2 ? { ...p, data: [] } : p));
+    const r = await run(read, { window: 1 });
+    expect(r.kinds).toContain('empty-with-next');
+    // Nothing after the empty page is handed over (the one page read ahead is dropped).
+    expect(r.result).toMatchObject({ pages: 2, count: 10 });
+  });
+
+  it('hasNext: false before the planned pages is ended-early', async () => {
+    const { read } = service(50, (p, n) =>
+      n === 3 ? { ...p, meta: { ...p.meta, hasNext: false } } : p,
+    );
+    const r = await run(read, { window: 1 });
+    expect(r.anomalies).toContainEqual({
+      kind: 'ended-early',
+      page: 3,
+      message: 'page 3 says hasNext: false after 30 of 50 records (5 pages expected)',
+    });
+  });
+
+  it('past the plan, hasNext: true is followed one page at a time while pages bring new ids', async () => {
+    // total says 20, but pages keep coming with new records until page 4.
+    const read = async (n: number) => ({
+      data: recs((n - 1) * 10, 10),
+      meta: { total: 20, page: n, limit: 10, hasNext: n < 4 },
+    });
+    const r = await run(read);
+    expect(r.kinds.filter((k) => k === 'past-plan')).toHaveLength(2);
+    expect(r.anomalies.find((a) => a.kind === 'past-plan')?.message).toBe(
+      'page 2 says hasNext: true, but meta.total 20 means 2 page(s)',
+    );
+    expect(r.result.count).toBe(40);
+  });
+
+  it('a page past the plan that brings nothing new stops the run (stalled)', async () => {
+    const read = async (n: number) => ({
+      data: [{ id: 'same' }],
+      meta: { total: 1, page: n, limit: 10, hasNext: true },
+    });
+    const r = await run(read);
+    expect(r.anomalies.find((a) => a.kind === 'stalled')).toEqual({
+      kind: 'stalled',
+      page: 2,
+      message: 'page 2 brought no new record but says hasNext: true; stopped reading there',
+    });
+    expect(r.result.pages).toBe(2);
+  });
+
+  it('a list that keeps growing stops at twice the announced pages, at least 10 more', async () => {
+    const read = async (n: number) => ({
+      data: recs((n - 1) * 10, 10),
+      meta: { total: 10, page: n, limit: 10, hasNext: true },
+    });
+    const r = await run(read);
+    expect(r.anomalies.find((a) => a.kind === 'runaway')).toEqual({
+      kind: 'runaway',
+      page: 11,
+      message:
+        'the list kept growing past twice the 1 page(s) meta.total announced; stopped reading at page 11',
+    });
+    expect(r.result.pages).toBe(11);
+  });
+
+  it('fewer records than meta.total is a count mismatch', async () => {
+    const { read } = service(25, (p, n) => (n === 3 ? { ...p, data: p.data.slice(1) } : p));
+    const r = await run(read);
+    expect(r.anomalies.at(-1)).toEqual({
+      kind: 'count-mismatch',
+      message: 'exported 24 records, but meta.total was 25 at the start and 25 at the end',
+    });
+  });
+
+  it('an anomaly the caller makes fatal ends the run with that error', async () => {
+    const { read } = service(30, (p, n) => (n === 2 ? { ...p, meta: { ...p.meta, page: 9 } } : p));
+    await expect(run(read, { fatal: ['wrong-page'] })).rejects.toThrow(
+      'fatal: page 2 came back as meta.page 9',
+    );
+  });
+
+  it('a missing hasNext is derived from meta.total; a missing meta.page is tolerated', async () => {
+    const { read } = service(25, (p) => ({
+      data: p.data,
+      meta: { total: p.meta.total, limit: p.meta.limit } as PageOf['meta'],
+    }));
+    const r = await run(read);
+    expect(r.result.count).toBe(25);
+    expect(r.anomalies).toEqual([]);
+  });
+
+  it('a page without data is refused by the default shape check', async () => {
+    await expect(run(async () => ({ meta: { total: 1 } }))).rejects.toThrow(
+      'page 1 of the export is not { data: [...], meta: { total, page, limit, hasNext } }',
+    );
+  });
+
+  it('never holds more than the window, and the service clamping limit sets the page size', async () => {
+    const { read } = service(100, (p) => p);
+    const r = await run(read, { window: 2 });
+    expect(r.result.maxPagesHeld).toBeLessThanOrEqual(2);
+    const clamped = async (n: number) => ({
+      data: recs((n - 1) * 5, n <= 4 ? 5 : 0),
+      meta: { total: 20, page: n, limit: 5, hasNext: n < 4 },
+    });
+    const c = await run(clamped, { limit: 100 });
+    expect(c.result).toMatchObject({ count: 20, pages: 4 });
+    expect(c.anomalies).toEqual([]);
+  });
+
+  it('stops requesting pages once the caller aborts', async () => {
+    const ac = new AbortController();
+    const requested: number[] = [];
+    const engine = runPages<Rec>({
+      read: async (n, limit, signal) => {
+        requested.push(n);
+        await new Promise((r) => setTimeout(r, 2));
+        signal.throwIfAborted();
+        return {
+          data: recs((n - 1) * limit, limit),
+          meta: { total: 1000, page: n, limit, hasNext: true },
+        };
+      },
+      limit: 10,
+      window: 2,
+      limiter: pLimit(2),
+      signal: ac.signal,
+      ids: { add: () => true },
+      onAnomaly: () => {},
+      onPage: (_fresh, info) => {
+        if (info.page === 3) ac.abort(new Error('stop'));
+      },
+    });
+    await expect(engine).rejects.toThrow();
+    const before = requested.length;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(requested.length).toBe(before);
+    expect(before).toBeLessThan(10);
+  });
+});
