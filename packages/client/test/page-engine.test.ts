@@ -40,7 +40,13 @@ async function run(
     window: opts.window ?? 3,
     limiter: pLimit(opts.window ?? 3),
     signal: new AbortController().signal,
-    ids: { add: (id) => (ids.has(id) ? false : (ids.add(id), true)) },
+    ids: {
+      add: (id) => {
+        if (ids.has(id)) return false;
+        ids.add(id);
+        return true;
+      },
+    },
     onAnomaly: (a) => {
       anomalies.push(a);
       if (opts.fatal?.includes(a.kind)) throw new Error(`fatal: ${a.message}`);
