@@ -3,7 +3,6 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CliError, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
-import { writeFileAtomically } from './export/atomic-file.js';
 
 /**
  * The config file (cli.md): `$XDG_CONFIG_HOME/rcs/config.json`, else `~/.config/rcs/config.json`,
@@ -114,6 +113,8 @@ export async function readConfig(path: string): Promise<ConfigFile> {
 export async function writeConfig(path: string, config: ConfigFile): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   // The export's atomic write: a fresh 0600 file (O_EXCL), fsynced, renamed, directory synced.
+  // Loaded here: it brings node:crypto, which reading the config (every command) does not need.
+  const { writeFileAtomically } = await import('./export/atomic-file.js');
   await writeFileAtomically(path, `${JSON.stringify(config, null, 2)}\n`);
 }
 

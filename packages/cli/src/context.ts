@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { makeRedactor, type RcsClient } from '@rcs/client';
+import type { RcsClient } from '@rcs/client';
 import { configPath, type Profile, profileNameOf, profileOf, readConfig } from './config.js';
 import { CliError, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
@@ -192,7 +192,9 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
   const quiet = Boolean(globals.quiet);
   const verbose = Boolean(globals.verbose) && !quiet;
   let client: Promise<RcsClient> | undefined;
-  let redactSecrets = makeRedactor([]);
+  // Until the client is built there are no credentials to remove; the client (and its redactor)
+  // is loaded only by the commands that talk to the service, not by `rcs check` or `rcs config`.
+  let redactSecrets: (text: string) => string = (text) => text;
 
   const ctx: CliContext = {
     stdout: io.stdout,
@@ -240,9 +242,9 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
         'no credentials: set RCS_API_KEY (or RCS_TOKEN), pass --api-key-file FILE, or run `rcs config set api-key -`',
       );
     }
+    const { createRcsClient, makeRedactor } = await import('@rcs/client');
     const redact = makeRedactor([settings.apiKey, settings.token]);
     redactSecrets = redact;
-    const { createRcsClient } = await import('@rcs/client');
     const create = io.createClient ?? createRcsClient;
     const fetch = await networkFetch(
       io.env,

@@ -1,3 +1,4 @@
+import { causeCode } from './cause-code.js';
 import { RcsError } from './errors.js';
 
 /**
@@ -46,25 +47,19 @@ export class CertificateError extends RcsError {
 
 /** The certificate failure in an error's cause chain, if it is one. */
 export function certificateFailure(error: unknown, host: string): CertificateError | undefined {
-  let e: unknown = error;
-  for (let depth = 0; depth < 5 && e !== null && typeof e === 'object'; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && PROBLEMS[code]) {
-      const problem = PROBLEMS[code];
-      const remedy =
-        problem === 'untrusted-issuer' || problem === 'self-signed'
-          ? `; if your company's proxy or a private certificate authority signs it, trust that authority with ${EXTRA_CA_HINT}`
-          : problem === 'wrong-host'
-            ? '; check the base URL'
-            : '; check the server (and this machine’s clock)';
-      return new CertificateError(
-        `the TLS certificate of ${host} ${SAYS[problem]} (${code}); not retried${remedy}`,
-        problem,
-        code,
-        { cause: error },
-      );
-    }
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
+  const code = causeCode(error, (c) => Object.hasOwn(PROBLEMS, c));
+  if (code === undefined) return undefined;
+  const problem = PROBLEMS[code] as CertificateProblem;
+  const remedy =
+    problem === 'untrusted-issuer' || problem === 'self-signed'
+      ? `; if your company's proxy or a private certificate authority signs it, trust that authority with ${EXTRA_CA_HINT}`
+      : problem === 'wrong-host'
+        ? '; check the base URL'
+        : '; check the server (and this machine’s clock)';
+  return new CertificateError(
+    `the TLS certificate of ${host} ${SAYS[problem]} (${code}); not retried${remedy}`,
+    problem,
+    code,
+    { cause: error },
+  );
 }

@@ -2,6 +2,7 @@ import type { RatePacer } from './adaptive-rate.js';
 import { parseErrorBody } from './api-error.js';
 import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay, sleep } from './backoff.js';
 import { readBounded } from './bounded-body.js';
+import { causeCode } from './cause-code.js';
 import { certificateFailure } from './certificate.js';
 import { ConnectionError, RcsError, TimeoutError } from './errors.js';
 import type { Redactor } from './redact.js';
@@ -95,19 +96,8 @@ export function assertSecureTransport(
   );
 }
 
-/** The first `code` in an error's cause chain that `wanted` accepts. */
-function causeCode(error: unknown, wanted: ReadonlySet<string>): string | undefined {
-  let e: unknown = error;
-  for (let depth = 0; depth < 4 && e !== null && typeof e === 'object'; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && wanted.has(code)) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 function neverSent(error: unknown): boolean {
-  return causeCode(error, NEVER_SENT_CODES) !== undefined;
+  return causeCode(error, (c) => NEVER_SENT_CODES.has(c)) !== undefined;
 }
 
 /**
@@ -117,7 +107,7 @@ function neverSent(error: unknown): boolean {
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 export function isUnreachable(error: unknown): boolean {
-  return causeCode(error, UNREACHABLE_CODES) !== undefined;
+  return causeCode(error, (c) => UNREACHABLE_CODES.has(c)) !== undefined;
 }
 
 /** Reads a body, refusing one larger than `limit` bytes before it is held in memory. */

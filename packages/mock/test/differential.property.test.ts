@@ -271,7 +271,6 @@ describe('pre-validation predicts the mock (one rule book, issue 12)', () => {
       }),
       { numRuns: RUNS, seed: 20261124 },
     );
-    if (process.env.RCS_DIFF_STATS) console.log([...seen].sort());
     expect(disagreements.slice(0, 3)).toEqual([]);
     // Every outcome was exercised, so the agreement is not vacuous.
     for (const pair of ['ok->ok', '400->400', '422-rep->422-rep']) {

@@ -390,12 +390,28 @@ const canMount = (() => {
   }
 })();
 
+/**
+ * `rcs upload call.srt --ledger <disk>/ledger.jsonl` against a mock that takes a second to answer,
+ * resolved once the upload's write-ahead `sending` line is on the disk (the create is in flight).
+ */
+async function uploadInFlight(disk: string) {
+  const { env, rep } = await startMock({ processingMs: 0, faults: { latencyMs: 1_000 } });
+  const dir = tempDir();
+  writeFileSync(join(dir, 'call.srt'), labeledCall(rep, 1));
+  const ledger = join(disk, 'ledger.jsonl');
+  const upload = () =>
+    spawnRcs(['upload', 'call.srt', '--email', rep, '--ledger', ledger], { cwd: dir, env });
+  const run = upload();
+  await until(() => existsSync(ledger) && readFileSync(ledger, 'utf8').includes('sending'));
+  return { run, ledger, upload };
+}
+
 describe('a full disk (item 6): nothing duplicated, nothing lost', () => {
   it.runIf(canMount)(
     'the ledger cannot take the intent: nothing is sent, one line says why',
-    async () => {
+    async (ctx) => {
       const disk = smallFileSystem(64);
-      if (!disk) return;
+      if (!disk) return ctx.skip();
       const { env, rep } = await startMock({ processingMs: 0 });
       const dir = tempDir();
       writeFileSync(join(dir, 'call.srt'), labeledCall(rep, 1));
@@ -414,18 +430,10 @@ describe('a full disk (item 6): nothing duplicated, nothing lost', () => {
 
   it.runIf(canMount)(
     'a disk that fills up while the create is in flight still gets its outcome: written in place, one line',
-    async () => {
+    async (ctx) => {
       const disk = smallFileSystem(64);
-      if (!disk) return;
-      const { env, rep } = await startMock({ processingMs: 0, faults: { latencyMs: 1_000 } });
-      const dir = tempDir();
-      writeFileSync(join(dir, 'call.srt'), labeledCall(rep, 1));
-      const ledger = join(disk, 'ledger.jsonl');
-      const run = spawnRcs(['upload', 'call.srt', '--email', rep, '--ledger', ledger], {
-        cwd: dir,
-        env,
-      });
-      await until(() => existsSync(ledger) && readFileSync(ledger, 'utf8').includes('sending'));
+      if (!disk) return ctx.skip();
+      const { run, ledger } = await uploadInFlight(disk);
       fill(disk);
       const r = await run.done;
       expect(r.code, r.stderr).toBe(0);
@@ -437,18 +445,10 @@ describe('a full disk (item 6): nothing duplicated, nothing lost', () => {
 
   it.runIf(canMount)(
     'a ledger that breaks after the create: the session id is printed, exit 1, and a re-run does not create it again',
-    async () => {
+    async (ctx) => {
       const disk = smallFileSystem(64);
-      if (!disk) return;
-      const { env, rep } = await startMock({ processingMs: 0, faults: { latencyMs: 1_000 } });
-      const dir = tempDir();
-      writeFileSync(join(dir, 'call.srt'), labeledCall(rep, 1));
-      const ledger = join(disk, 'ledger.jsonl');
-      const run = spawnRcs(['upload', 'call.srt', '--email', rep, '--ledger', ledger], {
-        cwd: dir,
-        env,
-      });
-      await until(() => existsSync(ledger) && readFileSync(ledger, 'utf8').includes('sending'));
+      if (!disk) return ctx.skip();
+      const { run, upload } = await uploadInFlight(disk);
       // The file system goes read-only while the create is in flight (a failing disk does that).
       execFileSync('mount', ['-o', 'remount,ro', disk], { stdio: 'ignore' });
       const first = await run.done;
@@ -461,10 +461,7 @@ describe('a full disk (item 6): nothing duplicated, nothing lost', () => {
       expect(first.code).toBe(1);
       execFileSync('mount', ['-o', 'remount,rw', disk], { stdio: 'ignore' });
       // Its intent is the ledger's last word about it: unknown, so it is not sent again.
-      const again = await spawnRcs(['upload', 'call.srt', '--email', rep, '--ledger', ledger], {
-        cwd: dir,
-        env,
-      }).done;
+      const again = await upload().done;
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/outcome is unknown/);
       expect(mock?.api.state.counts().createdSessions).toBe(1);
