@@ -8,14 +8,14 @@ import { examples, type RegisterCommand } from './kit.js';
 export const registerExport: RegisterCommand = (root, kit) => {
   root
     .command('export')
-    .description('export data to JSONL or CSV files (see EXPORT.md)')
+    .description('export data to JSONL, CSV or Parquet files (see EXPORT.md)')
     .argument(
       '<resource...>',
       'real-call-sessions, track-assignments, mission-assignments, sprints, users, tracks, scorecards, missions, teams, or all',
     )
     .addOption(
       new Option('--format <format>', 'file format')
-        .choices(['jsonl', 'csv'] as const)
+        .choices(['jsonl', 'csv', 'parquet'] as const)
         .default('jsonl' as const),
     )
     // The literal is DEFAULT_OUT_DIR (program.test.ts keeps them equal), for the same reason.
@@ -33,11 +33,16 @@ export const registerExport: RegisterCommand = (root, kit) => {
       '--allow-drift',
       'accept an export whose count drifted while it ran (warns in the manifest)',
     )
+    .option(
+      '--changes',
+      'also write <resource>.changes.jsonl: what was inserted, updated, deleted since the last run in the directory (D27)',
+    )
     .addHelpText(
       'after',
       examples([
         'rcs export all',
         'rcs export users teams --format csv --out ./backup',
+        'rcs export all --format parquet --changes --out ./warehouse',
         'rcs export real-call-sessions --out - | jq .learnerUserId',
       ]),
     )
@@ -55,6 +60,7 @@ export const registerExport: RegisterCommand = (root, kit) => {
             csvRaw: Boolean(opts.csvRaw),
             bom: Boolean(opts.bom),
             allowDrift: Boolean(opts.allowDrift),
+            changes: Boolean(opts.changes),
           },
           ctx,
         );

@@ -17,13 +17,18 @@ export const BOM = '\uFEFF';
 
 export type ApiRecord = { id: string } & Record<string, unknown>;
 
-export interface PageEncoder {
-  /** Bytes before the first record: a BOM and/or a CSV header. */
-  readonly preamble: string;
-  encode(records: readonly ApiRecord[]): string;
+/** Text (JSONL, CSV) or bytes (Parquet). */
+export type Chunk = string | Uint8Array;
+
+export interface PageEncoder<C extends Chunk = Chunk> {
+  /** Bytes before the first record: a BOM and/or a CSV header, Parquet's magic number. */
+  readonly preamble: C;
+  encode(records: readonly ApiRecord[]): C;
+  /** Bytes after the last record (Parquet's last row group and footer). */
+  end?(): C;
 }
 
-export function jsonlEncoder(): PageEncoder {
+export function jsonlEncoder(): PageEncoder<string> {
   return {
     preamble: '',
     encode(records) {
@@ -50,7 +55,7 @@ export interface CsvOptions {
   bom: boolean;
 }
 
-export function csvEncoder(columns: readonly string[], options: CsvOptions): PageEncoder {
+export function csvEncoder(columns: readonly string[], options: CsvOptions): PageEncoder<string> {
   const toRow = rowBuilder(columns, options.raw);
   return {
     preamble: (options.bom ? BOM : '') + csvText([columns]),
@@ -62,7 +67,7 @@ export function csvEncoder(columns: readonly string[], options: CsvOptions): Pag
  * The child table of real-call sessions: one row per analysis item, keyed by `sessionId` and
  * `itemIndex` (its 0-based position in `analysis.items`), so BI tools get a proper join.
  */
-export function sessionItemsEncoder(options: CsvOptions): PageEncoder {
+export function sessionItemsEncoder(options: CsvOptions): PageEncoder<string> {
   const toItemRow = rowBuilder(SESSION_ITEM_FIELDS, options.raw);
   const key = (text: string) => (options.raw ? text : neutraliseCell(text));
   return {

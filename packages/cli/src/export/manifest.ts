@@ -8,7 +8,7 @@
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_VERSION = 1;
 
-export type ExportFormat = 'jsonl' | 'csv';
+export type ExportFormat = 'jsonl' | 'csv' | 'parquet';
 
 /** `complete`: exact. `drift`: accepted with `--allow-drift`; see `warnings`. */
 export type ResourceStatus = 'complete' | 'drift';
@@ -42,7 +42,7 @@ export interface ManifestEntry {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  /** real-call-sessions in CSV: the analysis-items child table. */
+  /** real-call-sessions in CSV and Parquet: the analysis-items child table. */
   items?: ManifestChildFile;
 }
 

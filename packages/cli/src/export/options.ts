@@ -24,6 +24,8 @@ export interface ExportOptions {
   csvRaw: boolean;
   bom: boolean;
   allowDrift: boolean;
+  /** D27: write `<resource>.changes.jsonl` against the previous run's state in the directory. */
+  changes?: boolean;
 }
 
 export const DEFAULT_OUT_DIR = 'rcs-export';
@@ -49,6 +51,7 @@ export interface ExportPlan {
   csvRaw: boolean;
   bom: boolean;
   allowDrift: boolean;
+  changes: boolean;
 }
 
 const NAMES = EXPORT_TABLE.map((e) => e.resource).join(', ');
@@ -86,12 +89,12 @@ export function planExport(options: ExportOptions): ExportPlan {
   );
 
   const format = options.format;
-  if (format !== 'jsonl' && format !== 'csv') {
-    throw usageError(`--format must be jsonl or csv, got "${String(format)}"`);
+  if (format !== 'jsonl' && format !== 'csv' && format !== 'parquet') {
+    throw usageError(`--format must be jsonl, csv or parquet, got "${String(format)}"`);
   }
   if (format !== 'csv' && (options.csvRaw || options.bom)) {
     throw usageError(
-      `${options.csvRaw ? '--csv-raw' : '--bom'} applies to --format csv only (JSONL is UTF-8 without a BOM)`,
+      `${options.csvRaw ? '--csv-raw' : '--bom'} applies to --format csv only (${format === 'jsonl' ? 'JSONL is UTF-8 without a BOM' : 'Parquet is typed and binary'})`,
     );
   }
   const concurrency = concurrencyOf(options.concurrency);
@@ -110,6 +113,12 @@ export function planExport(options: ExportOptions): ExportPlan {
       `--out - streams exactly one export to stdout, but ${entries.length} were named; pick one, or write to a directory`,
     );
   }
+  const changes = options.changes ?? false;
+  if (changes && out === '-') {
+    throw usageError(
+      '--changes compares with the previous run kept in the output directory (D27); it needs --out DIR, not -',
+    );
+  }
   return {
     entries,
     format,
@@ -119,5 +128,6 @@ export function planExport(options: ExportOptions): ExportPlan {
     csvRaw: options.csvRaw,
     bom: options.bom,
     allowDrift: options.allowDrift,
+    changes,
   };
 }

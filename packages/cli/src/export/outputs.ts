@@ -9,6 +9,7 @@ import { AtomicFile, type WrittenFile } from './atomic-file.js';
 import { columnsOf, SESSION_ITEMS_FILE_STEM, SESSION_ITEMS_RESOURCE } from './columns.js';
 import {
   type ApiRecord,
+  type Chunk,
   csvEncoder,
   jsonlEncoder,
   type PageEncoder,
@@ -26,14 +27,33 @@ function fileNameOf(resource: string, format: ExportFormat): string {
   return `${resource}.${format}`;
 }
 
-const SESSION_ITEMS_FILE = `${SESSION_ITEMS_FILE_STEM}.csv`;
+function sessionItemsFileOf(format: ExportFormat): string {
+  return `${SESSION_ITEMS_FILE_STEM}.${format}`;
+}
+
+/** Names the writer in a Parquet file's footer (`created_by`). */
+const CREATED_BY = 'rcs (hyparquet-writer)';
 
 /** The main encoder of an export, and the items encoder when the export has a child table. */
-function encodersOf(
+async function encodersOf(
   resource: ExportResource,
   settings: OutputSettings,
-): { main: PageEncoder; items: PageEncoder | undefined } {
+): Promise<{ main: PageEncoder; items: PageEncoder | undefined }> {
   if (settings.format === 'jsonl') return { main: jsonlEncoder(), items: undefined };
+  if (settings.format === 'parquet') {
+    // Loaded for this format only: the writer is a chunk of its own (start-up, bench/cli).
+    const [parquet, schema] = await Promise.all([
+      import('./parquet-encoder.js'),
+      import('./parquet-schema.js'),
+    ]);
+    return {
+      main: parquet.parquetEncoder(schema.recordShapeOf(resource), parquet.recordRows, CREATED_BY),
+      items:
+        resource === SESSION_ITEMS_RESOURCE
+          ? parquet.parquetEncoder(schema.SESSION_ITEM_SHAPE, parquet.sessionItemRows, CREATED_BY)
+          : undefined,
+    };
+  }
   const csv = { raw: settings.csvRaw, bom: settings.bom };
   return {
     main: csvEncoder(columnsOf(resource), csv),
@@ -65,31 +85,35 @@ export class FileOutput {
   #encoders: { main: PageEncoder; items: PageEncoder | undefined };
   #itemRows = 0;
   readonly file: string;
+  readonly itemsFile: string;
 
   private constructor(
     file: string,
+    itemsFile: string,
     main: AtomicFile,
     items: AtomicFile | undefined,
     encoders: { main: PageEncoder; items: PageEncoder | undefined },
   ) {
     this.file = file;
+    this.itemsFile = itemsFile;
     this.#main = main;
     this.#items = items;
     this.#encoders = encoders;
   }
 
   static async open(dir: string, resource: ExportResource, settings: OutputSettings) {
-    const encoders = encodersOf(resource, settings);
+    const encoders = await encodersOf(resource, settings);
     const file = fileNameOf(resource, settings.format);
+    const itemsFile = sessionItemsFileOf(settings.format);
     const main = await AtomicFile.create(join(dir, file));
     let items: AtomicFile | undefined;
     try {
-      if (encoders.items) items = await AtomicFile.create(join(dir, SESSION_ITEMS_FILE));
+      if (encoders.items) items = await AtomicFile.create(join(dir, itemsFile));
     } catch (error) {
       await main.discard();
       throw error;
     }
-    const output = new FileOutput(file, main, items, encoders);
+    const output = new FileOutput(file, itemsFile, main, items, encoders);
     await main.write(encoders.main.preamble);
     if (items && encoders.items) await items.write(encoders.items.preamble);
     return output;
@@ -105,11 +129,16 @@ export class FileOutput {
     await Promise.all(pending);
   }
 
-  /** fsync + verify; nothing is visible yet. */
+  /** The encoders' last bytes, fsync + verify; nothing is visible yet. */
   async finish(): Promise<FileResult> {
+    const last = [this.#main.write(this.#encoders.main.end?.() ?? '')];
+    if (this.#items && this.#encoders.items) {
+      last.push(this.#items.write(this.#encoders.items.end?.() ?? ''));
+    }
+    await Promise.all(last);
     const written = await this.#main.finish();
     const items = this.#items
-      ? { file: SESSION_ITEMS_FILE, written: await this.#items.finish(), count: this.#itemRows }
+      ? { file: this.itemsFile, written: await this.#items.finish(), count: this.#itemRows }
       : undefined;
     return { file: this.file, written, items };
   }
@@ -125,14 +154,14 @@ export class FileOutput {
 }
 
 export interface WritableLike {
-  write(chunk: string): boolean;
+  write(chunk: Chunk): boolean;
   once(event: string, listener: (...args: unknown[]) => void): unknown;
   removeListener(event: string, listener: (...args: unknown[]) => void): unknown;
 }
 
 /** Writes honouring backpressure; a closed pipe (`| head`) ends the wait with an error. */
-async function writeToStream(stream: WritableLike, text: string): Promise<void> {
-  if (text.length === 0 || stream.write(text)) return;
+async function writeToStream(stream: WritableLike, chunk: Chunk): Promise<void> {
+  if (chunk.length === 0 || stream.write(chunk)) return;
   const ac = new AbortController();
   try {
     await Promise.race([
@@ -153,10 +182,14 @@ export class StreamOutput {
   #encoder: PageEncoder;
   #started = false;
 
-  constructor(stream: WritableLike, resource: ExportResource, settings: OutputSettings) {
+  private constructor(stream: WritableLike, encoder: PageEncoder) {
     this.#stream = stream;
+    this.#encoder = encoder;
+  }
+
+  static async open(stream: WritableLike, resource: ExportResource, settings: OutputSettings) {
     // A stream has room for one table: the child items table exists only in directory mode.
-    this.#encoder = encodersOf(resource, settings).main;
+    return new StreamOutput(stream, (await encodersOf(resource, settings)).main);
   }
 
   async writePage(records: readonly ApiRecord[]): Promise<void> {
@@ -167,8 +200,9 @@ export class StreamOutput {
     if (records.length > 0) await writeToStream(this.#stream, this.#encoder.encode(records));
   }
 
-  /** An empty export still gets its CSV header. */
+  /** An empty export still gets its CSV header (and a Parquet file its footer). */
   async end(): Promise<void> {
     await this.writePage([]);
+    await writeToStream(this.#stream, this.#encoder.end?.() ?? '');
   }
 }

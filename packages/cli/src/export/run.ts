@@ -250,7 +250,7 @@ export async function exportToStream(
 ): Promise<PagerResult> {
   const entry = plan.entries[0];
   if (!entry || plan.entries.length !== 1) throw new Error('--out - takes exactly one export');
-  const output = new StreamOutput(stream, entry.resource, plan);
+  const output = await StreamOutput.open(stream, entry.resource, plan);
   const limiter = pLimit(plan.concurrency);
   try {
     const { result } = await exportOne(entry, plan, deps, limiter, deps.signal, (records) =>

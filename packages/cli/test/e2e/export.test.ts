@@ -321,7 +321,8 @@ describe('rcs export usage errors (exit 2, before any request)', () => {
       { resources: ['users'], archived: 'include' as const },
       /--archived applies to the tracks export only/,
     ],
-    [{ format: 'xml' as 'csv' }, /--format must be jsonl or csv/],
+    [{ format: 'xml' as 'csv' }, /--format must be jsonl, csv or parquet, got "xml"/],
+    [{ changes: true, out: '-', resources: ['users'] }, /--changes .* needs --out DIR, not -/],
   ])('%o', async (over, message) => {
     const { ctx, stderr } = fakeContext({ client: never });
     expect(await runExport(options({ out: dir, ...over }), ctx)).toBe(2);
