@@ -30,7 +30,10 @@ function summary(manifest: Manifest): string {
     formatCount(e.total),
     `${(e.durationMs / 1000).toFixed(1)} s`,
     e.status,
-    e.items ? `${e.file} + ${e.items.file} (${formatCount(e.items.count)} rows)` : e.file,
+    (e.items ? `${e.file} + ${e.items.file} (${formatCount(e.items.count)} rows)` : e.file) +
+      (e.changes
+        ? ` + ${e.changes.file} (+${formatCount(e.changes.inserts)} ~${formatCount(e.changes.updates)} -${formatCount(e.changes.deletes)})`
+        : ''),
   ]);
   return renderTable(['export', 'records', 'total', 'time', 'status', 'file'], rows);
 }

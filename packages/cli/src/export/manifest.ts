@@ -44,6 +44,15 @@ export interface ManifestEntry {
   durationMs: number;
   /** real-call-sessions in CSV and Parquet: the analysis-items child table. */
   items?: ManifestChildFile;
+  /** `--changes` (D27): the change file and what it counts. */
+  changes?: {
+    file: string;
+    inserts: number;
+    updates: number;
+    deletes: number;
+    bytes: number;
+    sha256: string;
+  };
 }
 
 export interface Manifest {
@@ -57,6 +66,7 @@ export interface Manifest {
     csvRaw?: boolean;
     bom?: boolean;
     allowDrift: boolean;
+    changes: boolean;
   };
   startedAt: string;
   finishedAt: string;

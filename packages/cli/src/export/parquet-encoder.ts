@@ -15,8 +15,8 @@ import { rowValues, type SizeCounter } from './parquet-values.js';
 import type { RecordShape } from './shape.js';
 
 /** A row group is written when either is reached (large enough for readers, small for RSS). */
-export const ROW_GROUP_BYTES = 16 * 1024 * 1024;
-export const ROW_GROUP_ROWS = 100_000;
+const ROW_GROUP_BYTES = 16 * 1024 * 1024;
+const ROW_GROUP_ROWS = 100_000;
 
 /** Rows of a table from one page of records (a record can give zero or many rows). */
 export type RowSource = (records: readonly ApiRecord[]) => Iterable<{
@@ -47,11 +47,17 @@ export const sessionItemRows: RowSource = function* (records) {
   }
 };
 
+export interface RowGroupLimits {
+  rows: number;
+  bytes: number;
+}
+
 export function parquetEncoder(
   shape: RecordShape,
   rows: RowSource,
   createdBy: string,
-): PageEncoder {
+  limits: RowGroupLimits = { rows: ROW_GROUP_ROWS, bytes: ROW_GROUP_BYTES },
+): PageEncoder<Uint8Array> {
   const writer = new ByteWriter();
   const schema = parquetSchemaOf(shape.fields);
   const parquet = new ParquetWriter({
@@ -92,7 +98,7 @@ export function parquetEncoder(
         const values = rowValues(row, shape, label, size);
         for (let i = 0; i < values.length; i++) columns[i]!.push(values[i]);
         buffered++;
-        if (buffered >= ROW_GROUP_ROWS || size.bytes >= ROW_GROUP_BYTES) writeGroup();
+        if (buffered >= limits.rows || size.bytes >= limits.bytes) writeGroup();
       }
       return take();
     },

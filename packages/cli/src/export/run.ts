@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { ExportEntry, ExportResource } from '@rcs/client';
 import pLimit from 'p-limit';
 import { syncDirectory, writeFileAtomically } from './atomic-file.js';
+import { ChangeTracker } from './changes.js';
 import type { ApiRecord } from './encoders.js';
 import { acquireExportLock } from './lock.js';
 import {
@@ -165,27 +166,38 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   await prepareOutputDirectory(dir);
   const lock = await acquireExportLock(dir);
   const outputs = new Map<ExportResource, FileOutput>();
+  // D27 --changes: one tracker per export, committed with its files.
+  const trackers = new Map<ExportResource, ChangeTracker>();
   try {
     for (const entry of plan.entries) {
       outputs.set(entry.resource, await FileOutput.open(dir, entry.resource, plan));
+      if (plan.changes) trackers.set(entry.resource, new ChangeTracker(dir, entry.resource));
     }
     const limiter = pLimit(plan.concurrency);
     const done = await allOrFirstError(plan.entries, deps.signal, async (entry, signal) => {
       const output = outputs.get(entry.resource)!;
-      const timed = await exportOne(entry, plan, deps, limiter, signal, (records) =>
-        output.writePage(records),
-      );
+      const tracker = trackers.get(entry.resource);
+      const timed = await exportOne(entry, plan, deps, limiter, signal, async (records) => {
+        await output.writePage(records);
+        await tracker?.add(records);
+      });
       // fsync + verify as soon as this export is complete, while the others still download.
-      return { ...timed, file: await output.finish() };
+      const file = await output.finish();
+      return { ...timed, file, changes: await tracker?.finish() };
     });
 
     // Every export is complete, exact (or accepted drift) and verified: make them visible.
+    // Per export, the data files first, then its changes file and last its new state: a crash
+    // part-way leaves a state that still matches what the consumer last saw or re-sees.
     deps.signal.throwIfAborted();
-    for (const entry of plan.entries) await outputs.get(entry.resource)!.commit();
+    for (const entry of plan.entries) {
+      await outputs.get(entry.resource)!.commit();
+      await trackers.get(entry.resource)?.commit();
+    }
     await syncDirectory(dir);
 
     const entries: ManifestEntry[] = plan.entries.map((entry, i) => {
-      const { result, startedAt: s, finishedAt: f, file } = done[i]!;
+      const { result, startedAt: s, finishedAt: f, file, changes } = done[i]!;
       return {
         resource: entry.resource,
         file: file.file,
@@ -212,6 +224,18 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
               },
             }
           : {}),
+        ...(changes
+          ? {
+              changes: {
+                file: changes.file,
+                inserts: changes.inserts,
+                updates: changes.updates,
+                deletes: changes.deletes,
+                bytes: changes.written.bytes,
+                sha256: changes.written.sha256,
+              },
+            }
+          : {}),
       };
     });
     const finishedAt = now();
@@ -225,6 +249,7 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
         ...(plan.archived ? { archived: plan.archived } : {}),
         ...(plan.format === 'csv' ? { csvRaw: plan.csvRaw, bom: plan.bom } : {}),
         allowDrift: plan.allowDrift,
+        changes: plan.changes,
       },
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
@@ -237,7 +262,10 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   } finally {
     // Whatever was not renamed into place goes (a rename that fails part-way leaves the rest as
     // partial files); discard() leaves a committed file alone.
-    await Promise.all([...outputs.values()].map((o) => o.discard()));
+    await Promise.all([
+      ...[...outputs.values()].map((o) => o.discard()),
+      ...[...trackers.values()].map((t) => t.discard()),
+    ]);
     await lock.release();
   }
 }

@@ -3,7 +3,7 @@
  * nine records are generated from openapi.yaml (generated/record-shapes.ts), never guessed from
  * the data.
  */
-export type ScalarType = 'int64' | 'double' | 'boolean' | 'timestamp' | 'string';
+type ScalarType = 'int64' | 'double' | 'boolean' | 'timestamp' | 'string';
 
 export type FieldShape =
   | { readonly type: ScalarType; readonly nullable: boolean }

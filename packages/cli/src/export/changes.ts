@@ -1,0 +1,356 @@
+/**
+ * `--changes` (D27): `DIR/<resource>.changes.jsonl`, what was inserted, updated and deleted since
+ * the previous successful run in DIR, one line per record in id order:
+ * `{"op":"insert"|"update"|"delete","id":…,"record":{…}}` (no `record` for a delete).
+ *
+ * The state it compares with is `DIR/.<resource>.changes-state`: a header line, then one line per
+ * record, `<id as JSON>\t<content hash>`, sorted by id. It is compact (an id and a hash, never the
+ * data) and written aside and renamed with the export's files, so a failed or interrupted run
+ * leaves the last good state in place.
+ *
+ * The content hash is SHA-256 (first 128 bits) of the record's canonical JSON: object keys sorted
+ * at every level, so a record whose properties come back in another order is not an update.
+ *
+ * Memory stays flat at any size: records are hashed as pages arrive and kept in a batch that is
+ * sorted and spilled to a run file (`.partial`, removed at the end or by the next run's lock)
+ * when it reaches BATCH_BYTES; the end is one merge of the sorted runs with the sorted previous
+ * state, streaming both.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { type FileHandle, open, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { AtomicFile, PARTIAL_SUFFIX, type WrittenFile } from './atomic-file.js';
+import type { ApiRecord } from './encoders.js';
+
+const STATE_VERSION = 1;
+/** Spill a sorted run when the batch holds this much record text. */
+const BATCH_BYTES = 16 * 1024 * 1024;
+/** Write the changes and state files in pieces of about this size. */
+const WRITE_CHUNK = 256 * 1024;
+
+export function changesFileOf(resource: string): string {
+  return `${resource}.changes.jsonl`;
+}
+
+export function stateFileOf(resource: string): string {
+  return `.${resource}.changes-state`;
+}
+
+function stateHeader(resource: string): string {
+  return `rcs-changes-state ${STATE_VERSION} ${JSON.stringify(resource)}`;
+}
+
+/** JSON with object keys sorted at every level (arrays keep their order). */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object)
+    .filter((k) => object[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(object[k])}`).join(',')}}`;
+}
+
+export function contentHash(record: unknown): string {
+  return createHash('sha256').update(canonicalJson(record)).digest('base64url').slice(0, 22);
+}
+
+/** The state or a run names a record by its id as JSON text; order is the id string's order. */
+interface Entry {
+  id: string;
+  /** `JSON.stringify(id)`. */
+  idJson: string;
+  hash: string;
+  /** The record as JSON (runs only; the state keeps no data). */
+  record?: string;
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export class ChangesStateError extends Error {
+  override name = 'ChangesStateError';
+}
+
+/** Reads a file line by line (no line is ever larger than one record). */
+async function* lines(handle: FileHandle): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  const buffer = Buffer.allocUnsafe(1024 * 1024);
+  let rest = '';
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) break;
+    const text = rest + decoder.write(buffer.subarray(0, bytesRead));
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      yield text.slice(start, nl);
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+  }
+  rest += decoder.end();
+  if (rest !== '') yield rest;
+}
+
+function parseIdJson(idJson: string): string | undefined {
+  try {
+    const id = JSON.parse(idJson) as unknown;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The previous state, streamed in id order and checked as it goes (a damaged file is loud). */
+async function* previousState(path: string, resource: string): AsyncGenerator<Entry> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    // No previous successful run with --changes here: every record is an insert (D27).
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const damaged = (line: number, why: string) =>
+    new ChangesStateError(
+      `${path} is damaged (line ${line}: ${why}); delete it to start over (the next run lists every record as an insert)`,
+    );
+  try {
+    let n = 0;
+    let last: string | undefined;
+    for await (const line of lines(handle)) {
+      n++;
+      if (n === 1) {
+        if (line !== stateHeader(resource)) throw damaged(1, 'not a change state of this export');
+        continue;
+      }
+      const tab = line.lastIndexOf('\t');
+      const idJson = line.slice(0, tab);
+      const hash = line.slice(tab + 1);
+      const id = tab > 0 ? parseIdJson(idJson) : undefined;
+      if (id === undefined || !/^[A-Za-z0-9_-]{22}$/.test(hash))
+        throw damaged(n, 'not an id and a hash');
+      if (last !== undefined && compareIds(last, id) >= 0) throw damaged(n, 'ids out of order');
+      last = id;
+      yield { id, idJson, hash };
+    }
+    if (n === 0) throw damaged(1, 'empty');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A sorted run file of this export's records. */
+async function* runEntries(path: string): AsyncGenerator<Entry> {
+  const handle = await open(path, 'r');
+  try {
+    for await (const line of lines(handle)) {
+      const a = line.indexOf('\t');
+      const b = line.indexOf('\t', a + 1);
+      const idJson = line.slice(0, a);
+      yield {
+        id: JSON.parse(idJson) as string,
+        idJson,
+        hash: line.slice(a + 1, b),
+        record: line.slice(b + 1),
+      };
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+async function* fromArray(entries: readonly Entry[]): AsyncGenerator<Entry> {
+  yield* entries;
+}
+
+/** Merges sorted sources into one sorted stream (k is small: one per 16 MB of records). */
+async function* mergeSorted(sources: AsyncGenerator<Entry>[]): AsyncGenerator<Entry> {
+  const heads: (Entry | undefined)[] = await Promise.all(
+    sources.map(async (s) => (await s.next()).value ?? undefined),
+  );
+  for (;;) {
+    let min = -1;
+    for (let i = 0; i < heads.length; i++) {
+      const head = heads[i];
+      if (head && (min === -1 || compareIds(head.id, heads[min]!.id) < 0)) min = i;
+    }
+    if (min === -1) return;
+    yield heads[min]!;
+    heads[min] = (await sources[min]!.next()).value ?? undefined;
+  }
+}
+
+interface ChangeCounts {
+  inserts: number;
+  updates: number;
+  deletes: number;
+}
+
+export interface ChangesResult extends ChangeCounts {
+  file: string;
+  written: WrittenFile;
+}
+
+/** Buffers text for an atomic file and writes it in pieces of about WRITE_CHUNK. */
+class ChunkedWriter {
+  #parts: string[] = [];
+  #size = 0;
+  constructor(readonly file: AtomicFile) {}
+  async add(text: string): Promise<void> {
+    this.#parts.push(text);
+    this.#size += text.length;
+    if (this.#size >= WRITE_CHUNK) await this.flush();
+  }
+  async flush(): Promise<void> {
+    if (this.#parts.length === 0) return;
+    const text = this.#parts.join('');
+    this.#parts = [];
+    this.#size = 0;
+    await this.file.write(text);
+  }
+}
+
+/** One export's change tracking: `add` each page, `finish`, then `commit` with the data files. */
+export class ChangeTracker {
+  readonly resource: string;
+  readonly #dir: string;
+  #batch: Entry[] = [];
+  #batchBytes = 0;
+  #runs: string[] = [];
+  #changes: AtomicFile | undefined;
+  #state: AtomicFile | undefined;
+  #tag = randomBytes(4).toString('hex');
+  readonly #batchLimit: number;
+
+  constructor(dir: string, resource: string, options: { batchBytes?: number } = {}) {
+    this.#dir = dir;
+    this.resource = resource;
+    this.#batchLimit = options.batchBytes ?? BATCH_BYTES;
+  }
+
+  /** Sorted run files spilled so far (for tests of the spill path). */
+  get runs(): number {
+    return this.#runs.length;
+  }
+
+  /** Hashes a page of records (the caller has already dropped repeated ids). */
+  async add(records: readonly ApiRecord[]): Promise<void> {
+    for (const record of records) {
+      const text = JSON.stringify(record);
+      this.#batch.push({
+        id: record.id,
+        idJson: JSON.stringify(record.id),
+        hash: contentHash(record),
+        record: text,
+      });
+      this.#batchBytes += text.length + record.id.length + 32;
+    }
+    if (this.#batchBytes >= this.#batchLimit) await this.#spill();
+  }
+
+  #sortedBatch(): Entry[] {
+    const batch = this.#batch;
+    this.#batch = [];
+    this.#batchBytes = 0;
+    return batch.sort((a, b) => compareIds(a.id, b.id));
+  }
+
+  async #spill(): Promise<void> {
+    const batch = this.#sortedBatch();
+    const path = join(
+      this.#dir,
+      `.${this.resource}.changes-run${this.#runs.length}.${process.pid}.${this.#tag}${PARTIAL_SUFFIX}`,
+    );
+    this.#runs.push(path);
+    const handle = await open(path, 'wx', 0o600);
+    try {
+      let text = '';
+      for (const e of batch) {
+        text += `${e.idJson}\t${e.hash}\t${e.record}\n`;
+        if (text.length >= WRITE_CHUNK) {
+          await handle.write(text);
+          text = '';
+        }
+      }
+      if (text !== '') await handle.write(text);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * Compares with the previous state and writes the changes file and the new state aside
+   * (fsynced and verified, not yet visible).
+   */
+  async finish(): Promise<ChangesResult> {
+    const current = this.#runs.length === 0 ? [fromArray(this.#sortedBatch())] : [];
+    if (this.#runs.length > 0) {
+      if (this.#batch.length > 0) await this.#spill();
+      for (const run of this.#runs) current.push(runEntries(run));
+    }
+    const file = changesFileOf(this.resource);
+    this.#changes = await AtomicFile.create(join(this.#dir, file));
+    this.#state = await AtomicFile.create(join(this.#dir, stateFileOf(this.resource)));
+    const changes = new ChunkedWriter(this.#changes);
+    const state = new ChunkedWriter(this.#state);
+    await state.add(`${stateHeader(this.resource)}\n`);
+    const counts: ChangeCounts = { inserts: 0, updates: 0, deletes: 0 };
+
+    const previous = previousState(join(this.#dir, stateFileOf(this.resource)), this.resource);
+    const records = mergeSorted(current);
+    let prev = (await previous.next()).value ?? undefined;
+    let cur = (await records.next()).value ?? undefined;
+    let lastId: string | undefined;
+    while (prev || cur) {
+      const order = !prev ? -1 : !cur ? 1 : compareIds(cur.id, prev.id);
+      if (order <= 0 && cur) {
+        if (lastId !== undefined && compareIds(lastId, cur.id) >= 0) {
+          throw new Error(`${this.resource}: record ${cur.idJson} was exported twice`);
+        }
+        lastId = cur.id;
+        await state.add(`${cur.idJson}\t${cur.hash}\n`);
+        if (order < 0) {
+          counts.inserts++;
+          await changes.add(`{"op":"insert","id":${cur.idJson},"record":${cur.record}}\n`);
+        } else if (cur.hash !== prev!.hash) {
+          counts.updates++;
+          await changes.add(`{"op":"update","id":${cur.idJson},"record":${cur.record}}\n`);
+        }
+        if (order === 0) prev = (await previous.next()).value ?? undefined;
+        cur = (await records.next()).value ?? undefined;
+      } else if (prev) {
+        counts.deletes++;
+        await changes.add(`{"op":"delete","id":${prev.idJson}}\n`);
+        prev = (await previous.next()).value ?? undefined;
+      }
+    }
+    await changes.flush();
+    await state.flush();
+    await this.#removeRuns();
+    const written = await this.#changes.finish();
+    await this.#state.finish();
+    return { file, written, ...counts };
+  }
+
+  /** Makes the changes file and the new state visible (after the data files). */
+  async commit(): Promise<void> {
+    await this.#changes?.commit();
+    await this.#state?.commit();
+  }
+
+  async #removeRuns(): Promise<void> {
+    const runs = this.#runs;
+    this.#runs = [];
+    await Promise.all(runs.map((run) => unlink(run).catch(() => {})));
+  }
+
+  /** Removes everything this run wrote aside; the previous state stays. Never throws. */
+  async discard(): Promise<void> {
+    this.#batch = [];
+    await this.#removeRuns();
+    await Promise.all([this.#changes?.discard(), this.#state?.discard()]);
+  }
+}
