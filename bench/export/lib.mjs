@@ -45,8 +45,22 @@ export async function startMock(args) {
 }
 
 /** Runs `rcs export …` against the mock; returns wall time, peak RSS and the manifest. */
-export async function runExport(mock, args) {
+/**
+ * Runs `rcs export ARGS --out DIR` `repeat` times in the same directory (a second run with
+ * `--changes` compares with the first one's state) and reports the last run.
+ */
+export async function runExport(mock, args, { repeat = 1 } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'rcs-export-bench-'));
+  try {
+    let last;
+    for (let i = 0; i < repeat; i++) last = await runExportOnce(mock, args, dir);
+    return last;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function runExportOnce(mock, args, dir) {
   const rssFile = join(dir, '.rss');
   const started = process.hrtime.bigint();
   const code = await new Promise((resolve) => {
@@ -69,7 +83,6 @@ export async function runExport(mock, args) {
   if (code !== 0) throw new Error(`rcs export ${args.join(' ')} exited with ${code}`);
   const manifest = JSON.parse(await readFile(join(dir, 'out', 'manifest.json'), 'utf8'));
   const rssBytes = Number(await readFile(rssFile, 'utf8'));
-  await rm(dir, { recursive: true, force: true });
   return { wallMs, rssBytes, manifest };
 }
 

@@ -5,7 +5,9 @@
 // also read by a bare fetch loop (fetch-floor.mjs): the part of the RSS that is Node's and
 // undici's, not the exporter's.
 //
-//   npm run build && npx node bench/export/memory.mjs [sizes=10000,100000,300000,1000000] [format=jsonl]
+//   npm run build && npx node bench/export/memory.mjs [sizes=10000,100000,300000,1000000] [format=jsonl] [changes]
+// With `changes` (issue 13), each size is exported twice into the same directory with --changes
+// and the second run is measured: it merges with a full previous state.
 // The goal compares the first and the last size; the ones between show where RSS levels off.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +16,7 @@ import { mb, requireBuild, runExport, sec, startMock } from './lib.mjs';
 requireBuild();
 const sizes = (process.argv[2] ?? '10000,100000,300000,1000000').split(',').map(Number);
 const format = process.argv[3] ?? 'jsonl';
+const changes = process.argv[4] === 'changes';
 const FLOOR = fileURLToPath(new URL('./fetch-floor.mjs', import.meta.url));
 
 function fetchFloor(mock) {
@@ -35,12 +38,14 @@ const results = [];
 for (const records of sizes) {
   const mock = await startMock(['--records', String(records)]);
   try {
-    const run = await runExport(mock, ['all', '--format', format]);
+    const run = await runExport(mock, ['all', '--format', format, ...(changes ? ['--changes'] : [])], {
+      repeat: changes ? 2 : 1,
+    });
     const floor = await fetchFloor(mock);
     const count = run.manifest.resources.reduce((n, e) => n + e.count, 0);
     results.push({ records: count, floor: floor.rssBytes, ...run });
     console.log(
-      `${String(count).padStart(9)} records (${format}): peak RSS ${mb(run.rssBytes)} (bare fetch loop: ${mb(floor.rssBytes)}), ${sec(run.wallMs)}, ${Math.round(count / (run.wallMs / 1000))} records/s end to end`,
+      `${String(count).padStart(9)} records (${format}${changes ? ' --changes, 2nd run' : ''}): peak RSS ${mb(run.rssBytes)} (bare fetch loop: ${mb(floor.rssBytes)}), ${sec(run.wallMs)}, ${Math.round(count / (run.wallMs / 1000))} records/s end to end`,
     );
   } finally {
     await mock.stop();

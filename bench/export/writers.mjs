@@ -1,5 +1,5 @@
-// Goal (issue 6): CSV and JSONL writing throughput (records/s) with no network, to show that the
-// writer is not the bottleneck. Real-call session records (the widest export: transcripts,
+// Goal (issue 6, issue 13): CSV, JSONL and Parquet writing throughput (records/s) and output size
+// with no network, to show that the writer is not the bottleneck. Real-call session records (the widest export: transcripts,
 // nested analysis, the items child table) are taken from the mock's demo data, then written
 // through the CLI's own encoders and atomic files (sha256, fsync, verify) many times over.
 //
@@ -14,14 +14,15 @@ requireBuild();
 const total = Number(process.argv[2] ?? 200_000);
 
 // The writers are internal to the CLI bundle, so bundle them from source for this bench.
-const outfile = join(ROOT, 'bench/.out/export-writers.mjs');
+const outfile = join(ROOT, 'bench/.out/export-writers/outputs.js');
 await build({
   entryPoints: [join(ROOT, 'packages/cli/src/export/outputs.ts')],
   bundle: true,
+  splitting: true,
+  outdir: join(ROOT, 'bench/.out/export-writers'),
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  outfile,
   logLevel: 'error',
 });
 const { FileOutput } = await import(outfile);
@@ -45,7 +46,7 @@ const samples = {
 const dir = await mkdtemp(join(tmpdir(), 'rcs-writers-'));
 try {
   for (const [resource, page] of Object.entries(samples)) {
-    for (const format of ['jsonl', 'csv']) {
+    for (const format of ['jsonl', 'csv', 'parquet']) {
       const output = await FileOutput.open(dir, resource, { format, csvRaw: false, bom: false });
       const started = process.hrtime.bigint();
       let written = 0;
@@ -60,7 +61,7 @@ try {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const bytes = result.written.bytes + (result.items?.written.bytes ?? 0);
       console.log(
-        `${resource.padEnd(19)} ${format.padEnd(5)} ${String(Math.round(written / seconds)).padStart(8)} records/s  (${written} records, ${(bytes / 1e6).toFixed(0)} MB incl. sha256 + fsync)`,
+        `${resource.padEnd(19)} ${format.padEnd(5)} ${String(Math.round(written / seconds)).padStart(8)} records/s  (${written} records, ${(bytes / 1e6).toFixed(1)} MB incl. sha256 + fsync)`,
       );
     }
   }

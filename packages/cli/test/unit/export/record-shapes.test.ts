@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 // @ts-expect-error: a plain .mjs script without types
 import { moduleText, shapesOf } from '../../../../../scripts/gen-export-shapes.mjs';
 

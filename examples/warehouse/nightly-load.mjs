@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// The nightly warehouse load (issue 13, D27): export the nine resources as Parquet with
+// --changes, then merge the changes into a DuckDB database, one transaction per night.
+//
+//   node examples/warehouse/nightly-load.mjs <export-dir> <warehouse.duckdb> [--print-sql]
+//
+// Credentials come from the environment or a profile, as for any `rcs` command (RCS_BASE_URL,
+// RCS_API_KEY). RCS_BIN overrides how `rcs` is started (default: `rcs` on the PATH).
+// --print-sql prints the statements instead of running them: the same MERGE works, with the
+// file paths swapped for a stage, in Snowflake, BigQuery or Databricks.
+//
+// Exit codes: rcs's own when the export fails (nothing is merged; the previous state stays, so
+// the next night's changes include tonight's); 1 when the merge fails (rolled back). The export's
+// state has then moved on without the warehouse, so a marker file asks the next night for a full
+// reload from its Parquet snapshot (always correct), after which merging resumes.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+
+const [exportDir, database, ...flags] = process.argv.slice(2);
+if (!exportDir || !database) {
+  console.error('usage: nightly-load.mjs <export-dir> <warehouse.duckdb> [--print-sql]');
+  process.exit(2);
+}
+const printOnly = flags.includes('--print-sql');
+const RELOAD = join(exportDir, '.warehouse-needs-reload');
+
+// 1. The export: all-or-nothing; a failed night replaces no file and no state.
+const [bin, ...binArgs] = (process.env.RCS_BIN ?? 'rcs').split(' ');
+const exported = spawnSync(
+  bin,
+  [...binArgs, 'export', 'all', '--format', 'parquet', '--changes', '--out', exportDir],
+  { stdio: 'inherit' },
+);
+if (exported.status !== 0) {
+  console.error(`nightly-load: rcs export failed (exit ${exported.status}); nothing merged`);
+  process.exit(exported.status ?? 1);
+}
+const manifest = JSON.parse(readFileSync(join(exportDir, 'manifest.json'), 'utf8'));
+
+const q = (name) => `"${name.replaceAll('"', '""')}"`;
+const lit = (text) => `'${text.replaceAll("'", "''")}'`;
+const tableOf = (resource) => q(resource.replaceAll('-', '_'));
+
+const db = await DuckDBInstance.create(printOnly ? ':memory:' : database);
+const connection = await db.connect();
+
+async function columnsOf(parquet) {
+  const reader = await connection.runAndReadAll(
+    `DESCRIBE SELECT * FROM read_parquet(${lit(parquet)})`,
+  );
+  return reader.getRowObjectsJS().map((r) => String(r.column_name));
+}
+
+// 2. The statements: per export, create the table once (typed from the Parquet file), then MERGE
+//    the night's changes: the change file names what changed, the Parquet file holds the typed row.
+const statements = [];
+const summary = [];
+const reload = existsSync(RELOAD);
+for (const entry of manifest.resources) {
+  const parquet = resolve(exportDir, entry.file);
+  const changes = resolve(exportDir, entry.changes.file);
+  const table = tableOf(entry.resource);
+  const columns = await columnsOf(parquet);
+  const others = columns.filter((c) => c !== 'id');
+  if (reload) {
+    // A full reload from tonight's snapshot (a previous merge failed).
+    statements.push(
+      `CREATE OR REPLACE TABLE ${table} AS SELECT * FROM read_parquet(${lit(parquet)})`,
+    );
+    if (entry.items) {
+      const items = resolve(exportDir, entry.items.file);
+      const itemsTable = tableOf(entry.items.file.replace(/\.parquet$/, ''));
+      statements.push(
+        `CREATE OR REPLACE TABLE ${itemsTable} AS SELECT * FROM read_parquet(${lit(items)})`,
+      );
+    }
+    summary.push(`${entry.resource}: reloaded ${entry.count}`);
+    continue;
+  }
+  statements.push(
+    `CREATE TABLE IF NOT EXISTS ${table} AS SELECT * FROM read_parquet(${lit(parquet)}) LIMIT 0`,
+  );
+  summary.push(
+    `${entry.resource}: +${entry.changes.inserts} ~${entry.changes.updates} -${entry.changes.deletes}`,
+  );
+  if (statSync(changes).size === 0) continue;
+  const source = `(SELECT c.op, c.id, ${others.map((c) => `p.${q(c)}`).join(', ')}
+      FROM read_json(${lit(changes)}, format = 'newline_delimited', columns = {op: 'VARCHAR', id: 'VARCHAR'}) c
+      LEFT JOIN read_parquet(${lit(parquet)}) p ON p.id = c.id)`;
+  statements.push(`MERGE INTO ${table} t USING ${source} s ON t.id = s.id
+    WHEN MATCHED AND s.op = 'delete' THEN DELETE
+    WHEN MATCHED THEN UPDATE SET ${others.map((c) => `${q(c)} = s.${q(c)}`).join(', ')}
+    WHEN NOT MATCHED AND s.op <> 'delete' THEN INSERT (${columns.map(q).join(', ')})
+      VALUES (${columns.map((c) => `s.${q(c)}`).join(', ')})`);
+  if (entry.items) {
+    // The child table follows its sessions: a changed or deleted session's items are replaced.
+    const items = resolve(exportDir, entry.items.file);
+    const itemsTable = tableOf(entry.items.file.replace(/\.parquet$/, ''));
+    const changed = `(SELECT id FROM read_json(${lit(changes)}, format = 'newline_delimited', columns = {op: 'VARCHAR', id: 'VARCHAR'}))`;
+    statements.push(
+      `CREATE TABLE IF NOT EXISTS ${itemsTable} AS SELECT * FROM read_parquet(${lit(items)}) LIMIT 0`,
+      `DELETE FROM ${itemsTable} WHERE "sessionId" IN ${changed}`,
+      `INSERT INTO ${itemsTable} SELECT * FROM read_parquet(${lit(items)}) WHERE "sessionId" IN ${changed}`,
+    );
+  }
+}
+
+if (printOnly) {
+  for (const statement of statements) console.log(`${statement};\n`);
+  process.exit(0);
+}
+
+// 3. One transaction: the warehouse moves from one night's snapshot to the next, or not at all.
+try {
+  await connection.run('BEGIN TRANSACTION');
+  for (const statement of statements) await connection.run(statement);
+  await connection.run('COMMIT');
+} catch (error) {
+  await connection.run('ROLLBACK').catch(() => {});
+  const why = String(error.message).split('\n')[0];
+  writeFileSync(RELOAD, `${new Date().toISOString()} ${why}\n`);
+  console.error(
+    `nightly-load: the merge failed and was rolled back (${why}); the next run reloads every table from its snapshot`,
+  );
+  process.exit(1);
+}
+if (reload) rmSync(RELOAD);
+connection.closeSync();
+console.log(`nightly-load: merged into ${database}: ${summary.join(', ')}`);
