@@ -13,8 +13,9 @@
  *
  * Memory stays flat at any size: records are hashed as pages arrive and kept in a batch that is
  * sorted and spilled to a run file (`.partial`, removed at the end or by the next run's lock)
- * when it reaches BATCH_BYTES; the end is one merge of the sorted runs with the sorted previous
- * state, streaming both.
+ * when it reaches its share of CHANGES_MEMORY (the run's exports share it, as they run at once);
+ * the end is one merge of the sorted runs (a heap over their heads, 64 KB read buffers) with the
+ * sorted previous state, streaming both.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { type FileHandle, open, unlink } from 'node:fs/promises';
@@ -24,8 +25,8 @@ import { AtomicFile, PARTIAL_SUFFIX, type WrittenFile } from './atomic-file.js';
 import type { ApiRecord } from './encoders.js';
 
 const STATE_VERSION = 1;
-/** Spill a sorted run when the batch holds this much record text. */
-const BATCH_BYTES = 16 * 1024 * 1024;
+/** Record text held in batches by all the exports of a run together, before they spill. */
+export const CHANGES_MEMORY = 16 * 1024 * 1024;
 /** Write the changes and state files in pieces of about this size. */
 const WRITE_CHUNK = 256 * 1024;
 
@@ -77,7 +78,7 @@ export class ChangesStateError extends Error {
 /** Reads a file line by line (no line is ever larger than one record). */
 async function* lines(handle: FileHandle): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
-  const buffer = Buffer.allocUnsafe(1024 * 1024);
+  const buffer = Buffer.allocUnsafe(64 * 1024);
   let rest = '';
   for (;;) {
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
@@ -166,20 +167,47 @@ async function* fromArray(entries: readonly Entry[]): AsyncGenerator<Entry> {
   yield* entries;
 }
 
-/** Merges sorted sources into one sorted stream (k is small: one per 16 MB of records). */
+/** Merges sorted sources into one sorted stream: a binary heap over the sources' heads. */
 async function* mergeSorted(sources: AsyncGenerator<Entry>[]): AsyncGenerator<Entry> {
-  const heads: (Entry | undefined)[] = await Promise.all(
-    sources.map(async (s) => (await s.next()).value ?? undefined),
-  );
-  for (;;) {
-    let min = -1;
-    for (let i = 0; i < heads.length; i++) {
-      const head = heads[i];
-      if (head && (min === -1 || compareIds(head.id, heads[min]!.id) < 0)) min = i;
+  const heap: { entry: Entry; source: AsyncGenerator<Entry> }[] = [];
+  const less = (a: number, b: number) => compareIds(heap[a]!.entry.id, heap[b]!.entry.id) < 0;
+  const swap = (a: number, b: number) => {
+    [heap[a], heap[b]] = [heap[b]!, heap[a]!];
+  };
+  const up = (start: number) => {
+    for (let i = start; i > 0 && less(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
+  };
+  const down = (start: number) => {
+    for (let i = start; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let min = i;
+      if (l < heap.length && less(l, min)) min = l;
+      if (r < heap.length && less(r, min)) min = r;
+      if (min === i) return;
+      swap(i, min);
+      i = min;
     }
-    if (min === -1) return;
-    yield heads[min]!;
-    heads[min] = (await sources[min]!.next()).value ?? undefined;
+  };
+  for (const source of sources) {
+    const first = await source.next();
+    if (!first.done) {
+      heap.push({ entry: first.value, source });
+      up(heap.length - 1);
+    }
+  }
+  while (heap.length > 0) {
+    const top = heap[0]!;
+    yield top.entry;
+    const next = await top.source.next();
+    if (next.done) {
+      const last = heap.pop()!;
+      if (heap.length === 0) return;
+      heap[0] = last;
+    } else {
+      heap[0] = { entry: next.value, source: top.source };
+    }
+    down(0);
   }
 }
 
@@ -228,7 +256,7 @@ export class ChangeTracker {
   constructor(dir: string, resource: string, options: { batchBytes?: number } = {}) {
     this.#dir = dir;
     this.resource = resource;
-    this.#batchLimit = options.batchBytes ?? BATCH_BYTES;
+    this.#batchLimit = options.batchBytes ?? CHANGES_MEMORY;
   }
 
   /** Sorted run files spilled so far (for tests of the spill path). */

@@ -21,6 +21,8 @@ export interface OutputSettings {
   format: ExportFormat;
   csvRaw: boolean;
   bom: boolean;
+  /** Exports of the run writing at once: they share the memory for Parquet row groups. */
+  sharedBy?: number;
 }
 
 function fileNameOf(resource: string, format: ExportFormat): string {
@@ -46,12 +48,23 @@ async function encodersOf(
       import('./parquet-encoder.js'),
       import('./parquet-schema.js'),
     ]);
+    const hasItems = resource === SESSION_ITEMS_RESOURCE;
+    const limits = parquet.rowGroupLimits((settings.sharedBy ?? 1) * (hasItems ? 2 : 1));
     return {
-      main: parquet.parquetEncoder(schema.recordShapeOf(resource), parquet.recordRows, CREATED_BY),
-      items:
-        resource === SESSION_ITEMS_RESOURCE
-          ? parquet.parquetEncoder(schema.SESSION_ITEM_SHAPE, parquet.sessionItemRows, CREATED_BY)
-          : undefined,
+      main: parquet.parquetEncoder(
+        schema.recordShapeOf(resource),
+        parquet.recordRows,
+        CREATED_BY,
+        limits,
+      ),
+      items: hasItems
+        ? parquet.parquetEncoder(
+            schema.SESSION_ITEM_SHAPE,
+            parquet.sessionItemRows,
+            CREATED_BY,
+            limits,
+          )
+        : undefined,
     };
   }
   const csv = { raw: settings.csvRaw, bom: settings.bom };

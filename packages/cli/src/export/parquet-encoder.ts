@@ -14,9 +14,21 @@ import { parquetSchemaOf } from './parquet-schema.js';
 import { rowValues, type SizeCounter } from './parquet-values.js';
 import type { RecordShape } from './shape.js';
 
-/** A row group is written when either is reached (large enough for readers, small for RSS). */
-const ROW_GROUP_BYTES = 16 * 1024 * 1024;
+/**
+ * A row group is written when either is reached. The exports of a run write at once, so they
+ * share PARQUET_MEMORY of buffered values (issue 13: the same flat memory as JSONL at a million
+ * records); a group is never cut below MIN_GROUP_BYTES, and never holds more than ROW_GROUP_ROWS.
+ */
+const PARQUET_MEMORY = 16 * 1024 * 1024;
+const MIN_GROUP_BYTES = 1024 * 1024;
 const ROW_GROUP_ROWS = 100_000;
+
+export function rowGroupLimits(sharedBy: number): RowGroupLimits {
+  return {
+    rows: ROW_GROUP_ROWS,
+    bytes: Math.max(MIN_GROUP_BYTES, Math.floor(PARQUET_MEMORY / Math.max(1, sharedBy))),
+  };
+}
 
 /** Rows of a table from one page of records (a record can give zero or many rows). */
 export type RowSource = (records: readonly ApiRecord[]) => Iterable<{
@@ -56,7 +68,7 @@ export function parquetEncoder(
   shape: RecordShape,
   rows: RowSource,
   createdBy: string,
-  limits: RowGroupLimits = { rows: ROW_GROUP_ROWS, bytes: ROW_GROUP_BYTES },
+  limits: RowGroupLimits = rowGroupLimits(1),
 ): PageEncoder<Uint8Array> {
   const writer = new ByteWriter();
   const schema = parquetSchemaOf(shape.fields);

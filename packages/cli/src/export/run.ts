@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ExportEntry, ExportResource } from '@rcs/client';
 import pLimit from 'p-limit';
 import { syncDirectory, writeFileAtomically } from './atomic-file.js';
-import { ChangeTracker } from './changes.js';
+import { CHANGES_MEMORY, ChangeTracker } from './changes.js';
 import type { ApiRecord } from './encoders.js';
 import { acquireExportLock } from './lock.js';
 import {
@@ -170,8 +170,15 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   const trackers = new Map<ExportResource, ChangeTracker>();
   try {
     for (const entry of plan.entries) {
-      outputs.set(entry.resource, await FileOutput.open(dir, entry.resource, plan));
-      if (plan.changes) trackers.set(entry.resource, new ChangeTracker(dir, entry.resource));
+      outputs.set(
+        entry.resource,
+        await FileOutput.open(dir, entry.resource, { ...plan, sharedBy: plan.entries.length }),
+      );
+      if (plan.changes) {
+        // The exports run at once: each gets its share of the memory for change batches.
+        const batchBytes = Math.floor(CHANGES_MEMORY / plan.entries.length);
+        trackers.set(entry.resource, new ChangeTracker(dir, entry.resource, { batchBytes }));
+      }
     }
     const limiter = pLimit(plan.concurrency);
     const done = await allOrFirstError(plan.entries, deps.signal, async (entry, signal) => {
