@@ -38,9 +38,13 @@ const results = [];
 for (const records of sizes) {
   const mock = await startMock(['--records', String(records)]);
   try {
-    const run = await runExport(mock, ['all', '--format', format, ...(changes ? ['--changes'] : [])], {
-      repeat: changes ? 2 : 1,
-    });
+    const run = await runExport(
+      mock,
+      ['all', '--format', format, ...(changes ? ['--changes'] : [])],
+      {
+        repeat: changes ? 2 : 1,
+      },
+    );
     const floor = await fetchFloor(mock);
     const count = run.manifest.resources.reduce((n, e) => n + e.count, 0);
     results.push({ records: count, floor: floor.rssBytes, ...run });
