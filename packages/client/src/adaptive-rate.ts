@@ -8,16 +8,24 @@ import { sleep } from './backoff.js';
  * - On a 429 (at most once per second, so that a burst of 429s from requests already in flight
  *   counts once) the rate becomes `DECREASE` × the rate the service accepted in the last second,
  *   and every request waits until the `Retry-After` the service asked for (D2) has passed.
+ *   "Accepted in the last second" counts good answers by the time their request was *sent* (the
+ *   service's windows count arrivals), in the second before the refused request was sent. At
+ *   the 429, requests sent in that second may still be in flight (slow pages), so the measure is
+ *   taken again once the pause is over and their answers are in, and the rate raised to it: the
+ *   first measure alone could come out far below the limit (bench/cli: one run in six at 65 %).
  * - Every second of good answers adds `INCREASE` requests per second, probing for more.
  *
  * Requests are spaced evenly at the current rate, so a limit counted in fixed one-second windows
  * (D2: "N requests per second") is met without bursts at the window's start.
  */
 export interface RatePacer {
-  /** Waits until this request may be sent. */
-  acquire(signal?: AbortSignal): Promise<void>;
-  /** Reports an answer: its status and, for a 429, the wait the service asked for (ms). */
-  onAnswer(status: number, retryAfterMs: number | undefined): void;
+  acquire(signal?: AbortSignal): Promise<number>;
+  /**
+   * Reports an answer: its status, for a 429 the wait the service asked for (ms), and when its
+   * request was sent (the time `acquire` let it go; default: now).
+   */
+  onAnswer(status: number, retryAfterMs: number | undefined, sentAt?: number): void;
+  /** Waits until this request may be sent; resolves with the time it is let go. */
   /** The current rate in requests per second, or undefined while unpaced. */
   readonly rate: number | undefined;
 }
@@ -34,11 +42,29 @@ export function createRatePacer(now: () => number = Date.now): RatePacer {
   let pausedUntil = 0;
   let lastCut = Number.NEGATIVE_INFINITY;
   let lastGrowth = 0;
-  /** Times of the good answers of the last second, oldest first. */
+  /** Send times of the good answers of the last few seconds (in answer order). */
   const accepted: number[] = [];
+  /** A cut to measure again once its pause is over: the refused request's send time. */
+  let recheck: { sentAt: number; at: number; ceiling: number | undefined } | undefined;
 
   function forget(t: number): void {
-    while (accepted.length > 0 && (accepted[0] as number) <= t - WINDOW_MS) accepted.shift();
+    // Kept longer than a window: a recheck looks at the window before a request sent earlier.
+    while (accepted.length > 0 && (accepted[0] as number) <= t - 4 * WINDOW_MS) accepted.shift();
+  }
+
+  /** Good answers whose requests were sent in the second up to `end`. */
+  function acceptedBefore(end: number): number {
+    let n = 0;
+    for (const sent of accepted) if (sent > end - WINDOW_MS && sent <= end) n++;
+    return n;
+  }
+
+  function settle(t: number): void {
+    if (!recheck || t < recheck.at || rate === undefined) return;
+    const measured = DECREASE * acceptedBefore(recheck.sentAt);
+    const ceiling = recheck.ceiling ?? Number.POSITIVE_INFINITY;
+    rate = Math.max(rate, Math.min(measured, ceiling));
+    recheck = undefined;
   }
 
   return {
@@ -48,35 +74,45 @@ export function createRatePacer(now: () => number = Date.now): RatePacer {
     async acquire(signal) {
       for (;;) {
         const t = now();
+        settle(t);
         // Reserve the next evenly spaced slot, never inside the service's Retry-After pause.
         let slot = Math.max(t, pausedUntil);
         if (rate !== undefined) {
           slot = Math.max(slot, nextSlot);
           nextSlot = slot + 1000 / rate;
         }
-        if (slot <= t) return;
+        if (slot <= t) return t;
         await sleep(slot - t, signal);
         // A 429 meanwhile may have pushed the pause further: then reserve again.
-        if (now() >= pausedUntil) return;
+        const woke = now();
+        if (woke >= pausedUntil) {
+          settle(woke);
+          return woke;
+        }
       }
     },
-    onAnswer(status, retryAfterMs) {
+    onAnswer(status, retryAfterMs, sentAt = now()) {
       const t = now();
       forget(t);
+      settle(t);
       if (status === 429) {
         if (retryAfterMs !== undefined) pausedUntil = Math.max(pausedUntil, t + retryAfterMs);
         // With no good answer yet (another client spent the budget) there is nothing to measure:
         // only the pause applies. With none in the last second (a pause), the current rate is
         // what there is to cut.
-        const measured = accepted.length > 0 ? accepted.length : rate;
+        const inWindow = acceptedBefore(sentAt);
+        const measured = inWindow > 0 ? inWindow : rate;
         if (measured !== undefined && t - lastCut >= WINDOW_MS) {
+          const ceiling = rate;
           lastCut = t;
           rate = Math.max(MIN_RATE, DECREASE * Math.min(measured, rate ?? measured));
           lastGrowth = t;
+          // Answers still in flight for that second arrive during the pause: measure again after.
+          recheck = { sentAt, at: Math.max(t, pausedUntil), ceiling };
         }
         return;
       }
-      accepted.push(t);
+      accepted.push(sentAt);
       if (rate !== undefined && t > lastGrowth) {
         rate += (INCREASE * (t - lastGrowth)) / 1000;
         lastGrowth = t;

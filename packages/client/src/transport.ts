@@ -166,6 +166,8 @@ async function worthRetrying(res: Response, idempotent: boolean): Promise<boolea
 interface Attempt {
   response?: Response;
   failure?: ConnectionError;
+  /** When the pacer let the request go (its send time for the rate measure). */
+  sentAt?: number | undefined;
 }
 
 /**
@@ -220,7 +222,7 @@ export function createTransport(config: TransportConfig) {
             attempt: retry + 1,
           });
           const asked = parseRetryAfter(res.headers.get('retry-after'));
-          config.pacer?.onAnswer(res.status, asked);
+          config.pacer?.onAnswer(res.status, asked, attempt.sentAt);
           if (retry >= maxRetries || !(await worthRetrying(res, idempotent))) return res;
           if (asked !== undefined) {
             // The service said when; past the cap we stop and let the caller decide.
@@ -265,7 +267,7 @@ export function createTransport(config: TransportConfig) {
     },
   ): Promise<Attempt> {
     ctx.callerSignal.throwIfAborted();
-    await config.pacer?.acquire(ctx.callerSignal);
+    const sentAt = config.pacer ? await config.pacer.acquire(ctx.callerSignal) : undefined;
     // One fresh controller per attempt, linked to the caller's signal by a listener that is
     // removed afterwards. This is AbortSignal.any by hand: a Request built on a long-lived signal
     // (or on AbortSignal.any of one) leaves a listener on it in undici, ~1.3 kB per request, which
@@ -293,6 +295,7 @@ export function createTransport(config: TransportConfig) {
       headers.delete('content-length');
       return {
         response: new Response(buf, { status: res.status, statusText: res.statusText, headers }),
+        sentAt,
       };
     } catch (error) {
       if (ctx.callerSignal.aborted) throw ctx.callerSignal.reason;

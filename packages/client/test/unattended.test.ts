@@ -65,6 +65,63 @@ describe('createRatePacer: AIMD on the request rate', () => {
     expect(pacer.rate).toBeCloseTo(0.95 * before, 5);
   });
 
+  it('counts good answers by send time, and measures again once the pause let in-flight answers in', async () => {
+    const { pacer, at } = paced();
+    // 12 requests sent in the second before the refused one came back at once; 8 more sent in
+    // that second are slow pages, still in flight when the 429 arrives.
+    for (let i = 0; i < 12; i++) {
+      at(1_100 + i * 10);
+      pacer.onAnswer(200, undefined, 1_000 + i * 40);
+    }
+    at(1_900);
+    pacer.onAnswer(429, 500, 1_800);
+    expect(pacer.rate).toBeCloseTo(0.95 * 12, 5);
+    // (It grows by 0.05 request/s per second meanwhile: compared to 0.05.)
+    for (let i = 0; i < 8; i++) {
+      at(2_000 + i * 10);
+      pacer.onAnswer(200, undefined, 1_500 + i * 30);
+    }
+    // Still inside the pause: the first measure stands.
+    expect(pacer.rate).toBeCloseTo(0.95 * 12, 1);
+    // The pause is over: the second measure (20 accepted in that second) replaces it, once.
+    at(2_400);
+    await pacer.acquire();
+    expect(pacer.rate).toBeCloseTo(0.95 * 20, 1);
+    // Measured once: a later answer for that window changes nothing but the slow growth.
+    at(2_500);
+    pacer.onAnswer(200, undefined, 1_700);
+    expect(pacer.rate).toBeLessThan(0.95 * 20 + 0.05);
+  });
+
+  it('the second measure never raises the rate above where it was before the cut', async () => {
+    const { pacer, at } = paced();
+    for (let i = 0; i < 10; i++) {
+      at(100 + i);
+      pacer.onAnswer(200, undefined, 50 + i);
+    }
+    at(200);
+    pacer.onAnswer(429, 100, 150);
+    expect(pacer.rate).toBeCloseTo(9.5, 5);
+    // A second cut later, measuring 5 in its window...
+    for (let i = 0; i < 5; i++) {
+      at(2_100 + i);
+      pacer.onAnswer(200, undefined, 1_500 + i);
+    }
+    const ceiling = pacer.rate as number;
+    at(2_300);
+    pacer.onAnswer(429, 100, 2_000);
+    expect(pacer.rate).toBeCloseTo(0.95 * 5, 5);
+    // ...then 40 late answers for that window: raised, but not past the rate before the cut.
+    for (let i = 0; i < 40; i++) {
+      at(2_310 + i);
+      pacer.onAnswer(200, undefined, 1_600 + i);
+    }
+    at(2_500);
+    await pacer.acquire();
+    expect(pacer.rate).toBeGreaterThan(9);
+    expect(pacer.rate).toBeLessThanOrEqual(ceiling + 0.01);
+  });
+
   it('a 429 before any good answer only pauses: there is no rate to measure yet', () => {
     const { pacer, at } = paced();
     at(100);
