@@ -47,3 +47,15 @@ describe('lazily loaded commands stay apart in the bundle', () => {
     expect(code).not.toMatch(/function runWait|UploadTask = class/);
   });
 });
+
+describe('the Parquet writer is paid for by --format parquet only (issue 13)', () => {
+  it('rcs export loads no Parquet code until a Parquet file is written', () => {
+    const code = loads('export');
+    expect(code).toMatch(/jsonlEncoder|function csvEncoder/);
+    expect(code).not.toMatch(/class ParquetWriter|ParquetWriter = class/);
+    // …but can reach it: the writer is a chunk of its own, imported when the format asks.
+    expect(code).toMatch(/import\("\.\/parquet-encoder-[^"]+\.js"\)/);
+    const rcs = readFileSync(CLI, 'utf8');
+    expect(rcs).not.toMatch(/class ParquetWriter|ParquetWriter = class/);
+  });
+});
