@@ -63,5 +63,6 @@ export function allLines(facts: TranscriptFacts): string[] {
 export function kpisOf(facts: TranscriptFacts, repEmail: string | null): Kpis | null {
   if (repEmail === null) return null;
   const k = computeKpis(facts.parsed, normalizeEmail(repEmail));
-  return k.listenRatio === null && k.longestMonologue === null && k.talkSpeed === null ? null : k;
+  // computeKpis gives all three null, or a listen ratio and a monologue (talk speed may be null).
+  return k.listenRatio === null ? null : k;
 }
