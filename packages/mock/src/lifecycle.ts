@@ -40,7 +40,7 @@ export interface LiveSession {
 
 export type StoredSession = RealCallSession | LiveSession;
 
-const isLive = (s: StoredSession): s is LiveSession => 'live' in s;
+const isLive = (s: StoredSession): s is LiveSession => (s as { live?: unknown }).live === true;
 
 type Phase = 'PENDING' | 'PROCESSING' | 'DONE';
 

@@ -153,18 +153,25 @@ describe('201: session created', () => {
 
 describe('422: documented rejections', () => {
   it('(a) rep_not_in_transcript: speaker-labeled and the rep never speaks', async () => {
-    await expectRejected(
+    const r = await expectRejected(
       { transcript: repCall('manager@acme.com'), meetingName: 'x', email: ACME.rep.email },
       422,
       'rep_not_in_transcript',
     );
+    // The detail names the rep as the request did.
+    expect(r.body.detail).toBe(
+      `The transcript is speaker-labeled but ${ACME.rep.email} never speaks in it.`,
+    );
   });
 
   it('(a) also for a userId rep without an email in a labeled transcript', async () => {
-    await expectRejected(
+    const r = await expectRejected(
       { transcript: repCall(), meetingName: 'x', userId: ACME.noEmailUserId },
       422,
       'rep_not_in_transcript',
+    );
+    expect(r.body.detail).toBe(
+      `The transcript is speaker-labeled but user ${ACME.noEmailUserId} never speaks in it.`,
     );
   });
 
