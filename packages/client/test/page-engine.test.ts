@@ -276,3 +276,115 @@ describe('runPages', () => {
     expect(before).toBeLessThan(10);
   });
 });
+
+describe('the engine’s details (issue 16)', () => {
+  it('names what repeats, what is empty, and what was already exported, in words', async () => {
+    const repeat = await run(
+      service(30, (p, n) => (n === 2 ? { ...p, data: recs(0, 10) } : p)).read,
+    );
+    expect(repeat.anomalies.find((a) => a.kind === 'repeated-page')?.message).toBe(
+      'page 2 repeats page 1',
+    );
+    expect(repeat.anomalies.find((a) => a.kind === 'duplicates')?.message).toBe(
+      'page 2 repeats 10 record(s) already exported (de-duplicated by id); the list shifted during the export',
+    );
+    const empty = await run(service(30, (p, n) => (n === 2 ? { ...p, data: [] } : p)).read);
+    expect(empty.anomalies.find((a) => a.kind === 'empty-with-next')?.message).toBe(
+      'page 2 is empty but says hasNext: true',
+    );
+  });
+
+  it('a page sharing only some ids with the one before is duplicates, not a repeated page', async () => {
+    const r = await run(
+      service(30, (p, n) => (n === 2 ? { ...p, data: [...recs(5, 5), ...recs(10, 5)] } : p)).read,
+    );
+    expect(r.kinds).toContain('duplicates');
+    expect(r.kinds).not.toContain('repeated-page');
+  });
+
+  it('reports how many pages it held at most (the window)', async () => {
+    const { result } = await run(service(100).read, { window: 3 });
+    expect(result.maxPagesHeld).toBe(3);
+  });
+
+  it('a list that grows while it is read: the plan follows the largest total', async () => {
+    const grow = service(50, (p, n) => (n === 1 ? { ...p, meta: { ...p.meta, total: 30 } } : p));
+    const r = await run(grow.read, { window: 1 });
+    expect(r.records).toHaveLength(50);
+    expect(grow.requested).toEqual([1, 2, 3, 4, 5]);
+    expect(r.kinds).toContain('total-changed');
+    expect(r.kinds).not.toContain('past-plan');
+  });
+
+  it('plans with the page size the service answered (a clamped limit, even 1), or the asked one when it gives none', async () => {
+    const clamped = (size: number) => async (n: number) => {
+      const data = recs((n - 1) * size, Math.max(0, Math.min(size, 3 - (n - 1) * size)));
+      return { data, meta: { total: 3, page: n, limit: size, hasNext: n * size < 3 } };
+    };
+    const one = await run(clamped(1), { limit: 10 });
+    expect([one.result.pages, one.records.length, one.kinds]).toEqual([3, 3, []]);
+    const none = async (n: number) => {
+      const page = await clamped(10)(n);
+      return { ...page, meta: { ...page.meta, limit: 0 } };
+    };
+    const zero = await run(none, { limit: 10 });
+    expect([zero.result.pages, zero.records.length, zero.kinds]).toEqual([1, 3, []]);
+  });
+
+  it('a total that changes on the last page only is still a count mismatch', async () => {
+    const r = await run(
+      service(30, (p, n) =>
+        n === 3 ? { ...p, meta: { ...p.meta, total: 31, hasNext: false } } : p,
+      ).read,
+    );
+    expect(r.kinds).toContain('count-mismatch');
+  });
+
+  it('sends nothing for an aborted run, and no queued page once the run is over', async () => {
+    const aborted = new AbortController();
+    aborted.abort(new Error('stopped'));
+    const reads: number[] = [];
+    await expect(
+      runPages<Rec>({
+        read: (async (n: number) => {
+          reads.push(n);
+          return { data: [], meta: { total: 0, page: n, limit: 10, hasNext: false } };
+        }) as never,
+        limit: 10,
+        window: 3,
+        limiter: pLimit(1),
+        signal: aborted.signal,
+        ids: { add: () => true },
+        onAnomaly: () => {},
+        onPage: () => {},
+      }),
+    ).rejects.toThrow('stopped');
+    expect(reads).toEqual([]);
+
+    const s = service(100);
+    const signals: AbortSignal[] = [];
+    await expect(
+      runPages<Rec>({
+        read: ((n: number, limit: number, signal: AbortSignal) => {
+          signals.push(signal);
+          return s.read(n, limit);
+        }) as never,
+        limit: 10,
+        window: 3,
+        limiter: pLimit(1),
+        signal: new AbortController().signal,
+        ids: { add: () => true },
+        onAnomaly: () => {},
+        onPage: () => {
+          throw new Error('consumer left');
+        },
+      }),
+    ).rejects.toThrow('consumer left');
+    await new Promise((r) => setTimeout(r, 20));
+    // Pages queued behind the budget when the consumer left are never sent.
+    expect(s.requested[0]).toBe(1);
+    expect(s.requested).not.toContain(3);
+    // What was still in flight is told to stop.
+    expect(signals.every((x) => x.aborted)).toBe(true);
+  });
+});
