@@ -227,24 +227,20 @@ class RecentIds {
   private next = 0;
   constructor(private readonly capacity: number) {}
 
-  has(id: string): boolean {
-    return this.set.has(id);
-  }
-
   /** Adds `id`; false when it is already remembered (a duplicate). */
   add(id: string): boolean {
     if (this.set.has(id)) return false;
     if (this.capacity === 0) return true;
+    // Stryker disable next-line ConditionalExpression,BlockStatement: the ring below would do the same, one slot per id
     if (this.capacity === Number.POSITIVE_INFINITY) {
       this.set.add(id);
       return true;
     }
-    if (this.ring.length < this.capacity) this.ring.push(id);
-    else {
-      this.set.delete(this.ring[this.next]!);
-      this.ring[this.next] = id;
-      this.next = (this.next + 1) % this.capacity;
-    }
+    // The slot's previous id (none while the ring fills up) is forgotten.
+    const forgotten = this.ring[this.next];
+    if (forgotten !== undefined) this.set.delete(forgotten);
+    this.ring[this.next] = id;
+    this.next = (this.next + 1) % this.capacity;
     this.set.add(id);
     return true;
   }
