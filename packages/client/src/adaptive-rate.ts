@@ -49,7 +49,8 @@ export function createRatePacer(now: () => number = Date.now): RatePacer {
 
   function forget(t: number): void {
     // Kept longer than a window: a recheck looks at the window before a request sent earlier.
-    while (accepted.length > 0 && (accepted[0] as number) <= t - 4 * WINDOW_MS) accepted.shift();
+    // (An empty list reads as just now: nothing to forget.)
+    while ((accepted[0] ?? t) <= t - 4 * WINDOW_MS) accepted.shift();
   }
 
   /** Good answers whose requests were sent in the second up to `end`. */
@@ -60,10 +61,11 @@ export function createRatePacer(now: () => number = Date.now): RatePacer {
   }
 
   function settle(t: number): void {
-    if (!recheck || t < recheck.at || rate === undefined) return;
+    if (!recheck || t < recheck.at) return;
     const measured = DECREASE * acceptedBefore(recheck.sentAt);
     const ceiling = recheck.ceiling ?? Number.POSITIVE_INFINITY;
-    rate = Math.max(rate, Math.min(measured, ceiling));
+    // A recheck is set only by a cut, which set the rate.
+    rate = Math.max(rate as number, Math.min(measured, ceiling));
     recheck = undefined;
   }
 
@@ -113,6 +115,7 @@ export function createRatePacer(now: () => number = Date.now): RatePacer {
         return;
       }
       accepted.push(sentAt);
+      // Stryker disable next-line EqualityOperator: at t === lastGrowth the growth is 0, so `>=` adds nothing
       if (rate !== undefined && t > lastGrowth) {
         rate += (INCREASE * (t - lastGrowth)) / 1000;
         lastGrowth = t;

@@ -14,12 +14,18 @@ describe('certificate failures', () => {
     ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'untrusted-issuer', /does not trust.*NODE_EXTRA_CA_CERTS=/],
     ['SELF_SIGNED_CERT_IN_CHAIN', 'untrusted-issuer', /does not trust.*NODE_EXTRA_CA_CERTS=/],
     ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'untrusted-issuer', /NODE_EXTRA_CA_CERTS=/],
+    ['UNABLE_TO_GET_ISSUER_CERT', 'untrusted-issuer', /does not trust.*NODE_EXTRA_CA_CERTS=/],
+    ['CERT_UNTRUSTED', 'untrusted-issuer', /does not trust.*NODE_EXTRA_CA_CERTS=/],
+    ['CERT_SIGNATURE_FAILURE', 'untrusted-issuer', /does not trust.*NODE_EXTRA_CA_CERTS=/],
     ['DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed', /is self-signed.*NODE_EXTRA_CA_CERTS=/],
     ['CERT_HAS_EXPIRED', 'expired', /has expired or is not valid yet.*clock/],
+    ['CERT_NOT_YET_VALID', 'expired', /has expired or is not valid yet.*clock/],
     ['ERR_TLS_CERT_ALTNAME_INVALID', 'wrong-host', /was issued for another host name.*base URL/],
+    ['HOSTNAME_MISMATCH', 'wrong-host', /was issued for another host name.*base URL/],
   ])('%s is %s, named in one line with its remedy', (code, problem, says) => {
     const e = certificateFailure(tlsFailure(code), 'api.example.com');
     expect(e).toBeInstanceOf(CertificateError);
+    expect(e?.name).toBe('CertificateError');
     expect(e?.problem).toBe(problem);
     expect(e?.code).toBe(code);
     expect(e?.message).toMatch(says);
