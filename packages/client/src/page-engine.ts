@@ -122,11 +122,10 @@ export async function runPages<T extends { id: string }>(
   };
 
   try {
-    signal.throwIfAborted();
+    // (An aborted run sends nothing: the limiter's task checks the signal before reading.)
     request(1);
     let pageSize = limit;
     let announced = 1;
-    let largestTotal = 0;
     let totalChangeReported = false;
     let previousIds = new Set<string>();
 
@@ -144,14 +143,10 @@ export async function runPages<T extends { id: string }>(
         pageSize = meta.limit >= 1 ? meta.limit : limit;
         planned = Math.max(1, Math.ceil(meta.total / pageSize));
         announced = planned;
-        largestTotal = meta.total;
       }
       result.totalAtEnd = meta.total;
-      if (meta.total > largestTotal) {
-        largestTotal = meta.total;
-        // The list grew: the plan follows the largest total seen.
-        planned = Math.max(planned, Math.ceil(largestTotal / pageSize));
-      }
+      // The plan follows the largest total seen: a list that grows while it is read adds pages.
+      planned = Math.max(planned, Math.ceil(meta.total / pageSize));
       // Ask for the following pages before handing this one over: the network works meanwhile.
       fill();
 
@@ -220,8 +215,8 @@ export async function runPages<T extends { id: string }>(
         });
         break;
       }
-      // (An empty page with hasNext: true stopped above, so an empty page arrives here as the end.)
-      if (!hasNext || data.length === 0) {
+      // (An empty page with hasNext: true stopped above: an empty page arrives here as the end.)
+      if (!hasNext) {
         if (n < planned) {
           onAnomaly({
             kind: 'ended-early',
@@ -269,7 +264,6 @@ export async function runPages<T extends { id: string }>(
   } finally {
     // Stops pages still in flight or queued (an early end, a failure, a consumer that left).
     own.abort();
-    held.clear();
   }
 }
 

@@ -302,6 +302,30 @@ describe('the engine’s details (issue 16)', () => {
     expect(r.kinds).not.toContain('repeated-page');
   });
 
+  it('a page holding only part of the page before (same ids, fewer) is duplicates, not a repeated page', async () => {
+    const r = await run(service(30, (p, n) => (n === 2 ? { ...p, data: recs(0, 5) } : p)).read);
+    expect(r.kinds).toContain('duplicates');
+    expect(r.kinds).not.toContain('repeated-page');
+  });
+
+  it('a page without meta is refused by the default shape check, in words', async () => {
+    const error = await run(async () => ({ data: [] })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe(
+      'page 1 of the export is not { data: [...], meta: { total, page, limit, hasNext } }',
+    );
+  });
+
+  it('a list that shrinks while it is read keeps its plan: the early end is reported', async () => {
+    const shrink = service(30, (p, n) =>
+      n === 2 ? { ...p, meta: { ...p.meta, total: 15, hasNext: false } } : p,
+    );
+    const r = await run(shrink.read, { window: 1 });
+    expect(r.anomalies.find((a) => a.kind === 'ended-early')?.message).toBe(
+      'page 2 says hasNext: false after 20 of 30 records (3 pages expected)',
+    );
+  });
+
   it('reports how many pages it held at most (the window)', async () => {
     const { result } = await run(service(100).read, { window: 3 });
     expect(result.maxPagesHeld).toBe(3);

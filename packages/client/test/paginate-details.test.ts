@@ -106,6 +106,22 @@ describe('pages all() refuses', () => {
     },
   );
 
+  it('a consumer that leaves early stops the pages still in flight', async () => {
+    const all = Array.from({ length: 50 }, (_, i) => `r${i}`);
+    const serve = pages(all, 10);
+    const signals: AbortSignal[] = [];
+    const reader = async (n: number, _limit: number, signal: AbortSignal) => {
+      signals.push(signal);
+      if (n > 1) await new Promise((r) => setTimeout(r, 20));
+      return serve(n);
+    };
+    for await (const r of paginate(reader as never, { concurrency: 3, limit: 10 })) {
+      if (r.id === 'r0') break;
+    }
+    expect(signals.length).toBeGreaterThan(1);
+    expect(signals.every((s) => s.aborted)).toBe(true);
+  });
+
   it('a consumer that leaves early leaves no unhandled rejection behind', async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (e: unknown) => unhandled.push(e);
