@@ -130,18 +130,17 @@ async function readCapped(
   );
 }
 
+/** `n` is a positive integer (the client checks maxResponseBytes), so a whole MiB is at least 1. */
 function formatBytes(n: number): string {
-  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
   return `${n} bytes`;
 }
 
 function describe(error: unknown): string {
   if (error instanceof Error) {
-    const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
-    const detail =
-      cause && typeof cause === 'object'
-        ? [cause.code, cause.message].filter((x) => typeof x === 'string').join(' ')
-        : '';
+    // A cause that is not an object (or none) has no code or message to read.
+    const { code, message } = (error.cause ?? {}) as { code?: unknown; message?: unknown };
+    const detail = [code, message].filter((x) => typeof x === 'string').join(' ');
     return detail ? `${error.message} (${detail})` : error.message;
   }
   return String(error);
@@ -149,14 +148,11 @@ function describe(error: unknown): string {
 
 /**
  * Reads the D1 `code` of an error body without consuming the response we return, with the same
- * lenient reader that classifies the error (so `{ error: { code } }` counts too).
+ * lenient reader that classifies the error (so `{ error: { code } }` counts too). The response is
+ * one built from bytes already read, and the reader takes any text, so neither can fail here.
  */
 async function problemCode(response: Response): Promise<string | undefined> {
-  try {
-    return parseErrorBody(await response.clone().text()).code;
-  } catch {
-    return undefined;
-  }
+  return parseErrorBody(await response.clone().text()).code;
 }
 
 /** Whether an answer is a transient failure that a repeat of this request may get past. */

@@ -36,6 +36,11 @@ describe('certificate failures', () => {
     }
   });
 
+  it('keeps the failure it read as its cause', () => {
+    const failure = tlsFailure('CERT_HAS_EXPIRED');
+    expect(certificateFailure(failure, 'h')?.cause).toBe(failure);
+  });
+
   it('anything else is not a certificate failure', () => {
     expect(certificateFailure(tlsFailure('ECONNRESET'), 'h')).toBeUndefined();
     expect(certificateFailure(new Error('x'), 'h')).toBeUndefined();

@@ -62,6 +62,9 @@ describe('isLoopbackHost', () => {
     ['127.0.0.1.example.com', false],
     ['localhost.example.com', false],
     ['[::2]', false],
+    // Half a bracket is no IPv6 literal: nothing is stripped.
+    ['[::1x', false],
+    ['x::1]', false],
     ['10.0.0.1', false],
   ])('%s → %s', (host, loopback) => {
     expect(isLoopbackHost(host)).toBe(loopback);
@@ -121,6 +124,13 @@ describe('a create POST after a connection failure', () => {
       (e: unknown) => e as Error,
     );
     expect((a as Error).message).toBe(`GET ${URL_} failed: fetch failed`);
+    const none = await transport(scripted([new TypeError('fetch failed')]).fetch, {
+      maxRetries: 0,
+    })()(new Request(URL_)).catch((e: unknown) => e as Error);
+    expect([(none as Error).name, (none as Error).message]).toEqual([
+      'ConnectionError',
+      `GET ${URL_} failed: fetch failed`,
+    ]);
     const odd = Object.assign(Object.create(null), { toString: () => 'odd thing' });
     const oddFetch = (async () => {
       throw odd;
@@ -203,6 +213,41 @@ describe('logging: one line per answer, failure and retry', () => {
   });
 });
 
+describe('the backoff settings given are the ones used', () => {
+  it('the first wait is drawn below initialDelayMs, and none exceeds maxDelayMs', async () => {
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.999);
+    try {
+      const waits = async (extra: Partial<TransportConfig>) => {
+        const seen: number[] = [];
+        const logger = {
+          warn: (_m: string, f?: Record<string, unknown>) => seen.push(f?.waitMs as number),
+        };
+        const { fetch } = scripted([json(503), json(200)]);
+        await transport(fetch, { logger, ...extra })()(new Request(URL_));
+        return seen;
+      };
+      expect(await waits({ initialDelayMs: 8, maxDelayMs: 1_000 })).toEqual([7]);
+      expect(await waits({ initialDelayMs: 1_000, maxDelayMs: 5 })).toEqual([4]);
+    } finally {
+      random.mockRestore();
+    }
+  });
+});
+
+describe('a logger may have only one of its methods', () => {
+  it.each([['debug'], ['warn']])(
+    'only %s: the other lines are skipped, nothing fails',
+    async (only) => {
+      const lines: string[] = [];
+      const logger = { [only]: (m: string) => lines.push(m) };
+      const { fetch, seen } = scripted([failure('ECONNRESET', 'reset'), json(503), json(200)]);
+      const res = await transport(fetch, { logger })()(new Request(URL_));
+      expect([res.status, seen.length]).toEqual([200, 3]);
+      expect(lines).toHaveLength(only === 'debug' ? 3 : 2);
+    },
+  );
+});
+
 describe('the body cap (maxResponseBytes)', () => {
   it('a declared length over the cap is refused unread, the cap shown in MiB', async () => {
     const big = () => new Response('x', { headers: { 'content-length': String(2 * 1024 * 1024) } });
@@ -224,6 +269,12 @@ describe('the body cap (maxResponseBytes)', () => {
       maxResponseBytes: 1024 * 1024 + 1,
     });
     expect((await (await mib()(new Request(URL_))).text()).length).toBe(20);
+  });
+
+  it('a declared length equal to the cap is read', async () => {
+    const exact = () => new Response('0123456789', { headers: { 'content-length': '10' } });
+    const t = transport(scripted([exact]).fetch, { maxResponseBytes: 10 });
+    expect(await (await t()(new Request(URL_))).text()).toBe('0123456789');
   });
 
   it('a declared length over the cap with no body at all is still the cap’s error', async () => {
@@ -264,6 +315,26 @@ describe('headers and clean-up', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('redirects without credentials', () => {
+  it('are fetch’s to follow: a 3xx it hands back is the answer, whatever its Location', async () => {
+    const { fetch, seen } = scripted([
+      new Response(null, { status: 302, headers: { location: 'https://elsewhere.test/x' } }),
+    ]);
+    const res = await createTransport({
+      fetch,
+      maxRetries: 0,
+      timeoutMs: 1_000,
+      redact: makeRedactor([]),
+      maxResponseBytes: 1024,
+    })()(new Request(URL_));
+    expect([res.status, res.headers.get('location'), seen.length]).toEqual([
+      302,
+      'https://elsewhere.test/x',
+      1,
+    ]);
   });
 });
 
