@@ -141,12 +141,12 @@ export async function runPages<T extends { id: string }>(
         result.total = meta.total;
         // The service's own answer says how many records a page holds (it may clamp `limit`).
         pageSize = meta.limit >= 1 ? meta.limit : limit;
-        planned = Math.max(1, Math.ceil(meta.total / pageSize));
-        announced = planned;
       }
       result.totalAtEnd = meta.total;
-      // The plan follows the largest total seen: a list that grows while it is read adds pages.
+      // The plan (at least the one page read) follows the largest total seen: a list that grows
+      // while it is read adds pages.
       planned = Math.max(planned, Math.ceil(meta.total / pageSize));
+      if (n === 1) announced = planned;
       // Ask for the following pages before handing this one over: the network works meanwhile.
       fill();
 
@@ -202,6 +202,9 @@ export async function runPages<T extends { id: string }>(
       previousIds = new Set(data.map((r) => r.id));
       result.count += fresh.length;
       await options.onPage(fresh, { page: n, meta, received: data.length });
+      // Stopped meanwhile (a consumer that left, the caller's signal): no page read ahead is
+      // handed over, and the run ends instead of waiting for a taker that will not come.
+      signal.throwIfAborted();
 
       const hasNext =
         typeof (meta as Partial<PageMeta>).hasNext === 'boolean'

@@ -65,6 +65,16 @@ describe('createRatePacer at its edges', () => {
     expect(pacer.rate).toBeCloseTo(0.95 * 5, 5);
   });
 
+  it('the second it measures excludes its first instant: one sent exactly 1 s before does not count', () => {
+    const { pacer, at } = paced();
+    at(1_050);
+    for (let i = 0; i < 5; i++) pacer.onAnswer(200, undefined, 0);
+    for (let i = 0; i < 4; i++) pacer.onAnswer(200, undefined, 500);
+    at(1_100);
+    pacer.onAnswer(429, undefined, 1_000);
+    expect(pacer.rate).toBeCloseTo(0.95 * 4, 5);
+  });
+
   it('a 429 for a request sent four seconds ago or more measures nothing: those answers are forgotten', () => {
     const { pacer, at } = paced();
     at(1_000);

@@ -201,6 +201,24 @@ describe('runPages', () => {
     expect(r.result.pages).toBe(11);
   });
 
+  it.each([
+    [30, 3, 13],
+    [150, 15, 30],
+  ])(
+    'a total of %i announces %i pages: a list that keeps growing stops at page %i',
+    async (total, announced, stop) => {
+      const read = async (n: number) => ({
+        data: recs((n - 1) * 10, 10),
+        meta: { total, page: n, limit: 10, hasNext: true },
+      });
+      const r = await run(read);
+      expect(r.anomalies.find((a) => a.kind === 'runaway')?.message).toBe(
+        `the list kept growing past twice the ${announced} page(s) meta.total announced; stopped reading at page ${stop}`,
+      );
+      expect(r.result.pages).toBe(stop);
+    },
+  );
+
   it('fewer records than meta.total is a count mismatch', async () => {
     const { read } = service(25, (p, n) => (n === 3 ? { ...p, data: p.data.slice(1) } : p));
     const r = await run(read);
@@ -308,8 +326,11 @@ describe('the engine’s details (issue 16)', () => {
     expect(r.kinds).not.toContain('repeated-page');
   });
 
-  it('a page without meta is refused by the default shape check, in words', async () => {
-    const error = await run(async () => ({ data: [] })).catch((e: unknown) => e);
+  it.each([
+    ['without meta', { data: [] }],
+    ['whose meta has no total', { data: [], meta: { page: 1, limit: 10, hasNext: false } }],
+  ])('a page %s is refused by the default shape check, in words', async (_, body) => {
+    const error = await run(async () => body).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe(
       'page 1 of the export is not { data: [...], meta: { total, page, limit, hasNext } }',
@@ -362,6 +383,31 @@ describe('the engine’s details (issue 16)', () => {
       ).read,
     );
     expect(r.kinds).toContain('count-mismatch');
+  });
+
+  it('a caller that stops while a page is handed over gets no page read ahead after it', async () => {
+    const caller = new AbortController();
+    const handed: number[] = [];
+    const s = service(50);
+    await expect(
+      runPages<Rec>({
+        read: s.read as never,
+        limit: 10,
+        window: 3,
+        limiter: pLimit(3),
+        signal: caller.signal,
+        ids: { add: () => true },
+        onAnomaly: () => {},
+        onPage: async (_fresh, info) => {
+          handed.push(info.page);
+          // Let the pages read ahead arrive first.
+          await new Promise((r) => setTimeout(r, 10));
+          caller.abort(new Error('stopped'));
+        },
+      }),
+    ).rejects.toThrow('stopped');
+    expect(s.requested.length).toBeGreaterThan(1);
+    expect(handed).toEqual([1]);
   });
 
   it('sends nothing for an aborted run, and no queued page once the run is over', async () => {
