@@ -24,7 +24,8 @@ import { EXIT, EXIT_CODE_TABLE, exitCodesText } from './exit-codes.js';
  * Each command declares its flags and typed options in commands/<name>.command.ts and runs in
  * commands/<name>.ts, which its action imports lazily, so `rcs --help` loads nothing but
  * commander and the declarations (start-up goal: bench/cli). bin/rcs.js, the command, turns on
- * Node's compile cache and then loads the bundle (main.ts, then this module).
+ * Node's compile cache and then loads the bundle (main.ts, which runs this module as part of
+ * the wiring script, wiring.ts).
  */
 
 const COMMANDS: readonly RegisterCommand[] = [
