@@ -18,6 +18,7 @@ import { registerUpload } from './commands/upload.command.js';
 import type { CliIO, GlobalOptions } from './context.js';
 import { describeError, InterruptedError, maskCommanderError } from './errors.js';
 import { EXIT, EXIT_CODE_TABLE, exitCodesText } from './exit-codes.js';
+import { certainlyNotATerminal, colorFromEnv, writeDirect } from './output/direct-stdout.js';
 
 /**
  * `rcs`: the global flags and the list of commands, nothing else (GitHub-CLI style, issue 12).
@@ -69,6 +70,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): RootCo
             .trim()
             .replace(/\s*\n\s*/g, ' ')} (see rcs --help)\n`,
         ),
+      ...io.commanderOutput,
     })
     .addHelpText(
       'after',
@@ -164,25 +166,69 @@ export async function runFromProcess(): Promise<void> {
   const outputClosed = new AbortController();
   let outputFailed: NodeJS.ErrnoException | undefined;
   let returned = false;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  const onStdoutError = (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE' && !outputFailed) {
       outputFailed = error;
       // After the command returned, its last lines were still buffered: report it now.
       if (returned) reportOutputFailure(error);
     }
     if (!outputClosed.signal.aborted) outputClosed.abort(new InterruptedError('SIGPIPE'));
-  });
+  };
+  // Node's stdio streams are created on first use, and creating one loads Node's stream modules
+  // (~2 ms of every start, bench/cli): `rcs --help` and `rcs --version` need neither when stdout
+  // is a file, a pipe or /dev/null (commander's output is then written directly), and nothing
+  // needs stderr unless something goes there. A command's context takes both streams first thing.
+  let stdoutStream: NodeJS.WriteStream | undefined;
+  const stdout = (): NodeJS.WriteStream => {
+    if (!stdoutStream) {
+      stdoutStream = process.stdout;
+      stdoutStream.on('error', onStdoutError);
+    }
+    return stdoutStream;
+  };
+  let direct: boolean | undefined;
+  const writesDirectly = () => {
+    if (stdoutStream) return false;
+    direct ??= certainlyNotATerminal(1);
+    return direct;
+  };
+  let directFailed = false;
   try {
     const code = await main(process.argv, {
-      stdout: process.stdout,
-      stderr: process.stderr,
+      get stdout() {
+        return stdout();
+      },
+      get stderr() {
+        return process.stderr;
+      },
       // A getter: creating process.stdin loads fs streams and readline (~1 ms of every start,
       // bench/cli); only --api-key-stdin and the like read it.
       get stdin() {
         return process.stdin;
       },
-      stdoutIsTTY: Boolean(process.stdout.isTTY),
-      stderrIsTTY: Boolean(process.stderr.isTTY),
+      get stdoutIsTTY() {
+        return Boolean(stdout().isTTY);
+      },
+      get stderrIsTTY() {
+        return Boolean(process.stderr.isTTY);
+      },
+      // Commander's defaults, less the stream when stdout is certainly not a terminal.
+      commanderOutput: {
+        writeOut: (text) => {
+          if (!writesDirectly()) stdout().write(text);
+          else if (!directFailed) {
+            writeDirect(1, text, stdout, (error) => {
+              directFailed = true; // a stream that failed writes no more either
+              onStdoutError(error);
+            });
+          }
+        },
+        getOutHelpWidth: () =>
+          (writesDirectly() || !stdout().isTTY ? undefined : stdout().columns) as number,
+        getOutHasColors: () =>
+          colorFromEnv(process.env) ??
+          (!writesDirectly() && Boolean(stdout().isTTY && stdout().hasColors?.())),
+      },
       env: process.env,
       cwd: process.cwd(),
       version: pkg.version,
