@@ -3,7 +3,7 @@ import module from 'node:module';
 // Node's built-ins through require, not `import`: the ESM view of node:fs reads every export,
 // `fs.promises` too, which loads the promise API and its streams (~2 ms of every start).
 const require = module.createRequire(import.meta.url);
-const { readFileSync, renameSync, statSync, writeFileSync } =
+const { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } =
   require('node:fs') as typeof import('node:fs');
 const { fileURLToPath } = require('node:url') as typeof import('node:url');
 const { Script } = require('node:vm') as typeof import('node:vm');
@@ -50,13 +50,16 @@ function loadWiring(): Wiring {
       // Best effort, and atomic (concurrent runs): a cache that cannot be written is no error.
       const temporary = `${cacheFile}.${process.pid}`;
       try {
-        writeFileSync(
-          temporary,
-          Buffer.concat([Buffer.from(key, 'latin1'), script.createCachedData()]),
-        );
+        const data = Buffer.concat([Buffer.from(key, 'latin1'), script.createCachedData()]);
+        writeFileSync(temporary, data, { mode: 0o600 }); // owner-only, as Node's own cache files
         renameSync(temporary, cacheFile);
       } catch {
         // Read-only or full: the next run compiles again.
+        try {
+          unlinkSync(temporary);
+        } catch {
+          // Never written.
+        }
       }
     });
   }
