@@ -23,11 +23,18 @@ const { Script } = require('node:vm') as typeof import('node:vm');
  */
 const WIRING = new URL('./wiring.js', import.meta.url);
 
+interface WiringExports {
+  runFromProcess(): Promise<void>;
+  warmHelp(): void;
+}
+
 type Wiring = (
   importer: (specifier: string) => Promise<unknown>,
   builtins: (specifier: string) => unknown,
   importMetaUrl: string,
-) => Promise<{ runFromProcess(): Promise<void> }>;
+) => Promise<WiringExports>;
+
+let wiring: WiringExports | undefined;
 
 function loadWiring(): Wiring {
   const file = fileURLToPath(WIRING);
@@ -50,6 +57,8 @@ function loadWiring(): Wiring {
       // Best effort, and atomic (concurrent runs): a cache that cannot be written is no error.
       const temporary = `${cacheFile}.${process.pid}`;
       try {
+        // The help code too, whichever command this run was (program.ts).
+        wiring?.warmHelp();
         const data = Buffer.concat([Buffer.from(key, 'latin1'), script.createCachedData()]);
         writeFileSync(temporary, data, { mode: 0o600 }); // owner-only, as Node's own cache files
         renameSync(temporary, cacheFile);
@@ -73,9 +82,9 @@ function pathHash(path: string): string {
   return (h >>> 0).toString(16);
 }
 
-const { runFromProcess } = await loadWiring()(
+wiring = await loadWiring()(
   (specifier) => import(specifier.startsWith('.') ? new URL(specifier, WIRING).href : specifier),
   require,
   WIRING.href,
 );
-await runFromProcess();
+await wiring.runFromProcess();

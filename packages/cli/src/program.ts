@@ -106,6 +106,26 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): RootCo
   return program;
 }
 
+/**
+ * Formats every command's help once, writing nothing. main.ts calls it before it writes the
+ * wiring's code cache, so that the cache holds the help code whichever command made it (a cache
+ * made by `rcs upload …` would otherwise leave `rcs --help` compiling it on every start).
+ */
+export function warmHelp(): void {
+  const silent = {
+    commanderOutput: {
+      writeOut: () => {},
+      getOutHelpWidth: () => undefined as unknown as number,
+      getOutHasColors: () => false,
+    },
+  } as unknown as CliIO;
+  const visit = (command: RootCommand) => {
+    command.outputHelp();
+    for (const sub of command.commands) visit(sub as unknown as RootCommand);
+  };
+  visit(buildProgram(silent, () => {}));
+}
+
 /** Parses and runs; resolves with the exit code (the caller sets process.exitCode). */
 export async function main(argv: string[], io: CliIO): Promise<number> {
   const args = argv.slice(2);

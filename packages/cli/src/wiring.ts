@@ -3,4 +3,4 @@
  * runs. Built as dist/wiring.js and then turned into a classic script (scripts/wiring-script.ts)
  * that main.ts runs with a V8 code cache made after a run (start-up, bench/cli).
  */
-export { runFromProcess } from './program.js';
+export { runFromProcess, warmHelp } from './program.js';
