@@ -37,7 +37,11 @@ function cpu(args) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (let i = 0; i < 3; i++) for (const [, args] of commands) cpu(args);
 const samples = commands.map(() => []);
-for (let i = 0; i < runs; i++) commands.forEach(([, args], j) => samples[j].push(cpu(args)));
+for (let i = 0; i < runs; i++) {
+  commands.forEach(([, args], j) => {
+    samples[j].push(cpu(args));
+  });
+}
 const base = median(samples[0]);
 console.log(`node ${process.version}, ${runs} runs each, interleaved; CPU time, all threads`);
 commands.forEach(([label], j) => {
