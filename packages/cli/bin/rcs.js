@@ -2,7 +2,8 @@
 // The `rcs` command. It exists before the build (unlike dist/), so that `npm ci` on a fresh
 // clone links it into node_modules/.bin. It enables Node's on-disk compile cache (V8 code cache,
 // Node >= 22.1; NODE_DISABLE_COMPILE_CACHE=1 turns it off) before loading the bundle: modules
-// loaded before that do not benefit, so this file stays tiny (bench/cli).
+// loaded before that do not benefit, so this file stays tiny (bench/cli). dist/rcs.js then runs the
+// wiring script with a code cache of its own (src/main.ts).
 import module from 'node:module';
 
 module.enableCompileCache?.();
