@@ -17,7 +17,7 @@
  * the end is one merge of the sorted runs (a heap over their heads, 64 KB read buffers) with the
  * sorted previous state, streaming both.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { type FileHandle, open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -42,19 +42,65 @@ function stateHeader(resource: string): string {
   return `rcs-changes-state ${STATE_VERSION} ${JSON.stringify(resource)}`;
 }
 
-/** JSON with object keys sorted at every level (arrays keep their order). */
+/** Keys as JSON text, kept for the few property names an export repeats on every record. */
+const QUOTED = new Map<string, string>();
+const QUOTED_MAX = 4096;
+
+function quoted(key: string): string {
+  let text = QUOTED.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key);
+    if (QUOTED.size < QUOTED_MAX) QUOTED.set(key, text);
+  }
+  return text;
+}
+
+/** Sorts in place as `Array.prototype.sort()` would (UTF-16 order), without its work copy. */
+function sortKeys(keys: string[]): string[] {
+  if (keys.length > 32) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+/**
+ * JSON with object keys sorted at every level (arrays keep their order). Built by appending to
+ * one string (issue 13: the per-object filter/map/join arrays were a large share of what a
+ * `--changes` run allocated); the text is the same as before, so states stay comparable.
+ */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      out += canonicalJson(value[i]);
+    }
+    return `${out}]`;
+  }
   const object = value as Record<string, unknown>;
-  const keys = Object.keys(object)
-    .filter((k) => object[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(object[k])}`).join(',')}}`;
+  const keys = sortKeys(Object.keys(object));
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const item = object[key];
+    if (item === undefined) continue;
+    if (!first) out += ',';
+    first = false;
+    out += quoted(key);
+    out += ':';
+    out += canonicalJson(item);
+  }
+  return `${out}}`;
 }
 
 export function contentHash(record: unknown): string {
-  return createHash('sha256').update(canonicalJson(record)).digest('base64url').slice(0, 22);
+  // One-shot hash (no Hash object per record); SHA-256, first 128 bits, base64url.
+  return hash('sha256', canonicalJson(record), 'base64url').slice(0, 22);
 }
 
 /** The state or a run names a record by its id as JSON text; order is the id string's order. */

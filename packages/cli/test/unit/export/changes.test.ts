@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +65,54 @@ describe('canonicalJson', () => {
         expect(JSON.parse(canonicalJson(object))).toEqual(JSON.parse(JSON.stringify(object)));
       }),
     );
+  });
+});
+
+/** canonicalJson and contentHash as they were first written: states written then must match. */
+function canonicalJsonBefore(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJsonBefore).join(',')}]`;
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object)
+    .filter((k) => object[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJsonBefore(object[k])}`).join(',')}}`;
+}
+
+describe('canonicalJson is the text (and contentHash the hash) of the first version', () => {
+  it('for any JSON value, with undefined properties and elements, any number of keys', () => {
+    const withUndefined = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue(),
+        fc.constant(undefined),
+        fc.array(tie('value')),
+        fc.dictionary(fc.string(), tie('value'), { maxKeys: 40 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(withUndefined, (value) => {
+        expect(canonicalJson(value)).toBe(canonicalJsonBefore(value));
+        const before = createHash('sha256')
+          .update(canonicalJsonBefore(value))
+          .digest('base64url')
+          .slice(0, 22);
+        expect(contentHash(value)).toBe(before);
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it('sorts many keys (past the in-place sort) in UTF-16 order', () => {
+    const keys = Array.from({ length: 50 }, (_, i) => `k${(i * 37) % 50}`).concat([
+      'é',
+      'Z',
+      '😀',
+      '',
+    ]);
+    const object = Object.fromEntries(keys.map((k) => [k, k]));
+    expect(canonicalJson(object)).toBe(canonicalJsonBefore(object));
+    const small = Object.fromEntries(['é', 'Z', '😀', '', 'b', 'a'].map((k) => [k, 1]));
+    expect(canonicalJson(small)).toBe(canonicalJsonBefore(small));
   });
 });
 
