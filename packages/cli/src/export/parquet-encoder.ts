@@ -16,6 +16,7 @@ import { ColumnBuffers, type SizeCounter, Unrepresentable } from './parquet-colu
 import { parquetSchemaOf } from './parquet-schema.js';
 import { rowValues } from './parquet-values.js';
 import type { RecordShape } from './shape.js';
+import { snappyCompressReused } from './snappy.js';
 
 /**
  * A row group is written when either is reached. The exports of a run write at once, so they
@@ -94,7 +95,14 @@ export function parquetEncoder(
   const schema = parquetSchemaOf(shape.fields) as ConstructorParameters<
     typeof ParquetWriter
   >[0]['schema'];
-  const parquet = new ParquetWriter({ writer, schema, codec: 'SNAPPY', createdBy });
+  const parquet = new ParquetWriter({
+    writer,
+    schema,
+    codec: 'SNAPPY',
+    // The same bytes as the writer's own snappy, into one kept buffer (snappy.ts).
+    compressors: { SNAPPY: snappyCompressReused },
+    createdBy,
+  });
   const buffers = new ColumnBuffers(shape.fields);
   const size: SizeCounter = { bytes: 0 };
   const resolve = schemaPathResolver(schema);
