@@ -10,6 +10,7 @@ import {
   canonicalJson,
   changesFileOf,
   contentHash,
+  runReadBuffer,
   stateFileOf,
 } from '../../../src/export/changes.js';
 import type { ApiRecord } from '../../../src/export/encoders.js';
@@ -153,6 +154,15 @@ describe('ChangeTracker', () => {
     expect(result).toMatchObject({ inserts: 2, updates: 2, deletes: 2 });
     // Unchanged third run: an empty file.
     expect((await run(next)).lines).toEqual([]);
+  });
+
+  it('the merge reads many runs in smaller pieces: 64 KB down to 4 KB, about 4 MB in all', () => {
+    expect(runReadBuffer(0)).toBe(64 * 1024);
+    expect(runReadBuffer(1)).toBe(64 * 1024);
+    expect(runReadBuffer(32)).toBe(64 * 1024);
+    expect(runReadBuffer(200)).toBe(10_485);
+    expect(runReadBuffer(200) * 2 * 200).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(runReadBuffer(10_000)).toBe(4 * 1024);
   });
 
   it('spills sorted runs to disk past the batch size and merges them to the same answer', async () => {
