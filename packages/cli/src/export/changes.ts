@@ -27,6 +27,8 @@ import type { ApiRecord } from './encoders.js';
 const STATE_VERSION = 1;
 /** Record text held in batches by all the exports of a run together, before they spill. */
 export const CHANGES_MEMORY = 16 * 1024 * 1024;
+/** Run files of one level merged into one (issue 13: bounds open files and merge memory). */
+export const MERGE_FAN_IN = 32;
 /** Write the changes and state files in pieces of about this size. */
 const WRITE_CHUNK = 256 * 1024;
 
@@ -310,7 +312,10 @@ export class ChangeTracker {
   readonly #dir: string;
   #batch: Entry[] = [];
   #batchBytes = 0;
-  #runs: string[] = [];
+  /** Sorted run files on disk, oldest first, and how many merges made each (its level). */
+  #runs: { path: string; level: number }[] = [];
+  #runNumber = 0;
+  #spills = 0;
   #changes: AtomicFile | undefined;
   #state: AtomicFile | undefined;
   #tag = randomBytes(4).toString('hex');
@@ -322,8 +327,13 @@ export class ChangeTracker {
     this.#batchLimit = options.batchBytes ?? CHANGES_MEMORY;
   }
 
-  /** Sorted run files spilled so far (for tests of the spill path). */
+  /** Batches spilled to run files so far (for tests of the spill path). */
   get runs(): number {
+    return this.#spills;
+  }
+
+  /** Run files on disk now (at most MERGE_FAN_IN - 1 per level). */
+  get runFiles(): number {
     return this.#runs.length;
   }
 
@@ -350,21 +360,47 @@ export class ChangeTracker {
   }
 
   async #spill(): Promise<void> {
-    const batch = this.#sortedBatch();
+    await this.#writeRun(this.#sortedBatch(), 0);
+    this.#spills++;
+    // Whenever MERGE_FAN_IN runs of one level are on disk, merge them into one run of the next
+    // level (levels only decrease along #runs): open files and the final merge stay bounded,
+    // and each record is rewritten about log_MERGE_FAN_IN(runs) times.
+    for (;;) {
+      const n = this.#runs.length;
+      if (n < MERGE_FAN_IN) return;
+      const tail = this.#runs.slice(n - MERGE_FAN_IN);
+      const level = tail[0]!.level;
+      if (!tail.every((r) => r.level === level)) return;
+      const readBuffer = runReadBuffer(MERGE_FAN_IN);
+      await this.#writeRun(mergeSorted(tail.map((r) => runEntries(r.path, readBuffer))), level + 1);
+      // Only now out of #runs: until the merged run is written, discard() removes them.
+      this.#runs.splice(n - MERGE_FAN_IN, MERGE_FAN_IN);
+      await Promise.all(tail.map((r) => unlink(r.path).catch(() => {})));
+    }
+  }
+
+  /** Writes sorted entries as a run file of the given level. */
+  async #writeRun(entries: Entry[] | AsyncIterable<Entry>, level: number): Promise<void> {
     const path = join(
       this.#dir,
-      `.${this.resource}.changes-run${this.#runs.length}.${process.pid}.${this.#tag}${PARTIAL_SUFFIX}`,
+      `.${this.resource}.changes-run${this.#runNumber++}.${process.pid}.${this.#tag}${PARTIAL_SUFFIX}`,
     );
-    this.#runs.push(path);
+    this.#runs.push({ path, level });
     const handle = await open(path, 'wx', 0o600);
     try {
       let text = '';
-      for (const e of batch) {
+      const full = (e: Entry): boolean => {
         text += `${e.idJson}\t${e.hash}\t${e.record}\n`;
-        if (text.length >= WRITE_CHUNK) {
-          await handle.write(text);
-          text = '';
-        }
+        return text.length >= WRITE_CHUNK;
+      };
+      const flush = async () => {
+        await handle.write(text);
+        text = '';
+      };
+      if (Array.isArray(entries)) {
+        for (const e of entries) if (full(e)) await flush();
+      } else {
+        for await (const e of entries) if (full(e)) await flush();
       }
       if (text !== '') await handle.write(text);
     } finally {
@@ -381,7 +417,7 @@ export class ChangeTracker {
     if (this.#runs.length > 0) {
       if (this.#batch.length > 0) await this.#spill();
       const readBuffer = runReadBuffer(this.#runs.length);
-      for (const run of this.#runs) current.push(runEntries(run, readBuffer));
+      for (const run of this.#runs) current.push(runEntries(run.path, readBuffer));
     }
     const file = changesFileOf(this.resource);
     this.#changes = await AtomicFile.create(join(this.#dir, file));
@@ -436,7 +472,7 @@ export class ChangeTracker {
   async #removeRuns(): Promise<void> {
     const runs = this.#runs;
     this.#runs = [];
-    await Promise.all(runs.map((run) => unlink(run).catch(() => {})));
+    await Promise.all(runs.map((run) => unlink(run.path).catch(() => {})));
   }
 
   /** Removes everything this run wrote aside; the previous state stays. Never throws. */

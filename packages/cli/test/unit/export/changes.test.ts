@@ -10,6 +10,7 @@ import {
   canonicalJson,
   changesFileOf,
   contentHash,
+  MERGE_FAN_IN,
   runReadBuffer,
   stateFileOf,
 } from '../../../src/export/changes.js';
@@ -177,6 +178,49 @@ describe('ChangeTracker', () => {
     expect((await readdir(dir)).sort()).toEqual(
       [stateFileOf('users'), changesFileOf('users')].sort(),
     );
+  });
+
+  it('past MERGE_FAN_IN runs of a level, they are merged into one: few files, same answer', async () => {
+    const many = Array.from({ length: 900 }, (_, i) => user(`id-${(i * 7919) % 900}`, `n${i}`));
+    const inMemory = await run(many);
+    await rm(join(dir, stateFileOf('users')));
+    const tracker = new ChangeTracker(dir, 'users', { batchBytes: 200 });
+    let most = 0;
+    for (let i = 0; i < many.length; i += 7) {
+      await tracker.add(many.slice(i, i + 7));
+      most = Math.max(most, tracker.runFiles);
+    }
+    // 129 batches (a page of 7 is over 200 bytes): four merges of 32 level-0 runs into four
+    // level-1 runs, then one level-0 run.
+    expect(tracker.runs).toBe(129);
+    expect(most).toBeLessThan(2 * MERGE_FAN_IN);
+    expect(tracker.runFiles).toBe(5);
+    await tracker.finish();
+    await tracker.commit();
+    const text = await readFile(join(dir, changesFileOf('users')), 'utf8');
+    expect(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(inMemory.lines);
+    expect((await readdir(dir)).sort()).toEqual(
+      [stateFileOf('users'), changesFileOf('users')].sort(),
+    );
+  });
+
+  it('a record exported twice is still refused when its copies were merged apart', async () => {
+    const records = Array.from({ length: 300 }, (_, i) => user(`id-${i}`, `n${i}`));
+    records.push(user('id-5', 'again'));
+    const tracker = new ChangeTracker(dir, 'users', { batchBytes: 200 });
+    try {
+      for (let i = 0; i < records.length; i += 7) await tracker.add(records.slice(i, i + 7));
+      expect(tracker.runs).toBeGreaterThan(MERGE_FAN_IN);
+      await expect(tracker.finish()).rejects.toThrow(/record "id-5" was exported twice/);
+    } finally {
+      await tracker.discard();
+    }
+    expect((await readdir(dir)).filter((f) => f.includes('changes-run'))).toEqual([]);
   });
 
   it('all deleted: every previous record is a delete', async () => {
