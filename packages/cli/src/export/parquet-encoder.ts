@@ -26,6 +26,8 @@ import { snappyCompressReused } from './snappy.js';
 const PARQUET_MEMORY = 16 * 1024 * 1024;
 const MIN_GROUP_BYTES = 1024 * 1024;
 const ROW_GROUP_ROWS = 100_000;
+/** The writer's buffer after each handover (hyparquet-writer's ByteWriter starts at 1 KB). */
+const WRITER_START = 16 * 1024;
 /** hyparquet-writer's default data page size, as ParquetWriter.write uses it. */
 const PAGE_SIZE = 1024 * 1024;
 
@@ -132,9 +134,17 @@ export function parquetEncoder(
     return currentRow[shape.fields[column]!.name];
   };
 
-  /** The bytes the writer produced since the last call (the writer keeps counting offsets). */
+  /**
+   * The bytes the writer produced since the last call (the writer keeps counting offsets). They
+   * leave with the writer's buffer itself, and the writer starts again from a small one: a
+   * buffer grown to a whole row group is not kept by each of the run's encoders between groups
+   * (issue 13), and the group's bytes are not copied once more.
+   */
   const take = (): Uint8Array => {
-    const bytes = new Uint8Array(writer.buffer, 0, writer.index).slice();
+    if (writer.index === 0) return new Uint8Array(0);
+    const bytes = new Uint8Array(writer.buffer, 0, writer.index);
+    writer.buffer = new ArrayBuffer(WRITER_START);
+    writer.view = new DataView(writer.buffer);
     writer.index = 0;
     return bytes;
   };
