@@ -14,10 +14,10 @@
  * Memory stays flat at any size: records are hashed as pages arrive and kept in a batch that is
  * sorted and spilled to a run file (`.partial`, removed at the end or by the next run's lock)
  * when it reaches its share of CHANGES_MEMORY (the run's exports share it, as they run at once);
- * the end is one merge of the sorted runs (a heap over their heads, 64 KB read buffers) with the
+ * the end is one merge of the sorted runs (a heap over their heads, read buffers of 64 KB, smaller when there are many runs) with the
  * sorted previous state, streaming both.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { type FileHandle, open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -27,6 +27,8 @@ import type { ApiRecord } from './encoders.js';
 const STATE_VERSION = 1;
 /** Record text held in batches by all the exports of a run together, before they spill. */
 export const CHANGES_MEMORY = 16 * 1024 * 1024;
+/** Run files of one level merged into one (issue 13: bounds open files and merge memory). */
+export const MERGE_FAN_IN = 32;
 /** Write the changes and state files in pieces of about this size. */
 const WRITE_CHUNK = 256 * 1024;
 
@@ -42,19 +44,65 @@ function stateHeader(resource: string): string {
   return `rcs-changes-state ${STATE_VERSION} ${JSON.stringify(resource)}`;
 }
 
-/** JSON with object keys sorted at every level (arrays keep their order). */
+/** Keys as JSON text, kept for the few property names an export repeats on every record. */
+const QUOTED = new Map<string, string>();
+const QUOTED_MAX = 4096;
+
+function quoted(key: string): string {
+  let text = QUOTED.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key);
+    if (QUOTED.size < QUOTED_MAX) QUOTED.set(key, text);
+  }
+  return text;
+}
+
+/** Sorts in place as `Array.prototype.sort()` would (UTF-16 order), without its work copy. */
+function sortKeys(keys: string[]): string[] {
+  if (keys.length > 32) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+/**
+ * JSON with object keys sorted at every level (arrays keep their order). Built by appending to
+ * one string (issue 13: the per-object filter/map/join arrays were a large share of what a
+ * `--changes` run allocated); the text is the same as before, so states stay comparable.
+ */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      out += canonicalJson(value[i]);
+    }
+    return `${out}]`;
+  }
   const object = value as Record<string, unknown>;
-  const keys = Object.keys(object)
-    .filter((k) => object[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(object[k])}`).join(',')}}`;
+  const keys = sortKeys(Object.keys(object));
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const item = object[key];
+    if (item === undefined) continue;
+    if (!first) out += ',';
+    first = false;
+    out += quoted(key);
+    out += ':';
+    out += canonicalJson(item);
+  }
+  return `${out}}`;
 }
 
 export function contentHash(record: unknown): string {
-  return createHash('sha256').update(canonicalJson(record)).digest('base64url').slice(0, 22);
+  // One-shot hash (no Hash object per record); SHA-256, first 128 bits, base64url.
+  return hash('sha256', canonicalJson(record), 'base64url').slice(0, 22);
 }
 
 /** The state or a run names a record by its id as JSON text; order is the id string's order. */
@@ -75,10 +123,27 @@ export class ChangesStateError extends Error {
   override name = 'ChangesStateError';
 }
 
+/** Read buffer of the previous state, and of each run file when there are few. */
+const READ_BUFFER = 64 * 1024;
+/**
+ * What the merge's run readers hold together (their buffers, and the text each keeps of its
+ * current piece, about as much again): with many runs (a long export, a run's exports sharing
+ * CHANGES_MEMORY), each reads in smaller pieces instead of 64 KB each (issue 13: real-call
+ * sessions spilled about 200 runs at 1,000,000 records, 2 × 64 KB each held at once).
+ */
+const MERGE_MEMORY = 4 * 1024 * 1024;
+const MIN_READ_BUFFER = 4 * 1024;
+
+/** The read buffer of each of `runs` run files in one merge. */
+export function runReadBuffer(runs: number): number {
+  const share = Math.floor(MERGE_MEMORY / (2 * Math.max(1, runs)));
+  return Math.max(MIN_READ_BUFFER, Math.min(READ_BUFFER, share));
+}
+
 /** Reads a file line by line (no line is ever larger than one record). */
-async function* lines(handle: FileHandle): AsyncGenerator<string> {
+async function* lines(handle: FileHandle, size = READ_BUFFER): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
-  const buffer = Buffer.allocUnsafe(64 * 1024);
+  const buffer = Buffer.allocUnsafe(size);
   let rest = '';
   for (;;) {
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
@@ -144,10 +209,10 @@ async function* previousState(path: string, resource: string): AsyncGenerator<En
 }
 
 /** A sorted run file of this export's records. */
-async function* runEntries(path: string): AsyncGenerator<Entry> {
+async function* runEntries(path: string, readBuffer: number): AsyncGenerator<Entry> {
   const handle = await open(path, 'r');
   try {
-    for await (const line of lines(handle)) {
+    for await (const line of lines(handle, readBuffer)) {
       const a = line.indexOf('\t');
       const b = line.indexOf('\t', a + 1);
       const idJson = line.slice(0, a);
@@ -247,7 +312,10 @@ export class ChangeTracker {
   readonly #dir: string;
   #batch: Entry[] = [];
   #batchBytes = 0;
-  #runs: string[] = [];
+  /** Sorted run files on disk, oldest first, and how many merges made each (its level). */
+  #runs: { path: string; level: number }[] = [];
+  #runNumber = 0;
+  #spills = 0;
   #changes: AtomicFile | undefined;
   #state: AtomicFile | undefined;
   #tag = randomBytes(4).toString('hex');
@@ -259,8 +327,13 @@ export class ChangeTracker {
     this.#batchLimit = options.batchBytes ?? CHANGES_MEMORY;
   }
 
-  /** Sorted run files spilled so far (for tests of the spill path). */
+  /** Batches spilled to run files so far (for tests of the spill path). */
   get runs(): number {
+    return this.#spills;
+  }
+
+  /** Run files on disk now (at most MERGE_FAN_IN - 1 per level). */
+  get runFiles(): number {
     return this.#runs.length;
   }
 
@@ -287,21 +360,47 @@ export class ChangeTracker {
   }
 
   async #spill(): Promise<void> {
-    const batch = this.#sortedBatch();
+    await this.#writeRun(this.#sortedBatch(), 0);
+    this.#spills++;
+    // Whenever MERGE_FAN_IN runs of one level are on disk, merge them into one run of the next
+    // level (levels only decrease along #runs): open files and the final merge stay bounded,
+    // and each record is rewritten about log_MERGE_FAN_IN(runs) times.
+    for (;;) {
+      const n = this.#runs.length;
+      if (n < MERGE_FAN_IN) return;
+      const tail = this.#runs.slice(n - MERGE_FAN_IN);
+      const level = tail[0]!.level;
+      if (!tail.every((r) => r.level === level)) return;
+      const readBuffer = runReadBuffer(MERGE_FAN_IN);
+      await this.#writeRun(mergeSorted(tail.map((r) => runEntries(r.path, readBuffer))), level + 1);
+      // Only now out of #runs: until the merged run is written, discard() removes them.
+      this.#runs.splice(n - MERGE_FAN_IN, MERGE_FAN_IN);
+      await Promise.all(tail.map((r) => unlink(r.path).catch(() => {})));
+    }
+  }
+
+  /** Writes sorted entries as a run file of the given level. */
+  async #writeRun(entries: Entry[] | AsyncIterable<Entry>, level: number): Promise<void> {
     const path = join(
       this.#dir,
-      `.${this.resource}.changes-run${this.#runs.length}.${process.pid}.${this.#tag}${PARTIAL_SUFFIX}`,
+      `.${this.resource}.changes-run${this.#runNumber++}.${process.pid}.${this.#tag}${PARTIAL_SUFFIX}`,
     );
-    this.#runs.push(path);
+    this.#runs.push({ path, level });
     const handle = await open(path, 'wx', 0o600);
     try {
       let text = '';
-      for (const e of batch) {
+      const full = (e: Entry): boolean => {
         text += `${e.idJson}\t${e.hash}\t${e.record}\n`;
-        if (text.length >= WRITE_CHUNK) {
-          await handle.write(text);
-          text = '';
-        }
+        return text.length >= WRITE_CHUNK;
+      };
+      const flush = async () => {
+        await handle.write(text);
+        text = '';
+      };
+      if (Array.isArray(entries)) {
+        for (const e of entries) if (full(e)) await flush();
+      } else {
+        for await (const e of entries) if (full(e)) await flush();
       }
       if (text !== '') await handle.write(text);
     } finally {
@@ -317,7 +416,8 @@ export class ChangeTracker {
     const current = this.#runs.length === 0 ? [fromArray(this.#sortedBatch())] : [];
     if (this.#runs.length > 0) {
       if (this.#batch.length > 0) await this.#spill();
-      for (const run of this.#runs) current.push(runEntries(run));
+      const readBuffer = runReadBuffer(this.#runs.length);
+      for (const run of this.#runs) current.push(runEntries(run.path, readBuffer));
     }
     const file = changesFileOf(this.resource);
     this.#changes = await AtomicFile.create(join(this.#dir, file));
@@ -372,7 +472,7 @@ export class ChangeTracker {
   async #removeRuns(): Promise<void> {
     const runs = this.#runs;
     this.#runs = [];
-    await Promise.all(runs.map((run) => unlink(run).catch(() => {})));
+    await Promise.all(runs.map((run) => unlink(run.path).catch(() => {})));
   }
 
   /** Removes everything this run wrote aside; the previous state stays. Never throws. */

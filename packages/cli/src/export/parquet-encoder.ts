@@ -9,10 +9,14 @@
  * writes nested STRUCT/LIST columns and row groups incrementally through `ParquetWriter`.
  */
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
+import { writeColumn } from 'hyparquet-writer/src/column.js';
+import { schemaPathResolver } from 'hyparquet-writer/src/schema.js';
 import type { ApiRecord, PageEncoder } from './encoders.js';
+import { ColumnBuffers, type SizeCounter, Unrepresentable } from './parquet-columns.js';
 import { parquetSchemaOf } from './parquet-schema.js';
-import { rowValues, type SizeCounter } from './parquet-values.js';
+import { rowValues } from './parquet-values.js';
 import type { RecordShape } from './shape.js';
+import { snappyCompressReused } from './snappy.js';
 
 /**
  * A row group is written when either is reached. The exports of a run write at once, so they
@@ -22,6 +26,10 @@ import type { RecordShape } from './shape.js';
 const PARQUET_MEMORY = 16 * 1024 * 1024;
 const MIN_GROUP_BYTES = 1024 * 1024;
 const ROW_GROUP_ROWS = 100_000;
+/** The writer's buffer after each handover (hyparquet-writer's ByteWriter starts at 1 KB). */
+const WRITER_START = 16 * 1024;
+/** hyparquet-writer's default data page size, as ParquetWriter.write uses it. */
+const PAGE_SIZE = 1024 * 1024;
 
 export function rowGroupLimits(sharedBy: number): RowGroupLimits {
   return {
@@ -30,34 +38,49 @@ export function rowGroupLimits(sharedBy: number): RowGroupLimits {
   };
 }
 
-/** Rows of a table from one page of records (a record can give zero or many rows). */
-export type RowSource = (records: readonly ApiRecord[]) => Iterable<{
-  row: Record<string, unknown>;
-  label: string;
-}>;
+/**
+ * Rows of a table from one page of records (a record can give zero or many rows): `add` is
+ * called with each row, the record it comes from and, for a child table, the row's position in
+ * the record (-1 for the record itself), which name the row if a value does not fit.
+ */
+export type RowSource = (
+  records: readonly ApiRecord[],
+  add: (row: Record<string, unknown>, record: ApiRecord, index: number) => void,
+) => void;
 
-export const recordRows: RowSource = function* (records) {
-  for (const record of records) yield { row: record, label: `record ${JSON.stringify(record.id)}` };
+export const recordRows: RowSource = (records, add) => {
+  for (const record of records) add(record, record, -1);
 };
 
-/** One row per analysis item of each session (the child table). */
-export const sessionItemRows: RowSource = function* (records) {
+/**
+ * One row per analysis item of each session (the child table): the item's properties, with
+ * `sessionId` and `itemIndex` given by the record and the position (SESSION_ITEM_SHAPE's first
+ * two columns), so no row object is built per item.
+ */
+export const sessionItemRows: RowSource = (records, add) => {
   for (const record of records) {
     const analysis = record.analysis as { items?: unknown } | null | undefined;
     const items = Array.isArray(analysis?.items) ? analysis.items : [];
     for (let index = 0; index < items.length; index++) {
       const item = items[index];
-      yield {
-        row: {
-          ...(item && typeof item === 'object' ? item : {}),
-          sessionId: record.id,
-          itemIndex: index,
-        },
-        label: `record ${JSON.stringify(record.id)} item ${index}`,
-      };
+      add(item && typeof item === 'object' ? (item as Record<string, unknown>) : {}, record, index);
     }
   }
 };
+
+/** The row a RowSource gives, as an object (for error messages and tests). */
+export function rowObject(
+  row: Record<string, unknown>,
+  record: ApiRecord,
+  index: number,
+): Record<string, unknown> {
+  return index < 0 ? row : { ...row, sessionId: record.id, itemIndex: index };
+}
+
+function labelOf(record: ApiRecord, index: number): string {
+  const label = `record ${JSON.stringify(record.id)}`;
+  return index < 0 ? label : `${label} item ${index}`;
+}
 
 export interface RowGroupLimits {
   rows: number;
@@ -71,47 +94,136 @@ export function parquetEncoder(
   limits: RowGroupLimits = rowGroupLimits(1),
 ): PageEncoder<Uint8Array> {
   const writer = new ByteWriter();
-  const schema = parquetSchemaOf(shape.fields);
+  const schema = parquetSchemaOf(shape.fields) as ConstructorParameters<
+    typeof ParquetWriter
+  >[0]['schema'];
   const parquet = new ParquetWriter({
     writer,
-    schema: schema as ConstructorParameters<typeof ParquetWriter>[0]['schema'],
+    schema,
     codec: 'SNAPPY',
+    // The same bytes as the writer's own snappy, into one kept buffer (snappy.ts).
+    compressors: { SNAPPY: snappyCompressReused },
     createdBy,
   });
-  const columns: unknown[][] = shape.fields.map(() => []);
+  const buffers = new ColumnBuffers(shape.fields);
   const size: SizeCounter = { bytes: 0 };
-  let buffered = 0;
+  const resolve = schemaPathResolver(schema);
+  // Per top-level column, its leaves' schema paths (depth first, as ColumnBuffers' leaves).
+  const leafPaths = shape.fields.map((field) => {
+    const paths: (typeof schema)[] = [];
+    const visit = (path: ReturnType<typeof resolve>) => {
+      const node = path[path.length - 1]!;
+      if (node.children.length === 0) paths.push(path.map((n) => n.element));
+      for (const child of node.children) visit([...path, child]);
+    };
+    visit(resolve([field.name]));
+    return paths;
+  });
+  // A row of a child table names sessionId and itemIndex from its record and position.
+  const fromRecord = shape.fields.map((f, i) =>
+    i < 2 && (f.name === 'sessionId' || f.name === 'itemIndex') ? f.name : undefined,
+  );
+  // The row being added (variables, not an object per row).
+  let currentRow: Record<string, unknown> = {};
+  let currentRecord: ApiRecord = { id: '' };
+  let currentIndex = -1;
+  const columnValue = (column: number): unknown => {
+    const special = currentIndex >= 0 ? fromRecord[column] : undefined;
+    if (special === 'sessionId') return currentRecord.id;
+    if (special === 'itemIndex') return currentIndex;
+    return currentRow[shape.fields[column]!.name];
+  };
 
-  /** The bytes the writer produced since the last call (the writer keeps counting offsets). */
+  /**
+   * The bytes the writer produced since the last call (the writer keeps counting offsets). They
+   * leave with the writer's buffer itself, and the writer starts again from a small one: a
+   * buffer grown to a whole row group is not kept by each of the run's encoders between groups
+   * (issue 13), and the group's bytes are not copied once more.
+   */
   const take = (): Uint8Array => {
-    const bytes = new Uint8Array(writer.buffer, 0, writer.index).slice();
+    if (writer.index === 0) return new Uint8Array(0);
+    const bytes = new Uint8Array(writer.buffer, 0, writer.index);
+    writer.buffer = new ArrayBuffer(WRITER_START);
+    writer.view = new DataView(writer.buffer);
     writer.index = 0;
     return bytes;
   };
 
+  /**
+   * Writes the buffered rows as one row group, a column at a time, each leaf's buffers
+   * released as soon as its column chunk is written (what ParquetWriter.write does, with the
+   * same options, from the shredded columns instead of row objects).
+   */
   const writeGroup = (): void => {
-    if (buffered === 0) return;
-    const result = parquet.write({
-      columnData: shape.fields.map((f, i) => ({ name: f.name, data: columns[i]! })),
-      rowGroupSize: buffered,
+    const rows = buffers.rows;
+    if (rows === 0) return;
+    const groupStart = writer.offset;
+    const chunks: (typeof parquet.row_groups)[number]['columns'] = [];
+    for (let c = 0; c < shape.fields.length; c++) {
+      const leaves = buffers.columnLeaves[c]!;
+      for (let l = 0; l < leaves.length; l++) {
+        const leaf = leaves[l]!;
+        const schemaPath = leafPaths[c]![l]!;
+        const result = writeColumn({
+          writer,
+          column: {
+            columnName: schemaPath
+              .slice(1)
+              .map((s) => s.name)
+              .join('.'),
+            element: schemaPath[schemaPath.length - 1]!,
+            schemaPath,
+            codec: parquet.codec,
+            compressors: parquet.compressors,
+            stats: parquet.statistics,
+            statisticsTruncateLength: parquet.statisticsTruncateLength,
+            pageSize: PAGE_SIZE,
+            dictionarySize: undefined,
+            columnIndex: false,
+            offsetIndex: true,
+            encoding: undefined,
+            bloomFilter: undefined,
+          },
+          pageData: ColumnBuffers.pageData(leaf) as Parameters<typeof writeColumn>[0]['pageData'],
+        });
+        leaf.values = [];
+        chunks.push(result.chunk);
+        parquet.pendingIndexes.push(result);
+      }
+    }
+    let totalByteSize = 0n;
+    for (const { meta_data } of chunks) totalByteSize += meta_data?.total_uncompressed_size ?? 0n;
+    parquet.num_rows += BigInt(rows);
+    parquet.row_groups.push({
+      columns: chunks,
+      total_byte_size: totalByteSize,
+      num_rows: BigInt(rows),
+      total_compressed_size: BigInt(writer.offset - groupStart),
     });
-    // Without a `flush` on the writer, ParquetWriter writes synchronously.
-    if (result) throw new Error('parquet writer went asynchronous');
-    for (const column of columns) column.length = 0;
-    buffered = 0;
+    buffers.clear();
     size.bytes = 0;
+  };
+
+  const addRow = (row: Record<string, unknown>, record: ApiRecord, index: number): void => {
+    currentRow = row;
+    currentRecord = record;
+    currentIndex = index;
+    try {
+      buffers.addRow(columnValue, size);
+    } catch (error) {
+      if (!(error instanceof Unrepresentable)) throw error;
+      // Read the row again, the slow way, for a message naming the property and the value.
+      rowValues(rowObject(row, record, index), shape, labelOf(record, index), { bytes: 0 });
+      throw new Error(`${labelOf(record, index)}: a value does not fit the Parquet schema`);
+    }
+    if (buffers.rows >= limits.rows || size.bytes >= limits.bytes) writeGroup();
   };
 
   const preamble = take();
   return {
     preamble,
     encode(records) {
-      for (const { row, label } of rows(records)) {
-        const values = rowValues(row, shape, label, size);
-        for (let i = 0; i < values.length; i++) columns[i]!.push(values[i]);
-        buffered++;
-        if (buffered >= limits.rows || size.bytes >= limits.bytes) writeGroup();
-      }
+      rows(records, addRow);
       return take();
     },
     end() {

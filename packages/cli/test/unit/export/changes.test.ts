@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import {
   canonicalJson,
   changesFileOf,
   contentHash,
+  MERGE_FAN_IN,
+  runReadBuffer,
   stateFileOf,
 } from '../../../src/export/changes.js';
 import type { ApiRecord } from '../../../src/export/encoders.js';
@@ -67,6 +70,54 @@ describe('canonicalJson', () => {
   });
 });
 
+/** canonicalJson and contentHash as they were first written: states written then must match. */
+function canonicalJsonBefore(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJsonBefore).join(',')}]`;
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object)
+    .filter((k) => object[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJsonBefore(object[k])}`).join(',')}}`;
+}
+
+describe('canonicalJson is the text (and contentHash the hash) of the first version', () => {
+  it('for any JSON value, with undefined properties and elements, any number of keys', () => {
+    const withUndefined = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue(),
+        fc.constant(undefined),
+        fc.array(tie('value')),
+        fc.dictionary(fc.string(), tie('value'), { maxKeys: 40 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(withUndefined, (value) => {
+        expect(canonicalJson(value)).toBe(canonicalJsonBefore(value));
+        const before = createHash('sha256')
+          .update(canonicalJsonBefore(value))
+          .digest('base64url')
+          .slice(0, 22);
+        expect(contentHash(value)).toBe(before);
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it('sorts many keys (past the in-place sort) in UTF-16 order', () => {
+    const keys = Array.from({ length: 50 }, (_, i) => `k${(i * 37) % 50}`).concat([
+      'é',
+      'Z',
+      '😀',
+      '',
+    ]);
+    const object = Object.fromEntries(keys.map((k) => [k, k]));
+    expect(canonicalJson(object)).toBe(canonicalJsonBefore(object));
+    const small = Object.fromEntries(['é', 'Z', '😀', '', 'b', 'a'].map((k) => [k, 1]));
+    expect(canonicalJson(small)).toBe(canonicalJsonBefore(small));
+  });
+});
+
 describe('ChangeTracker', () => {
   const base = Array.from({ length: 40 }, (_, i) =>
     user(`u${String(i).padStart(3, '0')}`, `name ${i}`),
@@ -106,6 +157,15 @@ describe('ChangeTracker', () => {
     expect((await run(next)).lines).toEqual([]);
   });
 
+  it('the merge reads many runs in smaller pieces: 64 KB down to 4 KB, about 4 MB in all', () => {
+    expect(runReadBuffer(0)).toBe(64 * 1024);
+    expect(runReadBuffer(1)).toBe(64 * 1024);
+    expect(runReadBuffer(32)).toBe(64 * 1024);
+    expect(runReadBuffer(200)).toBe(10_485);
+    expect(runReadBuffer(200) * 2 * 200).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(runReadBuffer(10_000)).toBe(4 * 1024);
+  });
+
   it('spills sorted runs to disk past the batch size and merges them to the same answer', async () => {
     const many = Array.from({ length: 500 }, (_, i) => user(`id-${(i * 7919) % 500}`, `n${i}`));
     const inMemory = await run(many);
@@ -118,6 +178,49 @@ describe('ChangeTracker', () => {
     expect((await readdir(dir)).sort()).toEqual(
       [stateFileOf('users'), changesFileOf('users')].sort(),
     );
+  });
+
+  it('past MERGE_FAN_IN runs of a level, they are merged into one: few files, same answer', async () => {
+    const many = Array.from({ length: 900 }, (_, i) => user(`id-${(i * 7919) % 900}`, `n${i}`));
+    const inMemory = await run(many);
+    await rm(join(dir, stateFileOf('users')));
+    const tracker = new ChangeTracker(dir, 'users', { batchBytes: 200 });
+    let most = 0;
+    for (let i = 0; i < many.length; i += 7) {
+      await tracker.add(many.slice(i, i + 7));
+      most = Math.max(most, tracker.runFiles);
+    }
+    // 129 batches (a page of 7 is over 200 bytes): four merges of 32 level-0 runs into four
+    // level-1 runs, then one level-0 run.
+    expect(tracker.runs).toBe(129);
+    expect(most).toBeLessThan(2 * MERGE_FAN_IN);
+    expect(tracker.runFiles).toBe(5);
+    await tracker.finish();
+    await tracker.commit();
+    const text = await readFile(join(dir, changesFileOf('users')), 'utf8');
+    expect(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(inMemory.lines);
+    expect((await readdir(dir)).sort()).toEqual(
+      [stateFileOf('users'), changesFileOf('users')].sort(),
+    );
+  });
+
+  it('a record exported twice is still refused when its copies were merged apart', async () => {
+    const records = Array.from({ length: 300 }, (_, i) => user(`id-${i}`, `n${i}`));
+    records.push(user('id-5', 'again'));
+    const tracker = new ChangeTracker(dir, 'users', { batchBytes: 200 });
+    try {
+      for (let i = 0; i < records.length; i += 7) await tracker.add(records.slice(i, i + 7));
+      expect(tracker.runs).toBeGreaterThan(MERGE_FAN_IN);
+      await expect(tracker.finish()).rejects.toThrow(/record "id-5" was exported twice/);
+    } finally {
+      await tracker.discard();
+    }
+    expect((await readdir(dir)).filter((f) => f.includes('changes-run'))).toEqual([]);
   });
 
   it('all deleted: every previous record is a delete', async () => {

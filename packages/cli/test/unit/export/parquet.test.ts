@@ -93,18 +93,29 @@ describe('parquet encoder', () => {
     expect((row!.createdAt as Date).toISOString()).toBe('2026-03-01T10:30:00.123Z');
   });
 
-  it('the items child table: one row per item, keyed by session and position', () => {
+  it('the items child table: one row per item, keyed by session and position', async () => {
     const encoder = parquetEncoder(SESSION_ITEM_SHAPE, sessionItemRows, 'test');
-    const rows = [
-      ...sessionItemRows([
-        { id: 's1', analysis: { score: 1, items: [{ name: 'a' }, { name: 'b' }] } },
-      ]),
-    ];
-    expect(rows.map((r) => [r.row.sessionId, r.row.itemIndex, r.row.name])).toEqual([
-      ['s1', 0, 'a'],
-      ['s1', 1, 'b'],
-    ]);
     expect(encoder.preamble.byteLength).toBe(4);
+    const item = (name: string) => ({ name, solved: 'solved', itemScore: 1 });
+    const path = join(dir, 'items.parquet');
+    await writeFile(
+      path,
+      Buffer.concat([
+        encoder.preamble,
+        encoder.encode([
+          { id: 's1', analysis: { score: 1, items: [item('a'), item('b')] } },
+          { id: 's2', analysis: null },
+          { id: 's3', analysis: { score: 1, items: [item('c')] } },
+        ]),
+        encoder.end!(),
+      ]),
+    );
+    const { rows } = await readParquet(path);
+    expect(rows.map((r) => [r.sessionId, r.itemIndex, r.name])).toEqual([
+      ['s1', 0n, 'a'],
+      ['s1', 1n, 'b'],
+      ['s3', 0n, 'c'],
+    ]);
   });
 });
 
