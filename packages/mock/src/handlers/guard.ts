@@ -17,15 +17,10 @@ function credentialOf(headers: Headers): string {
 }
 
 /**
- * The common front of every operation, in this order: rate limit (429), injected fault (before
- * any state change), `before` (e.g. the 413 body check), authentication (401, D22), the
- * processing queue brought up to the clock (D18), then the operation in the caller's organization
- * (D23). Problems become D1 answers; nothing else is ever thrown to MSW.
- *
- * The latency (`--latency-ms`) counts from the request's arrival and the answer is prepared
- * meanwhile, as a real service's latency includes its own work: every answer still comes at
- * least `latencyMs` after the request, but the mock's work is no longer added on top of it (an
- * export's 8 or 32 requests of one latency window used to be served one after another after it).
+ * The common front of every operation, in this order: latency, rate limit (429), injected fault
+ * (before any state change), `before` (e.g. the 413 body check), authentication (401, D22),
+ * the processing queue brought up to the clock (D18), then the operation in the caller's
+ * organization (D23). Problems become D1 answers; nothing else is ever thrown to MSW.
  */
 export async function guarded<T>(
   ctx: HandlerContext,
@@ -34,20 +29,8 @@ export async function guarded<T>(
   before: () => Promise<T>,
   run: (g: Guarded, prepared: T) => Promise<Response> | Response,
 ): Promise<Response> {
-  const latency = ctx.faults.latencyMs > 0 ? sleep(ctx.faults.latencyMs) : undefined;
-  const response = await answer(ctx, kind, request, before, run);
-  await latency;
-  return response;
-}
-
-async function answer<T>(
-  ctx: HandlerContext,
-  kind: FaultKind,
-  request: Request,
-  before: () => Promise<T>,
-  run: (g: Guarded, prepared: T) => Promise<Response> | Response,
-): Promise<Response> {
   try {
+    if (ctx.faults.latencyMs > 0) await sleep(ctx.faults.latencyMs);
     const limited = ctx.faults.rateLimit(credentialOf(request.headers), ctx.clock.now());
     if (limited) throw limited;
     const fault = ctx.faults.injected(kind);
