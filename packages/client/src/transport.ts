@@ -1,7 +1,7 @@
 import type { RatePacer } from './adaptive-rate.js';
 import { parseErrorBody } from './api-error.js';
 import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay, sleep } from './backoff.js';
-import { readBounded } from './bounded-body.js';
+import { readBoundedChunks } from './bounded-body.js';
 import { causeCode } from './cause-code.js';
 import { certificateFailure } from './certificate.js';
 import { ConnectionError, RcsError, TimeoutError } from './errors.js';
@@ -114,20 +114,26 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 /** Reads a body, refusing one larger than `limit` bytes before it is held in memory. */
-async function readCapped(
-  res: Response,
-  limit: number,
-  where: string,
-): Promise<Uint8Array<ArrayBuffer>> {
+async function readCapped(res: Response, limit: number, where: string): Promise<Uint8Array[]> {
   const declared = Number(res.headers.get('content-length'));
-  const bytes =
+  const chunks =
     Number.isFinite(declared) && declared > limit
       ? await res.body?.cancel().catch(() => {})
-      : await readBounded(res.body, limit);
-  if (bytes) return bytes;
+      : await readBoundedChunks(res.body, limit);
+  if (chunks) return chunks;
   throw new RcsError(
     `${where}: the answer is larger than ${formatBytes(limit)}; it was not read (maxResponseBytes)`,
   );
+}
+
+/** A stream that gives back chunks already in memory (it never waits on the network). */
+function replay(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const c of chunks) controller.enqueue(c);
+      controller.close();
+    },
+  });
 }
 
 /** `n` is a positive integer (the client checks maxResponseBytes), so a whole MiB is at least 1. */
@@ -283,7 +289,7 @@ export function createTransport(config: TransportConfig) {
     try {
       const res = await followSameOrigin(build(signal), base, ctx, signal);
       // Read the body inside the timeout, so a stalled body is a timeout too, not a hang.
-      const buf = NULL_BODY_STATUS.has(res.status)
+      const chunks = NULL_BODY_STATUS.has(res.status)
         ? null
         : await readCapped(res, config.maxResponseBytes, `${ctx.where.method} ${ctx.where.url}`);
       // The body is decoded now: its encoding and length headers no longer describe it.
@@ -291,7 +297,12 @@ export function createTransport(config: TransportConfig) {
       headers.delete('content-encoding');
       headers.delete('content-length');
       return {
-        response: new Response(buf, { status: res.status, statusText: res.statusText, headers }),
+        // The chunks as read, in a stream over memory: a buffer body would be copied again.
+        response: new Response(chunks && replay(chunks), {
+          status: res.status,
+          statusText: res.statusText,
+          headers,
+        }),
         sentAt,
       };
     } catch (error) {

@@ -287,6 +287,45 @@ describe('the body cap (maxResponseBytes)', () => {
   });
 });
 
+describe('the body handed on', () => {
+  it('is read whole before the answer is returned, then handed on chunk by chunk, not copied', async () => {
+    const parts = ['{"data":[', '{"id":"a"},', '{"id":"b"}', '],"meta":{"total":2}}'].map((p) =>
+      new TextEncoder().encode(p),
+    );
+    let pulled = 0;
+    const source = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(c) {
+            if (pulled < parts.length) c.enqueue(parts[pulled++]!);
+            else c.close();
+          },
+        }),
+        { headers: { 'content-type': 'application/json' } },
+      );
+    const res = await transport(scripted([source]).fetch)()(new Request(URL_));
+    // Every chunk was read inside the request (a stalled body is a timeout, not a hang later).
+    expect(pulled).toBe(parts.length);
+    const reader = res.clone().body!.getReader();
+    const seen: Uint8Array[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) seen.push(r.value);
+    expect(seen).toHaveLength(parts.length);
+    // The same bytes, in order; the chunks themselves, not a copy made of them.
+    expect(Buffer.concat(seen).toString()).toBe(parts.map((p) => Buffer.from(p)).join(''));
+    expect(await res.json()).toEqual({ data: [{ id: 'a' }, { id: 'b' }], meta: { total: 2 } });
+  });
+
+  it('an empty body stays empty; a 204 has none', async () => {
+    const empty = await transport(scripted([new Response('')]).fetch)()(new Request(URL_));
+    expect(await empty.text()).toBe('');
+    const none = await transport(scripted([() => new Response(null, { status: 204 })]).fetch)()(
+      new Request(URL_),
+    );
+    expect(none.status).toBe(204);
+    expect(none.body).toBeNull();
+  });
+});
+
 describe('headers and clean-up', () => {
   it('sends only the credentials it has, and no User-Agent of its own unless given', async () => {
     const { fetch, seen } = scripted([json(200)]);

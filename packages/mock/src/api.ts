@@ -5,6 +5,7 @@ import { DEFAULT_DEMO_SEED, generateDemoDataset } from './demo-data.js';
 import { type FaultOptions, Faults } from './faults.js';
 import { type Fixture, loadFixture } from './fixture.js';
 import type { Clock } from './handlers/context.js';
+import { type ExportRoute, exportRoutes } from './handlers/exports.js';
 import { createHandlers } from './handlers/index.js';
 import { infoOf, type MockInfo } from './info.js';
 import { sessionView } from './lifecycle.js';
@@ -53,6 +54,11 @@ export interface MockState {
 
 export interface MockApi {
   handlers: RequestHandler[];
+  /**
+   * The nine export GETs by exact path (`/api/v1/data-exports/…`), the same code as their MSW
+   * handlers: a server may answer them directly (`rcs mock` does) to skip MSW's matching.
+   */
+  exportRoutes: ReadonlyMap<string, ExportRoute>;
   state: MockState;
   info: MockInfo;
 }
@@ -90,7 +96,8 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     clock,
     processingMs,
   };
-  const handlers = createHandlers(ctx);
+  const routes = exportRoutes(ctx);
+  const handlers = createHandlers(ctx, routes);
 
   const view = (org: OrgState): OrgView => {
     const now = () => {
@@ -153,5 +160,5 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
       return { createdUsers, createdSessions };
     },
   };
-  return { handlers, state, info };
+  return { handlers, exportRoutes: routes, state, info };
 }

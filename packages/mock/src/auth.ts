@@ -18,6 +18,9 @@ function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
+/** Digests of presented API keys kept at most (see `digestOf`). */
+const MAX_REMEMBERED_DIGESTS = 64;
+
 function unauthorized(detail: string, bearerError = false): ProblemError {
   return new ProblemError(401, 'unauthorized', detail, undefined, {
     'www-authenticate': bearerError
@@ -36,6 +39,7 @@ export class Authenticator {
   private readonly apiKeys: { key: string; org: OrgData }[];
   private readonly secret: Uint8Array | undefined;
   private readonly byId: Map<string, OrgData>;
+  private readonly presented = new Map<string, Promise<Uint8Array>>();
 
   constructor(dataset: Dataset) {
     this.apiKeys = dataset.organizations.flatMap((org) => org.apiKeys.map((key) => ({ key, org })));
@@ -65,10 +69,27 @@ export class Authenticator {
     this.keys ??= Promise.all(
       this.apiKeys.map(async (k) => ({ hash: await digest(k.key), org: k.org })),
     );
-    const [keys, h] = await Promise.all([this.keys, digest(key)]);
+    const [keys, h] = await Promise.all([this.keys, this.digestOf(key)]);
     let found: OrgData | undefined;
     for (const k of keys) if (sameDigest(k.hash, h)) found = k.org;
     return found;
+  }
+
+  /**
+   * The digest of a presented key, remembered for the next requests with the same key: Web
+   * Crypto's digest is an asynchronous job on the thread pool that cost more than a whole small
+   * export page, and a client sends the same key on every request. The comparison stays
+   * constant-time (digests, every key visited); the map only avoids re-hashing, and is emptied
+   * when full, so a caller trying many keys cannot grow it.
+   */
+  private digestOf(key: string): Promise<Uint8Array> {
+    let h = this.presented.get(key);
+    if (!h) {
+      if (this.presented.size >= MAX_REMEMBERED_DIGESTS) this.presented.clear();
+      h = digest(key);
+      this.presented.set(key, h);
+    }
+    return h;
   }
 
   private async byBearer(authorization: string): Promise<OrgData> {

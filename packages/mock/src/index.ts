@@ -27,5 +27,6 @@ export {
 export type { FaultOptions } from './faults.js';
 export { type Fixture, FixtureError, loadFixture } from './fixture.js';
 export type { Clock } from './handlers/context.js';
+export type { ExportRoute } from './handlers/exports.js';
 export type { MockInfo } from './info.js';
 export type { CreatedUser } from './store.js';

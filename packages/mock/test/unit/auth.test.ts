@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Authenticator } from '../../src/auth.js';
 import type { Dataset, OrgData } from '../../src/dataset.js';
 import { ProblemError } from '../../src/problem.js';
@@ -132,6 +132,42 @@ describe('Authenticator (D22)', () => {
         detail: 'The bearer token names no known organization (claim "org").',
         challenge: INVALID_TOKEN,
       });
+    }
+  });
+});
+
+describe('Authenticator: digests of presented keys', () => {
+  it('hashes a key presented again only once, and still tells each key from the others', async () => {
+    const auth = authenticator();
+    const digest = vi.spyOn(crypto.subtle, 'digest');
+    try {
+      for (let i = 0; i < 5; i++) {
+        expect((await auth.authenticate(new Headers({ 'x-api-key': 'acme-key' }))).id).toBe(ACME);
+        expect((await auth.authenticate(new Headers({ 'x-api-key': 'globex-key' }))).id).toBe(
+          GLOBEX,
+        );
+        expect((await refusal(auth, { 'x-api-key': 'acme-keY' })).detail).toBe('Unknown API key.');
+      }
+      // The two fixture keys once, then each of the three presented keys once.
+      expect(digest).toHaveBeenCalledTimes(5);
+    } finally {
+      digest.mockRestore();
+    }
+  });
+
+  it('forgets them past 64 different keys (a caller trying keys cannot grow the map)', async () => {
+    const auth = authenticator();
+    const digest = vi.spyOn(crypto.subtle, 'digest');
+    try {
+      for (let i = 0; i < 64; i++) await refusal(auth, { 'x-api-key': `wrong-${i}` });
+      expect(digest).toHaveBeenCalledTimes(2 + 64);
+      // The 65th empties the map: a key seen before is hashed again, and still refused.
+      await refusal(auth, { 'x-api-key': 'wrong-64' });
+      await refusal(auth, { 'x-api-key': 'wrong-0' });
+      expect(digest).toHaveBeenCalledTimes(2 + 66);
+      expect((await auth.authenticate(new Headers({ 'x-api-key': 'acme-key' }))).id).toBe(ACME);
+    } finally {
+      digest.mockRestore();
     }
   });
 });
