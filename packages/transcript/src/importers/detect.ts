@@ -19,7 +19,8 @@ export function detectSource(text: string, fileName?: string): ImportSource {
   const body = stripBom(text);
   const trimmed = body.trimStart();
   const ext = (typeof fileName === 'string' ? fileName : '').toLowerCase().replace(/^.*\./, '.');
-  if (trimmed.startsWith('{') || trimmed.startsWith('[') || ext === '.json') {
+  // Gong and Fireflies exports are a JSON object or array; no extension makes other text one.
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     const json = tryJson(trimmed);
     if (json !== undefined) {
       const s = JSON.stringify(json).slice(0, 4096);
