@@ -78,10 +78,9 @@ export function prevalidateUpload(
 ): PrevalidateResult {
   const problems: UploadProblem[] = [];
   const warnings: UploadWarning[] = [];
-  const bad = (field: string | undefined, message: string, line?: number) => {
+  const bad = (field: string | undefined, message: string) => {
     const p: UploadProblem = { code: 'validation_failed', status: 400, message };
     if (field !== undefined) p.field = field;
-    if (line !== undefined) p.line = line;
     problems.push(p);
   };
 
@@ -122,11 +121,10 @@ export function prevalidateUpload(
     parsed = parseTranscript(transcript, { emailDomains: options.emailDomains ?? [] });
     // The service takes any string of the right length: a parse error (NUL characters) is news
     // for the user, not a predicted rejection.
+    // (Its errors always have a line: NUL characters are found in a line of a string.)
     for (const d of parsed.diagnostics) {
-      if (d.severity !== 'error') continue;
-      const w: UploadWarning = { field: 'transcript', message: d.message };
-      if (d.line) w.line = d.line;
-      warnings.push(w);
+      if (d.severity === 'error')
+        warnings.push({ field: 'transcript', line: d.line, message: d.message });
     }
   }
 

@@ -26,10 +26,10 @@ const bad = (field: string | undefined, message: string) => ({
 
 describe('prevalidateUpload messages', () => {
   it('names the non-object body and what it got', () => {
-    expect(prevalidateUpload(null).problems[0]).toEqual(
+    expect(prevalidateUpload(null).problems[0]).toStrictEqual(
       bad(undefined, 'The request body must be a JSON object, got null.'),
     );
-    expect(prevalidateUpload([base]).problems[0]).toEqual(
+    expect(prevalidateUpload([base]).problems[0]).toStrictEqual(
       bad(undefined, 'The request body must be a JSON object, got an array.'),
     );
     expect(prevalidateUpload('x'.repeat(70)).problems[0]?.message).toBe(
@@ -72,7 +72,7 @@ describe('prevalidateUpload messages', () => {
 
   it('gives both lengths of a transcript that is too long or too short', () => {
     const long = `${SRT}${'a'.repeat(TRANSCRIPT_MAX_LENGTH - SRT.length + 1)}`;
-    expect(prevalidateUpload({ ...base, transcript: long }).problems[0]).toEqual(
+    expect(prevalidateUpload({ ...base, transcript: long }).problems[0]).toStrictEqual(
       bad(
         'transcript',
         `transcript is too long: ${TRANSCRIPT_MAX_LENGTH + 1} UTF-16 code units, at most ${TRANSCRIPT_MAX_LENGTH} (D17 counts conservatively).`,
@@ -94,7 +94,8 @@ describe('prevalidateUpload messages', () => {
 
   it('names the rep designator problem (D5)', () => {
     const { email: _e, ...none } = base;
-    expect(prevalidateUpload(none).problems).toEqual([
+    // No field: the problem is the request's, and has no `field` key at all.
+    expect(prevalidateUpload(none).problems).toStrictEqual([
       bad(undefined, 'Send one of userId or email to designate the rep (D5).'),
     ]);
     expect(prevalidateUpload({ ...base, userId: UUID }).problems).toEqual([
@@ -112,6 +113,12 @@ describe('prevalidateUpload messages', () => {
       bad('userId', 'userId must be a UUID (D25), got "nope".'),
       bad('missionId', 'missionId must be 24 lowercase hexadecimal characters, got number.'),
       bad('scorecardId', 'scorecardId must be 24 lowercase hexadecimal characters, got "ABC".'),
+    ]);
+    // An array is not a string, even when its one element would match.
+    expect(
+      prevalidateUpload({ ...base, missionId: ['abcdef0123456789abcdef01'] }).problems,
+    ).toStrictEqual([
+      bad('missionId', 'missionId must be 24 lowercase hexadecimal characters, got an array.'),
     ]);
     expect(prevalidateUpload({ ...base, email: 'not an e-mail' }).problems).toEqual([
       bad('email', 'email is not a valid e-mail address: "not an e-mail".'),
