@@ -24,7 +24,7 @@ export const NULL_KPIS: Readonly<Kpis> = {
 /**
  * D21 KPIs, shared by the mock and the client-side preview. All three are null when the
  * transcript has no timing or no cue labeled with the rep's e-mail (the mock's KPIs are SKIPPED
- * then, D18).
+ * then, D18), or when the rep is unknown (`repEmail` null).
  *
  * Speaking time = cue durations of cues with text (an empty or whitespace-only cue is not
  * speech); a negative duration (end before start) counts as 0. Overlapping cues each count in
@@ -32,7 +32,7 @@ export const NULL_KPIS: Readonly<Kpis> = {
  * is a sequence of consecutive spoken rep cues (file order) each starting less than 2 s after the
  * run's latest end; cues without speech, the rep's included, neither start, extend nor end a run. Words = whitespace-separated tokens containing a letter or digit.
  */
-export function computeKpis(parsed: ParsedTranscript, repEmail: string): Kpis {
+export function computeKpis(parsed: ParsedTranscript, repEmail: string | null): Kpis {
   if (parsed.format === 'plain' || typeof repEmail !== 'string') return { ...NULL_KPIS };
   const rep = normalizeEmail(repEmail);
   let total = 0;

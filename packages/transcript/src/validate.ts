@@ -155,12 +155,11 @@ export function prevalidateUpload(
   patterned('scorecardId');
 
   // Rule 8 / D14.
-  const rep =
-    typeof email === 'string' && isValidEmail(email)
-      ? normalizeEmail(email)
-      : typeof options.repEmail === 'string'
-        ? normalizeEmail(options.repEmail)
-        : null;
+  const rep = isValidEmail(email)
+    ? normalizeEmail(email)
+    : typeof options.repEmail === 'string'
+      ? normalizeEmail(options.repEmail)
+      : null;
   let speaks: boolean | null = null;
   if (parsed !== null && parsed.format === 'labeled-srt' && rep !== null) {
     speaks = rule8RepSpeaks(parsed, rep);
@@ -180,7 +179,7 @@ export function prevalidateUpload(
     speakers: parsed ? speakerSummary(parsed) : [],
     removedLabels: parsed ? removedLabels(parsed) : [],
     repSpeaks: speaks,
-    kpis: parsed && rep !== null ? computeKpis(parsed, rep) : { ...NULL_KPIS },
+    kpis: parsed ? computeKpis(parsed, rep) : { ...NULL_KPIS },
     diagnostics: parsed?.diagnostics ?? [],
   };
   return { ok: problems.length === 0, problems, warnings, report, parsed };
