@@ -22,15 +22,15 @@ export function detectSource(text: string, fileName?: string): ImportSource {
   // Gong and Fireflies exports are a JSON object or array; no extension makes other text one.
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     const json = tryJson(trimmed);
-    if (json !== undefined) {
+    if (json !== null) {
       const s = JSON.stringify(json).slice(0, 4096);
       if (s.includes('"speaker_name"') && s.includes('"sentences"')) return 'fireflies-json';
       if (s.includes('"callTranscripts"') || s.includes('"speakerId"')) return 'gong-json';
     }
   }
   const lines = splitLines(body).slice(0, SNIFF_LINES);
-  const first = lines.find((l) => !isBlank(l))?.trim() ?? '';
-  if (first.startsWith('WEBVTT') || ext === '.vtt') {
+  const first = lines.find((l) => !isBlank(l))?.trim();
+  if (first?.startsWith('WEBVTT') || ext === '.vtt') {
     let voices = 0;
     let names = 0;
     for (let i = 1; i < lines.length; i++) {
@@ -75,10 +75,11 @@ export function detectSource(text: string, fileName?: string): ImportSource {
   return 'plain';
 }
 
+/** The parsed JSON, or null when it is not JSON (text starting with '{' or '[' never parses to null). */
 function tryJson(s: string): unknown {
   try {
     return JSON.parse(s);
   } catch {
-    return undefined;
+    return null;
   }
 }
