@@ -51,7 +51,7 @@ export function voiceName(line: string): string | null {
   if (!s.startsWith('<v') || !(s[2] === ' ' || s[2] === '.' || s[2] === '>' || s[2] === '\t'))
     return null;
   const close = s.indexOf('>');
-  if (close < 0) return null;
+  if (close === -1) return null;
   const inner = s.slice(2, close);
   const space = inner.search(/[ \t]/);
   return space < 0 ? '' : decodeEntities(inner.slice(space + 1).trim());
@@ -116,14 +116,13 @@ export function headerTurns(text: string): TurnsResult {
   const turns: Turn[] = [];
   const diagnostics: Diagnostic[] = [];
   const names = new Set<string>();
-  let cur: Turn | null = null;
-  let parts: string[] = [];
+  // The open turn: its header, and its paragraphs so far.
+  let cur: { speaker: string; startMs: number; line: number; parts: string[] } | null = null;
   const flush = () => {
     if (cur) {
-      cur.text = parts.join('\n');
-      turns.push(cur);
+      const { speaker, startMs, line, parts } = cur;
+      turns.push({ speaker, startMs, endMs: null, text: parts.join('\n'), line });
     }
-    parts = [];
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -138,15 +137,16 @@ export function headerTurns(text: string): TurnsResult {
     if (h !== null) {
       flush();
       names.add(h.name);
-      cur = { speaker: h.name, startMs: h.startMs, endMs: null, text: '', line: i + 1 };
+      cur = { speaker: h.name, startMs: h.startMs, line: i + 1, parts: [] };
       continue;
     }
     if (cur === null) {
+      // Stryker disable next-line ConditionalExpression: a null in the set is never looked up (only a notice's name is).
       if (notice !== null) names.add(notice);
       skipped(diagnostics, i + 1, t);
       continue;
     }
-    parts.push(t);
+    cur.parts.push(t);
   }
   flush();
   return { turns, diagnostics };
@@ -231,6 +231,7 @@ export function zoomChatTurns(text: string): TurnsResult {
   let first: number | null = null;
   let wallClock = false;
   // A reaction is a message of its own ('Reacted to "…" with 👍'); its continuation lines too.
+  // Stryker disable next-line BooleanLiteral: before the first message every line is skipped either way.
   let inReaction = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -268,7 +269,8 @@ export function zoomChatTurns(text: string): TurnsResult {
     });
   }
   if (wallClock && first !== null) {
-    for (const t of turns) if (t.startMs !== null) t.startMs -= first;
+    // Every chat turn has its time (head.ms).
+    for (const t of turns) t.startMs = (t.startMs as number) - first;
   }
   return { turns, diagnostics };
 }
@@ -308,9 +310,12 @@ export function chatHead(line: string): ChatHead | null {
   return null;
 }
 
-/** "Ana Ruiz to Everyone" / "Ben Okafor  to  Ana Ruiz(Direct Message)" → the sender. */
+/**
+ * "Ana Ruiz to Everyone" / "Ben Okafor  to  Ana Ruiz(Direct Message)" → the sender: what comes
+ * before the last " to " (which also cuts off the recipient's "(Direct Message)").
+ */
 function chatSender(who: string): string {
-  const s = who.replace(/\(Direct Message\)\s*$/, '').trim();
+  const s = who.trim();
   const to = s.lastIndexOf(' to ');
   return (to > 0 ? s.slice(0, to) : s).trim().replace(/\s+/g, ' ');
 }
