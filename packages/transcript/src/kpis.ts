@@ -33,7 +33,7 @@ export const NULL_KPIS: Readonly<Kpis> = {
  * run's latest end; cues without speech, the rep's included, neither start, extend nor end a run. Words = whitespace-separated tokens containing a letter or digit.
  */
 export function computeKpis(parsed: ParsedTranscript, repEmail: string | null): Kpis {
-  if (parsed.format === 'plain' || typeof repEmail !== 'string') return { ...NULL_KPIS };
+  if (typeof repEmail !== 'string') return { ...NULL_KPIS };
   const rep = normalizeEmail(repEmail);
   let total = 0;
   let repTime = 0;
@@ -44,10 +44,12 @@ export function computeKpis(parsed: ParsedTranscript, repEmail: string | null): 
   let runEnd = 0;
   let inRun = false;
   for (const c of parsed.cues) {
-    if (c.startMs === null || c.endMs === null) continue;
+    // Plain text has no times (null) and no labels: no rep cue, so its KPIs are all null.
+    const startMs = c.startMs ?? 0;
+    const endMs = c.endMs ?? 0;
     const isRep = c.label === rep;
     const spoken = !isBlank(c.text);
-    const d = spoken ? Math.max(0, c.endMs - c.startMs) : 0;
+    const d = spoken ? Math.max(0, endMs - startMs) : 0;
     total += d;
     if (!isRep) {
       // Any other cue with speech ends the rep's run; a silent cue does not.
@@ -60,12 +62,12 @@ export function computeKpis(parsed: ParsedTranscript, repEmail: string | null): 
     if (!spoken) continue;
     repTime += d;
     repWords += countWords(c.text);
-    if (inRun && c.startMs - runEnd < MONOLOGUE_GAP_MS) {
-      runEnd = Math.max(runEnd, c.endMs);
+    if (inRun && startMs - runEnd < MONOLOGUE_GAP_MS) {
+      runEnd = Math.max(runEnd, endMs);
     } else {
       inRun = true;
-      runStart = c.startMs;
-      runEnd = c.endMs;
+      runStart = startMs;
+      runEnd = endMs;
     }
     longest = Math.max(longest, runEnd - runStart);
   }
