@@ -82,9 +82,12 @@ describe('organization domains (D6, D13)', () => {
 });
 
 describe('speaker summaries', () => {
-  const p = parseTranscript(srt('Ann: hi', 'rep@acme.com: hello', 'Ann: again', 'no label'));
+  // Parsed inside each test (not while collecting): mutation testing attributes coverage per test.
+  const parsed = () =>
+    parseTranscript(srt('Ann: hi', 'rep@acme.com: hello', 'Ann: again', 'no label'));
 
   it('gives a removed label no email key, and counts every cue of a label', () => {
+    const p = parsed();
     expect(speakerSummary(p)).toStrictEqual([
       { label: 'ann', kind: 'removed', firstLine: 3, cueCount: 2 },
       {
@@ -102,6 +105,7 @@ describe('speaker summaries', () => {
   });
 
   it('repSpeaks is false for a rep that is not a string (untyped callers)', () => {
+    const p = parsed();
     expect(repSpeaks(p, ' REP@acme.com ')).toBe(true);
     expect(repSpeaks(p, 42 as never)).toBe(false);
     expect(repSpeaks(p, null as never)).toBe(false);
