@@ -38,7 +38,7 @@ export function computeKpis(parsed: ParsedTranscript, repEmail: string | null): 
   let total = 0;
   let repTime = 0;
   let repWords = 0;
-  let repCues = 0;
+  let repSpoke = false; // some cue is labeled with the rep's e-mail
   let longest = 0;
   let runStart = 0;
   let runEnd = 0;
@@ -56,7 +56,7 @@ export function computeKpis(parsed: ParsedTranscript, repEmail: string | null): 
       if (spoken) inRun = false;
       continue;
     }
-    repCues++;
+    repSpoke = true;
     // A rep cue without words (`rep@x.com:` alone) is no speech: it neither starts, extends nor
     // ends a monologue.
     if (!spoken) continue;
@@ -72,7 +72,7 @@ export function computeKpis(parsed: ParsedTranscript, repEmail: string | null): 
     longest = Math.max(longest, runEnd - runStart);
   }
   // No rep cue, or no speaking time at all (every cue empty or zero-length): nothing to measure.
-  if (repCues === 0 || total === 0) return { ...NULL_KPIS };
+  if (!repSpoke || total === 0) return { ...NULL_KPIS };
   return {
     listenRatio: round((total - repTime) / total, 3),
     longestMonologue: round(longest / 1000, 1),
@@ -86,26 +86,23 @@ function round(v: number, decimals: number): number {
 }
 
 function isWordChar(c: number): boolean {
-  // ASCII letters/digits, or anything non-ASCII that is not whitespace/punctuation-ish.
+  // ASCII letters/digits, or anything non-ASCII that is not general punctuation (U+2000–U+206F).
+  // Never called for whitespace (U+00A0, U+3000… are whitespace: countWords checks that first).
   if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) return true;
-  return c > 0x7f && c !== 0xa0 && !(c >= 0x2000 && c <= 0x206f) && c !== 0x3000;
+  return c > 0x7f && !(c >= 0x2000 && c <= 0x206f);
 }
 
 /** Whitespace-separated tokens that contain at least one letter or digit ("—" is no word). */
 export function countWords(text: string): number {
   let words = 0;
-  let inToken = false;
+  // Whether the token being read has a letter or digit yet (false between tokens).
   let tokenHasWordChar = false;
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 0x20;
     if (isWhitespace(c)) {
-      if (inToken && tokenHasWordChar) words++;
-      inToken = false;
+      if (tokenHasWordChar) words++;
       tokenHasWordChar = false;
-    } else {
-      inToken = true;
-      if (!tokenHasWordChar && isWordChar(c)) tokenHasWordChar = true;
-    }
+    } else if (!tokenHasWordChar && isWordChar(c)) tokenHasWordChar = true;
   }
   return words;
 }
