@@ -31,7 +31,7 @@ const MUTATE = {
 };
 
 /** thresholds.break: the score each package reached, so that it cannot fall back unnoticed. */
-const BREAK = { transcript: 0, client: 100, mock: 98 };
+const BREAK = { transcript: 93, client: 100, mock: 98 };
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

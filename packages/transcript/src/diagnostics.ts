@@ -30,10 +30,11 @@ export class DiagnosticList {
     this.items.sort((a, b) => a.line - b.line);
     for (const [code, n] of this.counts) {
       if (n > MAX_PER_CODE) {
-        const first = this.items.find((d) => d.code === code);
+        // More than MAX_PER_CODE were counted, so MAX_PER_CODE of them are listed.
+        const first = this.items.find((d) => d.code === code)!;
         this.items.push({
           code,
-          severity: first?.severity ?? 'warning',
+          severity: first.severity,
           line: 0,
           message: `${n - MAX_PER_CODE} more '${code}' diagnostics not listed (${n} in total).`,
         });

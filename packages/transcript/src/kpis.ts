@@ -24,7 +24,7 @@ export const NULL_KPIS: Readonly<Kpis> = {
 /**
  * D21 KPIs, shared by the mock and the client-side preview. All three are null when the
  * transcript has no timing or no cue labeled with the rep's e-mail (the mock's KPIs are SKIPPED
- * then, D18).
+ * then, D18), or when the rep is unknown (`repEmail` null).
  *
  * Speaking time = cue durations of cues with text (an empty or whitespace-only cue is not
  * speech); a negative duration (end before start) counts as 0. Overlapping cues each count in
@@ -32,45 +32,47 @@ export const NULL_KPIS: Readonly<Kpis> = {
  * is a sequence of consecutive spoken rep cues (file order) each starting less than 2 s after the
  * run's latest end; cues without speech, the rep's included, neither start, extend nor end a run. Words = whitespace-separated tokens containing a letter or digit.
  */
-export function computeKpis(parsed: ParsedTranscript, repEmail: string): Kpis {
-  if (parsed.format === 'plain' || typeof repEmail !== 'string') return { ...NULL_KPIS };
+export function computeKpis(parsed: ParsedTranscript, repEmail: string | null): Kpis {
+  if (typeof repEmail !== 'string') return { ...NULL_KPIS };
   const rep = normalizeEmail(repEmail);
   let total = 0;
   let repTime = 0;
   let repWords = 0;
-  let repCues = 0;
+  let repSpoke = false; // some cue is labeled with the rep's e-mail
   let longest = 0;
   let runStart = 0;
   let runEnd = 0;
   let inRun = false;
   for (const c of parsed.cues) {
-    if (c.startMs === null || c.endMs === null) continue;
+    // Plain text has no times (null) and no labels: no rep cue, so its KPIs are all null.
+    const startMs = c.startMs ?? 0;
+    const endMs = c.endMs ?? 0;
     const isRep = c.label === rep;
     const spoken = !isBlank(c.text);
-    const d = spoken ? Math.max(0, c.endMs - c.startMs) : 0;
+    const d = spoken ? Math.max(0, endMs - startMs) : 0;
     total += d;
     if (!isRep) {
       // Any other cue with speech ends the rep's run; a silent cue does not.
       if (spoken) inRun = false;
       continue;
     }
-    repCues++;
+    repSpoke = true;
     // A rep cue without words (`rep@x.com:` alone) is no speech: it neither starts, extends nor
     // ends a monologue.
     if (!spoken) continue;
     repTime += d;
     repWords += countWords(c.text);
-    if (inRun && c.startMs - runEnd < MONOLOGUE_GAP_MS) {
-      runEnd = Math.max(runEnd, c.endMs);
+    if (inRun && startMs - runEnd < MONOLOGUE_GAP_MS) {
+      runEnd = Math.max(runEnd, endMs);
     } else {
       inRun = true;
-      runStart = c.startMs;
-      runEnd = c.endMs;
+      runStart = startMs;
+      runEnd = endMs;
     }
     longest = Math.max(longest, runEnd - runStart);
   }
   // No rep cue, or no speaking time at all (every cue empty or zero-length): nothing to measure.
-  if (repCues === 0 || total === 0) return { ...NULL_KPIS };
+  if (!repSpoke || total === 0) return { ...NULL_KPIS };
   return {
     listenRatio: round((total - repTime) / total, 3),
     longestMonologue: round(longest / 1000, 1),
@@ -84,26 +86,23 @@ function round(v: number, decimals: number): number {
 }
 
 function isWordChar(c: number): boolean {
-  // ASCII letters/digits, or anything non-ASCII that is not whitespace/punctuation-ish.
+  // ASCII letters/digits, or anything non-ASCII that is not general punctuation (U+2000–U+206F).
+  // Never called for whitespace (U+00A0, U+3000… are whitespace: countWords checks that first).
   if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) return true;
-  return c > 0x7f && c !== 0xa0 && !(c >= 0x2000 && c <= 0x206f) && c !== 0x3000;
+  return c > 0x7f && !(c >= 0x2000 && c <= 0x206f);
 }
 
 /** Whitespace-separated tokens that contain at least one letter or digit ("—" is no word). */
 export function countWords(text: string): number {
   let words = 0;
-  let inToken = false;
+  // Whether the token being read has a letter or digit yet (false between tokens).
   let tokenHasWordChar = false;
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 0x20;
     if (isWhitespace(c)) {
-      if (inToken && tokenHasWordChar) words++;
-      inToken = false;
+      if (tokenHasWordChar) words++;
       tokenHasWordChar = false;
-    } else {
-      inToken = true;
-      if (!tokenHasWordChar && isWordChar(c)) tokenHasWordChar = true;
-    }
+    } else if (!tokenHasWordChar && isWordChar(c)) tokenHasWordChar = true;
   }
   return words;
 }

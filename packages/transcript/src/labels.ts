@@ -19,15 +19,15 @@ export interface LabelMatch {
  */
 export function extractLabel(line: string): LabelMatch | null {
   const colon = line.indexOf(':');
-  if (colon < 0) return null;
+  if (colon < 1) return null; // no colon, or nothing before it
   const after = colon + 1;
   if (after < line.length && !isWhitespace(line.charCodeAt(after))) return null;
   const raw = line.slice(0, colon).trim();
   if (raw.length === 0) return null;
-  // Count code points only when needed: 64 UTF-16 units or fewer are at most 64 code points.
-  if (raw.length > MAX_LABEL_LENGTH && codePointLength(raw) > MAX_LABEL_LENGTH) return null;
+  if (codePointLength(raw) > MAX_LABEL_LENGTH) return null;
   let cut = after;
-  while (cut < line.length && isWhitespace(line.charCodeAt(cut))) cut++;
+  // Past the end charCodeAt gives NaN, which is no whitespace: the loop stops there.
+  while (isWhitespace(line.charCodeAt(cut))) cut++;
   return { label: raw.toLowerCase(), cut };
 }
 

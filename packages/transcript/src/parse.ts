@@ -88,8 +88,9 @@ export function parseCues(
   let nextBrace = -1;
   const hasMarkup = (): boolean => {
     if (textStart < 0) return false;
-    if (nextLT < textStart && nextLT !== n) nextLT = indexOrEnd(s, '<', textStart);
-    if (nextBrace < textStart && nextBrace !== n) nextBrace = indexOrEnd(s, '{', textStart);
+    // (Once a search hit the end it stays there: n is never below textStart.)
+    if (nextLT < textStart) nextLT = indexOrEnd(s, '<', textStart);
+    if (nextBrace < textStart) nextBrace = indexOrEnd(s, '{', textStart);
     return nextLT < textEnd || nextBrace < textEnd;
   };
 
@@ -137,8 +138,8 @@ export function parseCues(
       if (end < 0) end = n;
       next = end + 1;
     } else {
-      if (nextCR < pos && nextCR !== n) nextCR = indexOrEnd(s, '\r', pos);
-      if (nextLF < pos && nextLF !== n) nextLF = indexOrEnd(s, '\n', pos);
+      if (nextCR < pos) nextCR = indexOrEnd(s, '\r', pos);
+      if (nextLF < pos) nextLF = indexOrEnd(s, '\n', pos);
       if (nextCR < nextLF) {
         end = nextCR;
         if (s.charCodeAt(end + 1) === 0x0a) {
@@ -195,12 +196,12 @@ export function parseCues(
           labeled =
             finishCue(
               cue,
-              bufLen === 1 ? [buf[0]!] : buf.slice(0, bufLen),
+              buf.slice(0, bufLen),
               hasMarkup(),
               readLabel,
               diags,
               s,
-              bufLen > 1 && !hasCR && !split ? textStart : -1,
+              !hasCR && !split ? textStart : -1,
               textEnd,
             ) || labeled;
         textStart = -1;
@@ -279,12 +280,12 @@ export function parseCues(
     labeled =
       finishCue(
         cue,
-        bufLen === 1 ? [buf[0]!] : buf.slice(0, bufLen),
+        buf.slice(0, bufLen),
         hasMarkup(),
         readLabel,
         diags,
         s,
-        bufLen > 1 && !hasCR && !split ? textStart : -1,
+        !hasCR && !split ? textStart : -1,
         textEnd,
       ) || labeled;
 

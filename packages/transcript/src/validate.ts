@@ -78,10 +78,9 @@ export function prevalidateUpload(
 ): PrevalidateResult {
   const problems: UploadProblem[] = [];
   const warnings: UploadWarning[] = [];
-  const bad = (field: string | undefined, message: string, line?: number) => {
+  const bad = (field: string | undefined, message: string) => {
     const p: UploadProblem = { code: 'validation_failed', status: 400, message };
     if (field !== undefined) p.field = field;
-    if (line !== undefined) p.line = line;
     problems.push(p);
   };
 
@@ -122,11 +121,10 @@ export function prevalidateUpload(
     parsed = parseTranscript(transcript, { emailDomains: options.emailDomains ?? [] });
     // The service takes any string of the right length: a parse error (NUL characters) is news
     // for the user, not a predicted rejection.
+    // (Its errors always have a line: NUL characters are found in a line of a string.)
     for (const d of parsed.diagnostics) {
-      if (d.severity !== 'error') continue;
-      const w: UploadWarning = { field: 'transcript', message: d.message };
-      if (d.line) w.line = d.line;
-      warnings.push(w);
+      if (d.severity === 'error')
+        warnings.push({ field: 'transcript', line: d.line, message: d.message });
     }
   }
 
@@ -157,12 +155,11 @@ export function prevalidateUpload(
   patterned('scorecardId');
 
   // Rule 8 / D14.
-  const rep =
-    typeof email === 'string' && isValidEmail(email)
-      ? normalizeEmail(email)
-      : typeof options.repEmail === 'string'
-        ? normalizeEmail(options.repEmail)
-        : null;
+  const rep = isValidEmail(email)
+    ? normalizeEmail(email)
+    : typeof options.repEmail === 'string'
+      ? normalizeEmail(options.repEmail)
+      : null;
   let speaks: boolean | null = null;
   if (parsed !== null && parsed.format === 'labeled-srt' && rep !== null) {
     speaks = rule8RepSpeaks(parsed, rep);
@@ -182,7 +179,7 @@ export function prevalidateUpload(
     speakers: parsed ? speakerSummary(parsed) : [],
     removedLabels: parsed ? removedLabels(parsed) : [],
     repSpeaks: speaks,
-    kpis: parsed && rep !== null ? computeKpis(parsed, rep) : { ...NULL_KPIS },
+    kpis: parsed ? computeKpis(parsed, rep) : { ...NULL_KPIS },
     diagnostics: parsed?.diagnostics ?? [],
   };
   return { ok: problems.length === 0, problems, warnings, report, parsed };

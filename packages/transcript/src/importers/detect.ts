@@ -17,19 +17,15 @@ const SNIFF_LINES = 200;
 export function detectSource(text: string, fileName?: string): ImportSource {
   if (typeof text !== 'string') return 'plain';
   const body = stripBom(text);
-  const trimmed = body.trimStart();
-  const ext = (typeof fileName === 'string' ? fileName : '').toLowerCase().replace(/^.*\./, '.');
-  if (trimmed.startsWith('{') || trimmed.startsWith('[') || ext === '.json') {
-    const json = tryJson(trimmed);
-    if (json !== undefined) {
-      const s = JSON.stringify(json).slice(0, 4096);
-      if (s.includes('"speaker_name"') && s.includes('"sentences"')) return 'fireflies-json';
-      if (s.includes('"callTranscripts"') || s.includes('"speakerId"')) return 'gong-json';
-    }
-  }
+  const vttName = typeof fileName === 'string' && fileName.toLowerCase().endsWith('.vtt');
+  // Gong and Fireflies exports are JSON (text that is not fails to parse at once). The keys show
+  // in the first 4 KiB; anything that is no JSON stringifies as "null".
+  const s = JSON.stringify(tryJson(body)).slice(0, 4096);
+  if (s.includes('"speaker_name"') && s.includes('"sentences"')) return 'fireflies-json';
+  if (s.includes('"callTranscripts"') || s.includes('"speakerId"')) return 'gong-json';
   const lines = splitLines(body).slice(0, SNIFF_LINES);
-  const first = lines.find((l) => !isBlank(l))?.trim() ?? '';
-  if (first.startsWith('WEBVTT') || ext === '.vtt') {
+  const first = lines.find((l) => !isBlank(l))?.trim();
+  if (first?.startsWith('WEBVTT') || vttName) {
     let voices = 0;
     let names = 0;
     for (let i = 1; i < lines.length; i++) {
@@ -74,10 +70,11 @@ export function detectSource(text: string, fileName?: string): ImportSource {
   return 'plain';
 }
 
+/** The parsed JSON, or null when it is not JSON. */
 function tryJson(s: string): unknown {
   try {
     return JSON.parse(s);
   } catch {
-    return undefined;
+    return null;
   }
 }

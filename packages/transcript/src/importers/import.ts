@@ -165,12 +165,13 @@ function turnsOf(source: ImportSource, text: string, diagnostics: Diagnostic[]):
  */
 function checkText(t: Turn, label: string | null, diagnostics: Diagnostic[]): void {
   const lines = t.text.split('\n');
-  if (label === null && lines[0] !== undefined && extractLabel(lines[0]) !== null) {
+  const first = lines[0]!; // split gives at least one
+  if (label === null && extractLabel(first) !== null) {
     diagnostics.push({
       code: 'text_looks_like_label',
       severity: 'warning',
       line: t.line,
-      message: `The turn at line ${t.line} has no speaker but starts like a label ("${clip(lines[0])}"); the service would remove that prefix (R6).`,
+      message: `The turn at line ${t.line} has no speaker but starts like a label ("${clip(first)}"); the service would remove that prefix (R6).`,
     });
   }
   if (lines.some((l) => parseTimingLine(l) !== null)) {
@@ -185,7 +186,9 @@ function checkText(t: Turn, label: string | null, diagnostics: Diagnostic[]): vo
 
 /** Names compare trimmed, case-insensitively, with entities decoded and spaces collapsed. */
 function nameKey(name: string): string {
-  return decodeEntities(name).trim().replace(/\s+/g, ' ').toLowerCase();
+  const spaced = decodeEntities(name).trim().replace(/\s+/g, ' ');
+  // Stryker disable next-line MethodExpression: upper or lower case, both sides of every comparison use this key.
+  return spaced.toLowerCase();
 }
 
 function normalizeMap(
@@ -230,9 +233,10 @@ function fillTimes(turns: Turn[], diagnostics: Diagnostic[]): Turn[] {
     if (t.endMs === null) {
       const guess =
         t.startMs + Math.max(ESTIMATE_MIN_MS, countWords(t.text) * ESTIMATE_MS_PER_WORD);
-      const next = out[i + 1]?.startMs;
-      t.endMs =
-        next !== null && next !== undefined && next > t.startMs ? Math.min(guess, next) : guess;
+      // Capped at the next turn's start when that is later (not for the last turn, or one whose
+      // start is still unknown).
+      const next = out[i + 1]?.startMs ?? Number.POSITIVE_INFINITY;
+      t.endMs = next > t.startMs ? Math.min(guess, next) : guess;
       estimated = true;
     }
     cursor = Math.max(cursor, t.endMs);
