@@ -129,7 +129,7 @@ describe('pages all() refuses', () => {
     try {
       const all = Array.from({ length: 50 }, (_, i) => `r${i}`);
       const slow = pages(all, 10);
-      const reader = async (n: number, limit: number, signal: AbortSignal) => {
+      const reader = async (n: number, _limit: number, signal: AbortSignal) => {
         await new Promise((r) => setTimeout(r, 5));
         signal.throwIfAborted();
         return slow(n);
