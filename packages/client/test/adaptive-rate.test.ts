@@ -1,20 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRatePacer } from '../src/adaptive-rate.js';
+import { paced } from './helpers.js';
 
 // The pacer's edges (issue 11, issue 16): what the measure counts, the once-per-second rule of a
 // cut at exactly one second, a wall clock that steps back, the spacing of requests, a pause that
 // grows while a request waits, and when the second measure takes effect.
-
-function paced() {
-  let now = 0;
-  const pacer = createRatePacer(() => now);
-  return {
-    pacer,
-    at: (t: number) => {
-      now = t;
-    },
-  };
-}
 
 describe('createRatePacer at its edges', () => {
   it('a 429 exactly one second after the last cut cuts again', () => {

@@ -1,4 +1,5 @@
 import type { RealCallSession } from '@rcs/client';
+import { createRatePacer } from '../src/adaptive-rate.js';
 
 export const BASE = 'https://rcs.test';
 export const API_KEY = 'rcs_test_key_8f3a9c2e71d04b5a';
@@ -33,5 +34,17 @@ export function problem(status: number, code: string, title: string, detail: str
     status,
     detail,
     code,
+  };
+}
+
+/** A rate pacer on a clock the test moves (`at(ms)`); acquire() resolves at once when no wait is due. */
+export function paced() {
+  let now = 0;
+  const pacer = createRatePacer(() => now);
+  return {
+    pacer,
+    at: (t: number) => {
+      now = t;
+    },
   };
 }

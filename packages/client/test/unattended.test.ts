@@ -1,7 +1,7 @@
 import { ConnectionError, createRcsClient, makeRedactor, RcsError } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { createRatePacer } from '../src/adaptive-rate.js';
-import { API_KEY, SESSION_ID, sessionFixture } from './helpers.js';
+import { API_KEY, paced, SESSION_ID, sessionFixture } from './helpers.js';
 
 // Issue 11, the client's part: adaptive pacing under 429 (AIMD), a small retry budget for a
 // wrong base URL, a cap on what one answer may cost in memory, no credentials in the base URL.
@@ -15,18 +15,6 @@ function refused(): Error {
 }
 
 describe('createRatePacer: AIMD on the request rate', () => {
-  /** A pacer on a clock the test moves; acquire() resolves at once when no wait is due. */
-  function paced() {
-    let now = 0;
-    const pacer = createRatePacer(() => now);
-    return {
-      pacer,
-      at: (t: number) => {
-        now = t;
-      },
-    };
-  }
-
   it('paces nothing until the first 429', async () => {
     const { pacer, at } = paced();
     for (let i = 0; i < 1000; i++) {
