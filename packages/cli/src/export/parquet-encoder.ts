@@ -16,7 +16,6 @@ import { ColumnBuffers, type SizeCounter, Unrepresentable } from './parquet-colu
 import { parquetSchemaOf } from './parquet-schema.js';
 import { rowValues } from './parquet-values.js';
 import type { RecordShape } from './shape.js';
-import { snappyCompressReused } from './snappy.js';
 
 /**
  * A row group is written when either is reached. The exports of a run write at once, so they
@@ -101,8 +100,6 @@ export function parquetEncoder(
     writer,
     schema,
     codec: 'SNAPPY',
-    // The same bytes as the writer's own snappy, into one kept buffer (snappy.ts).
-    compressors: { SNAPPY: snappyCompressReused },
     createdBy,
   });
   const buffers = new ColumnBuffers(shape.fields);
