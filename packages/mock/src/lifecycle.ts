@@ -1,5 +1,6 @@
 import type { Kpis as KpiValues } from '@rcs/transcript';
 import type { Mission, Scorecard } from './dataset.js';
+import { isoTime } from './iso-time.js';
 import type { ScoreResult } from './scoring.js';
 import type { TranscriptFacts } from './transcript-facts.js';
 import type {
@@ -59,7 +60,7 @@ function phaseAt(s: LiveSession, now: number): { phase: Phase; since: number } {
 
 export const doneAtMs = (s: LiveSession): number => s.createdAtMs + s.processingMs;
 
-const iso = (ms: number): string => new Date(ms).toISOString();
+const iso = isoTime;
 
 /**
  * The scorecard items of a scored call as the API shows them (D19): one behaviour with the rep's

@@ -30,20 +30,34 @@ export function rng(seed: number): () => number {
 
 const hex = (n: number, width: number): string => (n >>> 0).toString(16).padStart(width, '0');
 
-const uuidPrefixes = new Map<string, string>();
+/**
+ * Id prefixes by seed, then by space and kind (`space * 2`, `+ 1` for indexedHex24): made once
+ * (two hashes and four hex numbers), not for every id (issue 11: the mock's CPU per exported
+ * record).
+ */
+const idPrefixes = new Map<number, Map<number, string>>();
+
+function prefixes(seed: number): Map<number, string> {
+  let bySeed = idPrefixes.get(seed);
+  if (bySeed === undefined) {
+    bySeed = new Map();
+    idPrefixes.set(seed, bySeed);
+  }
+  return bySeed;
+}
 
 /**
  * A version-4-shaped UUID whose last 12 hex digits are `index`, so that it can be mapped back to
  * its index (`uuidIndex`). `space` and `seed` keep ids of different kinds and seeds apart.
  */
 export function indexedUuid(seed: number, space: number, index: number): string {
-  const key = `${seed}:${space}`;
-  let prefix = uuidPrefixes.get(key);
+  const bySeed = prefixes(seed);
+  let prefix = bySeed.get(space * 2);
   if (prefix === undefined) {
     const a = hash32(seed, space);
     const b = hash32(seed, space, 1);
     prefix = `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b & 0xfff, 3)}-${hex(0x8000 | (space & 0x3fff), 4)}-`;
-    uuidPrefixes.set(key, prefix);
+    bySeed.set(space * 2, prefix);
   }
   return `${prefix}${index.toString(16).padStart(12, '0')}`;
 }
@@ -58,7 +72,12 @@ export function uuidIndex(seed: number, space: number, id: string): number | und
 
 /** 24 lowercase hex characters whose last 12 digits are `index` (missions, tracks, scorecards). */
 export function indexedHex24(seed: number, space: number, index: number): string {
-  const prefix = `${hex(hash32(seed, space), 8)}${hex(hash32(seed, space, 2) >>> 16, 4)}`;
+  const bySeed = prefixes(seed);
+  let prefix = bySeed.get(space * 2 + 1);
+  if (prefix === undefined) {
+    prefix = `${hex(hash32(seed, space), 8)}${hex(hash32(seed, space, 2) >>> 16, 4)}`;
+    bySeed.set(space * 2 + 1, prefix);
+  }
   return `${prefix}${index.toString(16).padStart(12, '0')}`;
 }
 

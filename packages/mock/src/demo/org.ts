@@ -2,6 +2,7 @@ import type { Kpis } from '@rcs/transcript';
 import { type Collection, lazyCollection } from '../collection.js';
 import type { Mission, OrgData, Scorecard } from '../dataset.js';
 import { analysisItems } from '../lifecycle.js';
+import { isoTime } from '../iso-time.js';
 import { hash32, indexedHex24, indexedUuid, uuidIndex } from '../random.js';
 import { chooseScorecard, type ScoreResult, scoreTranscript } from '../scoring.js';
 import { allLines, kpisOf, repLines, transcriptFacts } from '../transcript-facts.js';
@@ -24,7 +25,7 @@ import { CALLS, cap, FIRST, LAST, SCORECARDS } from './content.js';
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 0, 6, 8, 0, 0);
 const SPAN = 300 * DAY;
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = isoTime;
 
 const SPACE = {
   org: 1,
