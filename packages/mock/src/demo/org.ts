@@ -1,8 +1,8 @@
 import type { Kpis } from '@rcs/transcript';
 import { type Collection, lazyCollection } from '../collection.js';
 import type { Mission, OrgData, Scorecard } from '../dataset.js';
-import { analysisItems } from '../lifecycle.js';
 import { isoTime } from '../iso-time.js';
+import { analysisItems } from '../lifecycle.js';
 import { hash32, indexedHex24, indexedUuid, uuidIndex } from '../random.js';
 import { chooseScorecard, type ScoreResult, scoreTranscript } from '../scoring.js';
 import { allLines, kpisOf, repLines, transcriptFacts } from '../transcript-facts.js';
