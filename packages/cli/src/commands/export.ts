@@ -3,10 +3,10 @@
  * complete and exact or not at all. Options are validated here (exit 2), then the run happens in
  * ../export/run.ts; this file maps outcomes to exit codes and one clear line.
  */
-import { setFlagsFromString } from 'node:v8';
 import type { CliContext } from '../context.js';
 import { CliError, describeError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
+import { keepHeapSmall } from '../export/heap.js';
 import { ExportLockedError } from '../export/lock.js';
 import type { Manifest } from '../export/manifest.js';
 import { type ExportOptions, planExport } from '../export/options.js';
@@ -36,27 +36,6 @@ function summary(manifest: Manifest): string {
         : ''),
   ]);
   return renderTable(['export', 'records', 'total', 'time', 'status', 'file'], rows);
-}
-
-/**
- * Memory stays flat (issue 6's goal; figures in bench/export/README.md). What an
- * export holds is small (a few pages and an 8-byte-per-id set), but it allocates fast (every
- * page is parsed, then encoded), and V8 answers a high allocation rate by growing its young
- * generation up to its maximum: that alone doubled peak RSS in bench/export. Keeping the young
- * generation at its initial size costs a little CPU (more, smaller scavenges) and nothing else.
- * `--heap-growing-percent=10` lets the old generation's limit grow by 10% after each major GC
- * instead of V8's dynamic factor: the heap holds little that lives, so more frequent, cheap
- * mark-compacts keep it near what it uses (figures, and `--optimize-for-size` compared:
- * bench/export/README.md). V8 flags set at run time are best-effort; both are read while the heap
- * works, not only at start-up.
- */
-function keepHeapSmall(): void {
-  try {
-    setFlagsFromString('--semi-space-growth-factor=1');
-    setFlagsFromString('--heap-growing-percent=10');
-  } catch {
-    // Not a V8 that knows the flag: only memory use is affected.
-  }
 }
 
 export async function runExport(options: ExportOptions, ctx: CliContext): Promise<number> {

@@ -1,0 +1,75 @@
+/**
+ * The V8 settings `rcs export` makes at run time (src/export/heap.ts) as the real process sees
+ * them: V8 reports each scavenge with `--trace-gc-nvp`. A Node whose V8 ignored the flags would
+ * export correctly but use its 64 MB young generation (peak RSS) or stay at 1-2 MB (a quarter of
+ * the CPU in the garbage collector): bench/export measures both; this test guards that the
+ * settings still take effect.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type MockServer, startMockServer } from '@rcs/mock/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { YOUNG_TARGET_MB } from '../../src/export/heap.js';
+import { assertBuilt, CLI } from './helpers.js';
+
+let mock: MockServer;
+let dir: string;
+beforeAll(async () => {
+  assertBuilt();
+  mock = await startMockServer({ port: 0, records: 20_000, seed: 5 });
+  dir = await mkdtemp(join(tmpdir(), 'rcs-export-heap-'));
+});
+afterAll(async () => {
+  await mock.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** `rcs export all` under `--trace-gc-nvp`: the young generation's capacity at each scavenge. */
+function scavengeCapacities(): Promise<{ code: number | null; capacities: number[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--trace-gc-nvp', CLI, 'export', 'all', '--out', join(dir, 'out')],
+      {
+        cwd: dir,
+        env: {
+          PATH: process.env.PATH,
+          HOME: dir,
+          RCS_BASE_URL: mock.url,
+          RCS_API_KEY: mock.info.apiKey,
+        },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const capacities = out
+        .split('\n')
+        .filter((line) => line.includes('gc=s '))
+        .map((line) => Number(/\bnew_space_capacity=(\d+)/.exec(line)?.[1]));
+      resolve({ code, capacities });
+    });
+  });
+}
+
+describe('rcs export: the young generation (src/export/heap.ts)', () => {
+  it(`grows to ${YOUNG_TARGET_MB} MB and is held there for the rest of the export`, async () => {
+    const { code, capacities } = await scavengeCapacities();
+    expect(code).toBe(0);
+    // 20,000 records allocate far more than a few young generations: many scavenges.
+    expect(capacities.length).toBeGreaterThan(20);
+    expect(capacities.every(Number.isFinite)).toBe(true);
+    const target = YOUNG_TARGET_MB * 1024 * 1024;
+    // Reached (V8's default growth would go on to 16-64 MB; never growing would stay at 1-2 MB)…
+    expect(capacities).toContain(target);
+    // …and held: no scavenge after the first at the target ran with a larger young generation.
+    const first = capacities.indexOf(target);
+    expect(Math.max(...capacities.slice(first))).toBe(target);
+  });
+});
