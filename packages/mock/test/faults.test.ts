@@ -74,7 +74,7 @@ describe('rateLimit', () => {
 });
 
 describe('latencyMs', () => {
-  it('delays every answer by at least the configured time', async () => {
+  it('delays every answer by at least the configured time, its own work included', async () => {
     m = await startAcme({ faults: { latencyMs: 150 } });
     const t = performance.now();
     expect((await m.get(ACME.session)).status).toBe(201);
