@@ -19,11 +19,15 @@ import type { RecordShape } from './shape.js';
 
 /**
  * A row group is written when either is reached. The exports of a run write at once, so they
- * share PARQUET_MEMORY of buffered values (issue 13: the same flat memory as JSONL at a million
- * records); a group is never cut below MIN_GROUP_BYTES, and never holds more than ROW_GROUP_ROWS.
+ * share PARQUET_MEMORY of buffered values; a group is never cut below MIN_GROUP_BYTES, and never
+ * holds more than ROW_GROUP_ROWS. Issue 13's flat memory: the buffered values cost several times
+ * their byte count in V8's heap (and in the pages V8 keeps after they die), so a 16 MB budget put
+ * `rcs export real-call-sessions --format parquet --changes` alone at 235 MB peak RSS and `all` at
+ * 189-193 MB (300,000 records); at 4 MB with groups of at least 512 KB, 174 and 167-174 MB, for
+ * ~6 % more CPU. A 512 KB group still holds hundreds of sessions or thousands of smaller records.
  */
-const PARQUET_MEMORY = 16 * 1024 * 1024;
-const MIN_GROUP_BYTES = 1024 * 1024;
+const PARQUET_MEMORY = 4 * 1024 * 1024;
+const MIN_GROUP_BYTES = 512 * 1024;
 const ROW_GROUP_ROWS = 100_000;
 /** The writer's buffer after each handover (hyparquet-writer's ByteWriter starts at 1 KB). */
 const WRITER_START = 16 * 1024;
