@@ -51,11 +51,20 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
     throw error;
   }
 
-  keepHeapSmall();
-  const progress = createExportProgress(
+  const heap = keepHeapSmall();
+  const shown = createExportProgress(
     ctx.progress(),
     plan.entries.map((e) => e.resource),
   );
+  // Every page also checks the young generation (src/export/heap.ts): its timer waits while a
+  // long synchronous step (a Parquet row group) runs, and V8 could grow it past the target.
+  const progress: typeof shown = {
+    ...shown,
+    update(resource, count, total) {
+      heap.check();
+      shown.update(resource, count, total);
+    },
+  };
   const where = plan.dir === undefined ? '' : `; files in ${plan.dir} were left as they were`;
   try {
     // The output path is checked before any request (cli.md "Unattended runs": exit 2).

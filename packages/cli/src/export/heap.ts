@@ -40,27 +40,36 @@ function semiSpaceMb(): number {
   return space === undefined ? Number.NaN : space.space_size / 2 / (1024 * 1024);
 }
 
+/** Watches the young generation until it reaches its target, then holds it there. */
+export interface HeapWatch {
+  /** Cheap; call it often (every page): a timer tick waits while a long synchronous step runs. */
+  check(): void;
+  /** Stops watching (holds the young generation where it is). */
+  stop(): void;
+}
+
 /**
- * Applies the settings; returns a function that stops watching the young generation (for
- * tests and library callers; the timer never keeps the process alive).
+ * Applies the settings. The young generation is checked every CHECK_EVERY_MS (an unref'd timer
+ * that never keeps the process alive) and at each `check()`.
  */
-export function keepHeapSmall(targetMb: number = YOUNG_TARGET_MB): () => void {
+export function keepHeapSmall(targetMb: number = YOUNG_TARGET_MB): HeapWatch {
   setFlag('--heap-growing-percent=10');
-  const hold = () => setFlag('--semi-space-growth-factor=1');
-  if (!(semiSpaceMb() < targetMb) || !setFlag('--semi-space-growth-factor=2')) {
-    hold();
-    return () => {};
+  let watching = semiSpaceMb() < targetMb && setFlag('--semi-space-growth-factor=2');
+  const stop = () => {
+    if (timer !== undefined) clearInterval(timer);
+    timer = undefined;
+    watching = false;
+    setFlag('--semi-space-growth-factor=1');
+  };
+  const check = () => {
+    if (watching && semiSpaceMb() >= targetMb) stop();
+  };
+  let timer: ReturnType<typeof setInterval> | undefined;
+  if (watching) {
+    timer = setInterval(check, CHECK_EVERY_MS);
+    timer.unref();
+  } else {
+    stop();
   }
-  const timer = setInterval(() => {
-    if (semiSpaceMb() >= targetMb) stop();
-  }, CHECK_EVERY_MS);
-  timer.unref();
-  let stopped = false;
-  function stop(): void {
-    if (stopped) return;
-    stopped = true;
-    clearInterval(timer);
-    hold();
-  }
-  return stop;
+  return { check, stop };
 }

@@ -66,10 +66,13 @@ describe('rcs export: the young generation (src/export/heap.ts)', () => {
     expect(capacities.length).toBeGreaterThan(20);
     expect(capacities.every(Number.isFinite)).toBe(true);
     const target = YOUNG_TARGET_MB * 1024 * 1024;
-    // Reached (V8's default growth would go on to 16-64 MB; never growing would stay at 1-2 MB)…
-    expect(capacities).toContain(target);
-    // …and held: no scavenge after the first at the target ran with a larger young generation.
-    const first = capacities.indexOf(target);
-    expect(Math.max(...capacities.slice(first))).toBe(target);
+    // Reached (never growing would stay at 1-2 MB)…
+    const first = capacities.findIndex((c) => c >= target);
+    expect(first, `capacities: ${capacities.join(' ')}`).toBeGreaterThanOrEqual(0);
+    // …at the target, or one growth step past it if V8 grew twice between two checks…
+    const held = capacities[first]!;
+    expect(held).toBeLessThanOrEqual(2 * target);
+    // …and held: no later scavenge ran with a larger one (V8's default goes on to 16-64 MB).
+    expect(Math.max(...capacities.slice(first))).toBe(held);
   });
 });
