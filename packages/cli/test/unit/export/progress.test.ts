@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createExportProgress, renderTable } from '../../../src/export/progress.js';
+import { createExportProgress, formatCount, renderTable } from '../../../src/export/progress.js';
 import type { Progress } from '../../../src/output/progress.js';
 
 /** A progress component that keeps the live lines it was given, and whether it was stopped. */
@@ -53,5 +54,38 @@ describe('export progress', () => {
         ],
       ),
     ).toBe('export  records  file\nusers     1,234  users.csv\nteams         5  teams.csv\n');
+  });
+});
+
+describe('formatCount', () => {
+  it('groups digits as toLocaleString("en-US") does, for every safe integer', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.integer({ min: -999_999, max: 999_999 })),
+        (n) => {
+          expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+        },
+      ),
+      { numRuns: 5_000 },
+    );
+    for (const n of [
+      0,
+      7,
+      999,
+      1000,
+      12_345,
+      100_000,
+      999_999,
+      1_000_000,
+      Number.MAX_SAFE_INTEGER,
+      -1000,
+      -0,
+    ])
+      expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+  });
+
+  it('leaves fractions and non-finite numbers to toLocaleString', () => {
+    for (const n of [1234.5, 0.25, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60])
+      expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
   });
 });
