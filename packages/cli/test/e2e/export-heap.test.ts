@@ -5,14 +5,13 @@
  * the CPU in the garbage collector): bench/export measures both; this test guards that the
  * settings still take effect.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { YOUNG_TARGET_MB } from '../../src/export/heap.js';
-import { assertBuilt, CLI } from './helpers.js';
+import { assertBuilt, CLI, runCommand } from './helpers.js';
 
 let mock: MockServer;
 let dir: string;
@@ -27,35 +26,17 @@ afterAll(async () => {
 });
 
 /** `rcs export all` under `--trace-gc-nvp`: the young generation's capacity at each scavenge. */
-function scavengeCapacities(): Promise<{ code: number | null; capacities: number[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--trace-gc-nvp', CLI, 'export', 'all', '--out', join(dir, 'out')],
-      {
-        cwd: dir,
-        env: {
-          PATH: process.env.PATH,
-          HOME: dir,
-          RCS_BASE_URL: mock.url,
-          RCS_API_KEY: mock.info.apiKey,
-        },
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
-    );
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const capacities = out
-        .split('\n')
-        .filter((line) => line.includes('gc=s '))
-        .map((line) => Number(/\bnew_space_capacity=(\d+)/.exec(line)?.[1]));
-      resolve({ code, capacities });
-    });
-  });
+async function scavengeCapacities(): Promise<{ code: number | null; capacities: number[] }> {
+  const r = await runCommand(
+    process.execPath,
+    ['--trace-gc-nvp', CLI, 'export', 'all', '--out', join(dir, 'out')],
+    { cwd: dir, env: { RCS_BASE_URL: mock.url, RCS_API_KEY: mock.info.apiKey } },
+  );
+  const capacities = r.stdout
+    .split('\n')
+    .filter((line) => line.includes('gc=s '))
+    .map((line) => Number(/\bnew_space_capacity=(\d+)/.exec(line)?.[1]));
+  return { code: r.code, capacities };
 }
 
 describe('rcs export: the young generation (src/export/heap.ts)', () => {
