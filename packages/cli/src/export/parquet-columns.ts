@@ -12,8 +12,9 @@
  *
  * The values and levels are exactly those of hyparquet-writer's `encodeNestedValues` for the
  * same rows (test/unit/export/parquet-columns.test.ts compares them, and the files byte for
- * byte). A value the schema cannot hold is not named here: the caller re-reads the row with
- * `rowValues` (parquet-values.ts), whose messages name the record, the property and the value.
+ * byte). A value the schema cannot hold is never coerced or dropped: the row is refused with a
+ * ParquetValueError naming the property (its path, built only on that error's way out) and the
+ * value, and the caller puts the record's name in front.
  */
 import type { FieldShape, NamedShape } from './shape.js';
 
@@ -49,8 +50,53 @@ export interface Leaf {
   readonly flat: boolean;
 }
 
-/** A value the schema cannot hold; the caller re-reads the row to say which and why. */
-export class Unrepresentable extends Error {}
+/** A value the schema's type cannot hold (D27); the export fails and nothing is replaced. */
+export class ParquetValueError extends Error {
+  override name = 'ParquetValueError';
+}
+
+const WHAT: Record<FieldShape['type'], string> = {
+  int64: 'an integer (INT64)',
+  double: 'a number (DOUBLE)',
+  boolean: 'a boolean (BOOLEAN)',
+  timestamp: 'a date-time (TIMESTAMP)',
+  string: 'a string (UTF8)',
+  struct: 'an object (STRUCT)',
+  list: 'an array (LIST)',
+};
+
+function shown(value: unknown): string {
+  const text = value === undefined ? 'nothing' : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/**
+ * Thrown where a value does not fit; each level it passes on the way out puts its part of the
+ * path in front (`.field`, `[i]`, then the column's name), so the common case builds no path.
+ */
+class Misfit {
+  path = '';
+  constructor(
+    readonly type: FieldShape['type'],
+    readonly value: unknown,
+  ) {}
+
+  within(segment: string): Misfit {
+    this.path = segment + this.path;
+    return this;
+  }
+
+  message(): string {
+    if (this.value === null || this.value === undefined) {
+      const what = this.value === null ? 'null' : 'missing';
+      return `${this.path} is ${what}, but openapi.yaml requires ${WHAT[this.type]}`;
+    }
+    return `${this.path} must be ${WHAT[this.type]} (D27), got ${shown(this.value)}`;
+  }
+}
+
+const typeOf = (node: Node): FieldShape['type'] =>
+  node.kind === 'scalar' ? node.shape.type : node.kind;
 
 /** RFC 3339 date-time (what `format: date-time` means); D27 stores milliseconds, UTC. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
@@ -65,7 +111,7 @@ type Node =
     }
   | { kind: 'list'; nullable: boolean; element: Node; repetition: number; leaves: Leaf[] };
 
-/** Rough bytes a row holds, for sizing row groups (the same measure as `rowValues`). */
+/** Rough bytes a row holds, for sizing row groups. */
 export interface SizeCounter {
   bytes: number;
 }
@@ -76,12 +122,14 @@ export class ColumnBuffers {
   /** Per top-level column, its leaves. */
   readonly columnLeaves: Leaf[][];
   readonly #columns: Node[];
+  readonly #names: string[];
   /** Leaf lengths at the start of the current row, to take a refused row back out. */
   readonly #rowStart: Int32Array;
   rows = 0;
 
   constructor(columns: readonly NamedShape[]) {
     this.#columns = columns.map((c) => this.#node(c.shape, 0, 0, true));
+    this.#names = columns.map((c) => c.name);
     this.columnLeaves = this.#columns.map((n) => n.leaves);
     this.#rowStart = new Int32Array(this.leaves.length * 3);
   }
@@ -129,10 +177,10 @@ export class ColumnBuffers {
   }
 
   /**
-   * Adds one row; `columnValue(i)` gives the value of top-level column i. Throws Unrepresentable
-   * (and adds nothing) if a value does not fit the schema.
+   * Adds one row; `columnValue(i)` gives the value of top-level column i. Throws a
+   * ParquetValueError (`label: path ...`) and adds nothing if a value does not fit the schema.
    */
-  addRow(columnValue: (column: number) => unknown, size: SizeCounter): void {
+  addRow(columnValue: (column: number) => unknown, size: SizeCounter, label: () => string): void {
     const start = this.#rowStart;
     const leaves = this.leaves;
     for (let i = 0; i < leaves.length; i++) {
@@ -142,11 +190,12 @@ export class ColumnBuffers {
       start[3 * i + 2] = leaf.repetitionLevels.length;
     }
     const before = size.bytes;
+    let c = 0;
     try {
-      for (let c = 0; c < this.#columns.length; c++) {
+      for (; c < this.#columns.length; c++) {
         this.#shred(this.#columns[c]!, columnValue(c), 0, 0, size);
       }
-    } catch (error) {
+    } catch (caught) {
       for (let i = 0; i < leaves.length; i++) {
         const leaf = leaves[i]!;
         leaf.values.length = start[3 * i]!;
@@ -154,7 +203,8 @@ export class ColumnBuffers {
         leaf.repetitionLevels.length = start[3 * i + 2]!;
       }
       size.bytes = before;
-      throw error;
+      if (!(caught instanceof Misfit)) throw caught;
+      throw new ParquetValueError(`${label()}: ${caught.within(this.#names[c]!).message()}`);
     }
     this.rows++;
   }
@@ -172,7 +222,7 @@ export class ColumnBuffers {
 
   #shred(node: Node, value: unknown, d: number, r: number, size: SizeCounter): void {
     if (value === null || value === undefined) {
-      if (!node.nullable) throw new Unrepresentable();
+      if (!node.nullable) throw new Misfit(typeOf(node), value);
       for (const leaf of node.leaves) this.#emit(leaf, null, d, r);
       return;
     }
@@ -182,24 +232,24 @@ export class ColumnBuffers {
         let converted: string | number | boolean;
         switch (node.shape.type) {
           case 'string':
-            if (typeof value !== 'string') throw new Unrepresentable();
+            if (typeof value !== 'string') throw new Misfit(node.shape.type, value);
             size.bytes += value.length + 4;
             converted = value;
             break;
           case 'int64':
             if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-              throw new Unrepresentable();
+              throw new Misfit(node.shape.type, value);
             }
             size.bytes += 8;
             converted = value;
             break;
           case 'double':
-            if (typeof value !== 'number') throw new Unrepresentable();
+            if (typeof value !== 'number') throw new Misfit(node.shape.type, value);
             size.bytes += 8;
             converted = value;
             break;
           case 'boolean':
-            if (typeof value !== 'boolean') throw new Unrepresentable();
+            if (typeof value !== 'boolean') throw new Misfit(node.shape.type, value);
             size.bytes += 1;
             converted = value;
             break;
@@ -207,7 +257,7 @@ export class ColumnBuffers {
             // timestamp: milliseconds since the epoch, UTC.
             const ms =
               typeof value === 'string' && DATE_TIME.test(value) ? Date.parse(value) : Number.NaN;
-            if (Number.isNaN(ms)) throw new Unrepresentable();
+            if (Number.isNaN(ms)) throw new Misfit(node.shape.type, value);
             size.bytes += 8;
             converted = ms;
           }
@@ -216,21 +266,30 @@ export class ColumnBuffers {
         return;
       }
       case 'struct': {
-        if (typeof value !== 'object' || Array.isArray(value)) throw new Unrepresentable();
+        if (typeof value !== 'object' || Array.isArray(value)) throw new Misfit('struct', value);
         const object = value as Record<string, unknown>;
-        for (const field of node.fields)
-          this.#shred(field.node, object[field.name], defined, r, size);
+        for (const field of node.fields) {
+          try {
+            this.#shred(field.node, object[field.name], defined, r, size);
+          } catch (caught) {
+            throw caught instanceof Misfit ? caught.within(`.${field.name}`) : caught;
+          }
+        }
         return;
       }
       case 'list': {
-        if (!Array.isArray(value)) throw new Unrepresentable();
+        if (!Array.isArray(value)) throw new Misfit('list', value);
         size.bytes += 4;
         if (value.length === 0) {
           for (const leaf of node.leaves) this.#emit(leaf, null, defined, r);
           return;
         }
         for (let i = 0; i < value.length; i++) {
-          this.#shred(node.element, value[i], defined + 1, i === 0 ? r : node.repetition, size);
+          try {
+            this.#shred(node.element, value[i], defined + 1, i === 0 ? r : node.repetition, size);
+          } catch (caught) {
+            throw caught instanceof Misfit ? caught.within(`[${i}]`) : caught;
+          }
         }
         return;
       }

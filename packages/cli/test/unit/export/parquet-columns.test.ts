@@ -1,14 +1,15 @@
 /**
  * Issue 13: the encoder shreds rows into leaf columns itself (parquet-columns.ts) instead of
  * handing row objects to ParquetWriter.write. Its files must be the ones the row-object path
- * writes, byte for byte: here the previous path (rowValues + ParquetWriter.write, kept below as
- * the reference) and the encoder write the same generated rows of every export's shape.
+ * writes, byte for byte: here the previous path (row objects converted value by value, then
+ * ParquetWriter.write, kept below as the reference) and the encoder write the same generated
+ * rows of every export's shape.
  */
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../../src/export/encoders.js';
 import { RECORD_SHAPES } from '../../../src/export/generated/record-shapes.js';
-import { ColumnBuffers, Unrepresentable } from '../../../src/export/parquet-columns.js';
+import { ColumnBuffers, ParquetValueError } from '../../../src/export/parquet-columns.js';
 import {
   parquetEncoder,
   type RowSource,
@@ -17,7 +18,6 @@ import {
   sessionItemRows,
 } from '../../../src/export/parquet-encoder.js';
 import { parquetSchemaOf, SESSION_ITEM_SHAPE } from '../../../src/export/parquet-schema.js';
-import { rowValues } from '../../../src/export/parquet-values.js';
 import type { FieldShape, RecordShape } from '../../../src/export/shape.js';
 
 /** A small deterministic generator (mulberry32). */
@@ -72,7 +72,28 @@ function recordsOf(shape: RecordShape, n: number, seed: number): ApiRecord[] {
   }));
 }
 
-/** The previous encoder: row objects through rowValues, then ParquetWriter.write per group. */
+/** The previous conversion of a row to column values (nested objects, INT64 as BigInt). */
+function referenceValue(value: unknown, shape: FieldShape): unknown {
+  if (value === null || value === undefined) return null;
+  switch (shape.type) {
+    case 'int64':
+      return BigInt(value as number);
+    case 'timestamp':
+      return BigInt(Date.parse(value as string));
+    case 'list':
+      return (value as unknown[]).map((element) => referenceValue(element, shape.element));
+    case 'struct': {
+      const object = value as Record<string, unknown>;
+      return Object.fromEntries(
+        shape.fields.map((f) => [f.name, referenceValue(object[f.name], f.shape)]),
+      );
+    }
+    default:
+      return value;
+  }
+}
+
+/** The previous encoder: row objects converted, then ParquetWriter.write per group. */
 function reference(
   shape: RecordShape,
   rows: RowSource,
@@ -90,7 +111,8 @@ function reference(
   });
   const all: unknown[][] = [];
   rows(records, (row, record, index) => {
-    all.push(rowValues(rowObject(row, record, index), shape, 'row', { bytes: 0 }));
+    const object = rowObject(row, record, index);
+    all.push(shape.fields.map((f) => referenceValue(object[f.name], f.shape)));
   });
   for (let start = 0; start < all.length; start += groupRows) {
     const group = all.slice(start, start + groupRows);
@@ -144,13 +166,20 @@ describe('column buffers', () => {
     const size = { bytes: 0 };
     const [good, other] = recordsOf(shape, 2, 9) as Record<string, unknown>[];
     const add = (row: Record<string, unknown>) =>
-      buffers.addRow((c) => row[shape.fields[c]!.name], size);
+      buffers.addRow(
+        (c) => row[shape.fields[c]!.name],
+        size,
+        () => 'row 2',
+      );
     add(good!);
     const lengths = buffers.leaves.map((l) => l.values.length);
     const bytes = size.bytes;
     // A bad value in the last column: every earlier column already took this row's values.
     const last = shape.fields.at(-1)!.name;
-    expect(() => add({ ...other, [last]: { not: 'this' } })).toThrow(Unrepresentable);
+    expect(() => add({ ...other, [last]: { not: 'this' } })).toThrow(ParquetValueError);
+    expect(() => add({ ...other, [last]: { not: 'this' } })).toThrow(
+      new RegExp(`^row 2: ${last} must be .* \\(D27\\), got \\{"not":"this"\\}$`),
+    );
     expect(buffers.leaves.map((l) => l.values.length)).toEqual(lengths);
     expect(size.bytes).toBe(bytes);
     expect(buffers.rows).toBe(1);
@@ -160,7 +189,11 @@ describe('column buffers', () => {
     const buffers = new ColumnBuffers(shape.fields);
     const size = { bytes: 0 };
     for (const row of recordsOf(shape, 2000, 4) as Record<string, unknown>[]) {
-      buffers.addRow((c) => row[shape.fields[c]!.name], size);
+      buffers.addRow(
+        (c) => row[shape.fields[c]!.name],
+        size,
+        () => 'row',
+      );
     }
     const nested = buffers.leaves.find((l) => !l.flat)!;
     const storage = nested.definitionLevels.bytes;
@@ -169,5 +202,46 @@ describe('column buffers', () => {
     expect(nested.values).toEqual([]);
     expect(nested.definitionLevels.length).toBe(0);
     expect(nested.definitionLevels.bytes).toBe(storage);
+  });
+});
+
+describe('a refused value is named by its full path', () => {
+  const shape = RECORD_SHAPES.RealCallSessionExportRecord as RecordShape;
+
+  it('inside a struct inside a list inside a struct: analysis.items[1].solved', () => {
+    const buffers = new ColumnBuffers(shape.fields);
+    // A generated session with an analysis item: the item's other properties are valid.
+    const session = (recordsOf(shape, 50, 3) as Record<string, unknown>[]).find(
+      (r) => ((r.analysis as { items?: unknown[] } | null)?.items?.length ?? 0) > 0,
+    )!;
+    const analysis = session.analysis as { items: Record<string, unknown>[] };
+    const item = analysis.items[0]!;
+    const row = {
+      ...session,
+      analysis: { ...analysis, items: [item, { ...item, solved: 7 }] },
+    } as Record<string, unknown>;
+    expect(() =>
+      buffers.addRow(
+        (c) => row[shape.fields[c]!.name],
+        { bytes: 0 },
+        () => 'record "s-1"',
+      ),
+    ).toThrow(
+      /^record "s-1": analysis\.items\[1\]\.solved must be a string \(UTF8\) \(D27\), got 7$/,
+    );
+    expect(buffers.rows).toBe(0);
+  });
+
+  it('a null where the schema requires an object', () => {
+    const buffers = new ColumnBuffers(shape.fields);
+    const [session] = recordsOf(shape, 1, 5) as Record<string, unknown>[];
+    const row = { ...session, analysis: null } as Record<string, unknown>;
+    expect(() =>
+      buffers.addRow(
+        (c) => row[shape.fields[c]!.name],
+        { bytes: 0 },
+        () => 'r',
+      ),
+    ).toThrow(/^r: analysis is null, but openapi\.yaml requires an object \(STRUCT\)$/);
   });
 });

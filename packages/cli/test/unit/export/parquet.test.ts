@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../../src/export/encoders.js';
+import { ParquetValueError } from '../../../src/export/parquet-columns.js';
 import {
   parquetEncoder,
   recordRows,
@@ -13,7 +14,6 @@ import {
   recordShapeOf,
   SESSION_ITEM_SHAPE,
 } from '../../../src/export/parquet-schema.js';
-import { ParquetValueError } from '../../../src/export/parquet-values.js';
 import { actualRow, expectedRow, readParquet } from '../../support/parquet-reader.js';
 
 let dir: string;
