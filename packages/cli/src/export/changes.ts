@@ -27,8 +27,8 @@ import type { ApiRecord } from './encoders.js';
 const STATE_VERSION = 1;
 /**
  * Record text held in batches by all the exports of a run together, before they spill. Smaller
- * batches mean more (smaller) run files to merge, which costs little; 16 MB put ~15 MB more on
- * the peak RSS of a Parquet export with --changes (issue 13, figures in parquet-encoder.ts).
+ * batches mean more (smaller) run files to merge, which costs little; 16 MB put ~20 MB more on
+ * the peak RSS of a lone Parquet export with --changes (issue 13, figures in parquet-encoder.ts).
  */
 export const CHANGES_MEMORY = 4 * 1024 * 1024;
 /** Run files of one level merged into one (issue 13: bounds open files and merge memory). */

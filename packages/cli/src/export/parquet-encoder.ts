@@ -22,8 +22,9 @@ import type { RecordShape } from './shape.js';
  * holds more than ROW_GROUP_ROWS. Issue 13's flat memory: the buffered values cost several times
  * their byte count in V8's heap (and in the pages V8 keeps after they die), so a 16 MB budget put
  * `rcs export real-call-sessions --format parquet --changes` alone at 235 MB peak RSS and `all` at
- * 189-193 MB (300,000 records); at 4 MB with groups of at least 512 KB, 174 and 167-174 MB, for
- * ~6 % more CPU. A 512 KB group still holds hundreds of sessions or thousands of smaller records.
+ * 189-193 MB (300,000 records, second run); at 4 MB with groups of at least 512 KB (and the same
+ * cut in changes.ts), 164-176 and 167-169 MB, for ~8 % more CPU. A 512 KB group still holds
+ * hundreds of sessions or thousands of smaller records.
  */
 const PARQUET_MEMORY = 4 * 1024 * 1024;
 const MIN_GROUP_BYTES = 512 * 1024;
@@ -69,15 +70,6 @@ export const sessionItemRows: RowSource = (records, add) => {
     }
   }
 };
-
-/** The row a RowSource gives, as an object (the row-object path the tests compare with). */
-export function rowObject(
-  row: Record<string, unknown>,
-  record: ApiRecord,
-  index: number,
-): Record<string, unknown> {
-  return index < 0 ? row : { ...row, sessionId: record.id, itemIndex: index };
-}
 
 function labelOf(record: ApiRecord, index: number): string {
   const label = `record ${JSON.stringify(record.id)}`;

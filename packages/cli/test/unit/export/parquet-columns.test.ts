@@ -14,7 +14,6 @@ import {
   parquetEncoder,
   type RowSource,
   recordRows,
-  rowObject,
   sessionItemRows,
 } from '../../../src/export/parquet-encoder.js';
 import { parquetSchemaOf, SESSION_ITEM_SHAPE } from '../../../src/export/parquet-schema.js';
@@ -70,6 +69,15 @@ function recordsOf(shape: RecordShape, n: number, seed: number): ApiRecord[] {
     ...(generated(shape, next) as Record<string, unknown>),
     id: `id-${i}`,
   }));
+}
+
+/** The row a RowSource gives, as an object (a child table's row names its session and index). */
+function rowObject(
+  row: Record<string, unknown>,
+  record: ApiRecord,
+  index: number,
+): Record<string, unknown> {
+  return index < 0 ? row : { ...row, sessionId: record.id, itemIndex: index };
 }
 
 /** The previous conversion of a row to column values (nested objects, INT64 as BigInt). */
