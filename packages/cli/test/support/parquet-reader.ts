@@ -49,19 +49,23 @@ export async function readParquet(path: string): Promise<ParquetTable> {
  * What a JSONL record becomes in Parquet, as the reader gives it back (D27): date-times as
  * milliseconds, integers as bigint, absent optional properties as null, undeclared ones gone.
  */
-function expectedValue(value: unknown, shape: FieldShape): unknown {
+export function expectedValue(
+  value: unknown,
+  shape: FieldShape,
+  timestamp: (ms: number) => unknown = (ms) => ms,
+): unknown {
   if (value === null || value === undefined) return null;
   switch (shape.type) {
     case 'timestamp':
-      return Date.parse(value as string);
+      return timestamp(Date.parse(value as string));
     case 'int64':
       return BigInt(value as number);
     case 'list':
-      return (value as unknown[]).map((v) => expectedValue(v, shape.element));
+      return (value as unknown[]).map((v) => expectedValue(v, shape.element, timestamp));
     case 'struct': {
       const object = value as Record<string, unknown>;
       return Object.fromEntries(
-        shape.fields.map((f) => [f.name, expectedValue(object[f.name], f.shape)]),
+        shape.fields.map((f) => [f.name, expectedValue(object[f.name], f.shape, timestamp)]),
       );
     }
     default:

@@ -18,6 +18,7 @@ import {
 } from '../../../src/export/parquet-encoder.js';
 import { parquetSchemaOf, SESSION_ITEM_SHAPE } from '../../../src/export/parquet-schema.js';
 import type { FieldShape, RecordShape } from '../../../src/export/shape.js';
+import { expectedValue } from '../../support/parquet-reader.js';
 
 /** A small deterministic generator (mulberry32). */
 function random(seed: number) {
@@ -80,27 +81,6 @@ function rowObject(
   return index < 0 ? row : { ...row, sessionId: record.id, itemIndex: index };
 }
 
-/** The previous conversion of a row to column values (nested objects, INT64 as BigInt). */
-function referenceValue(value: unknown, shape: FieldShape): unknown {
-  if (value === null || value === undefined) return null;
-  switch (shape.type) {
-    case 'int64':
-      return BigInt(value as number);
-    case 'timestamp':
-      return BigInt(Date.parse(value as string));
-    case 'list':
-      return (value as unknown[]).map((element) => referenceValue(element, shape.element));
-    case 'struct': {
-      const object = value as Record<string, unknown>;
-      return Object.fromEntries(
-        shape.fields.map((f) => [f.name, referenceValue(object[f.name], f.shape)]),
-      );
-    }
-    default:
-      return value;
-  }
-}
-
 /** The previous encoder: row objects converted, then ParquetWriter.write per group. */
 function reference(
   shape: RecordShape,
@@ -120,7 +100,8 @@ function reference(
   const all: unknown[][] = [];
   rows(records, (row, record, index) => {
     const object = rowObject(row, record, index);
-    all.push(shape.fields.map((f) => referenceValue(object[f.name], f.shape)));
+    // As written before: INT64 and TIMESTAMP values as BigInt.
+    all.push(shape.fields.map((f) => expectedValue(object[f.name], f.shape, BigInt)));
   });
   for (let start = 0; start < all.length; start += groupRows) {
     const group = all.slice(start, start + groupRows);
