@@ -154,7 +154,8 @@ export async function resolveSettings(
 }
 
 /**
- * The fetch for a proxied machine (issue 15), or undefined to use the global one. With
+ * The fetch for a proxied machine (issue 15), or on Node without a proxy the CLI's own over
+ * node:http (issue 11), or undefined to use the global one (Bun, Deno). With
  * --verbose, one line names the proxies in use, never their credentials.
  */
 async function networkFetch(
@@ -163,7 +164,11 @@ async function networkFetch(
 ): Promise<typeof fetch | undefined> {
   const { proxySettings, proxiedFetch, showProxy } = await import('./network/proxy.js');
   const settings = proxySettings(env);
-  if (!settings) return undefined;
+  if (!settings) {
+    // Node's own http: less CPU and memory per page than the global fetch (node-fetch.ts).
+    const { createNodeFetch, isNode } = await import('./network/node-fetch.js');
+    return isNode() ? createNodeFetch() : undefined;
+  }
   if (log) {
     const via = [
       settings.httpsProxy ? `https via ${showProxy(settings.httpsProxy)}` : '',
