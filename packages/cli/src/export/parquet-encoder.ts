@@ -13,6 +13,7 @@ import { writeColumn } from 'hyparquet-writer/src/column.js';
 import { schemaPathResolver } from 'hyparquet-writer/src/schema.js';
 import type { ApiRecord, PageEncoder } from './encoders.js';
 import { ColumnBuffers, type SizeCounter } from './parquet-columns.js';
+import { ParquetFooter, type RowGroupMeta } from './parquet-footer.js';
 import { parquetSchemaOf } from './parquet-schema.js';
 import type { RecordShape } from './shape.js';
 
@@ -97,6 +98,9 @@ export function parquetEncoder(
     codec: 'SNAPPY',
     createdBy,
   });
+  // Row groups' metadata as bytes from the moment they are written (parquet-footer.ts).
+  const footer = new ParquetFooter(schema, parquet.statisticsTruncateLength);
+  let numRows = 0n;
   const buffers = new ColumnBuffers(shape.fields);
   const size: SizeCounter = { bytes: 0 };
   const resolve = schemaPathResolver(schema);
@@ -150,7 +154,7 @@ export function parquetEncoder(
     const rows = buffers.rows;
     if (rows === 0) return;
     const groupStart = writer.offset;
-    const chunks: (typeof parquet.row_groups)[number]['columns'] = [];
+    const chunks: RowGroupMeta['columns'] = [];
     for (let c = 0; c < shape.fields.length; c++) {
       const leaves = buffers.columnLeaves[c]!;
       for (let l = 0; l < leaves.length; l++) {
@@ -172,21 +176,22 @@ export function parquetEncoder(
             pageSize: PAGE_SIZE,
             dictionarySize: undefined,
             columnIndex: false,
-            offsetIndex: true,
+            // No page index: a chunk of a group is one page (groups are far below PAGE_SIZE)
+            // unless a lone export writes 4 MB groups, and the footer is written as it goes.
+            offsetIndex: false,
             encoding: undefined,
             bloomFilter: undefined,
           },
           pageData: ColumnBuffers.pageData(leaf) as Parameters<typeof writeColumn>[0]['pageData'],
         });
         leaf.values = [];
-        chunks.push(result.chunk);
-        parquet.pendingIndexes.push(result);
+        chunks.push(result.chunk as RowGroupMeta['columns'][number]);
       }
     }
     let totalByteSize = 0n;
     for (const { meta_data } of chunks) totalByteSize += meta_data?.total_uncompressed_size ?? 0n;
-    parquet.num_rows += BigInt(rows);
-    parquet.row_groups.push({
+    numRows += BigInt(rows);
+    footer.add({
       columns: chunks,
       total_byte_size: totalByteSize,
       num_rows: BigInt(rows),
@@ -214,8 +219,7 @@ export function parquetEncoder(
     },
     end() {
       writeGroup();
-      const finished = parquet.finish();
-      if (finished) throw new Error('parquet writer went asynchronous');
+      footer.finish(writer, numRows, createdBy);
       return take();
     },
   };

@@ -138,6 +138,19 @@ describe('column-wise rows write the same bytes as row objects through ParquetWr
     expect(Buffer.from(encoded(shape, recordRows, records, 250, 100)).equals(expected)).toBe(true);
   });
 
+  // The footer is written as the groups come (parquet-footer.ts): with no group at all, and with
+  // more than 14 (the Thrift list header's long form), it is still the library's.
+  it.each([
+    [0, 250],
+    [700, 7],
+  ])('%i records in groups of %i rows', (count, groupRows) => {
+    const shape = RECORD_SHAPES.UserExportRecord as RecordShape;
+    const records = recordsOf(shape, count, 5);
+    const expected = reference(shape, recordRows, records, groupRows);
+    const actual = encoded(shape, recordRows, records, groupRows, 100);
+    expect(Buffer.from(actual).equals(expected)).toBe(true);
+  });
+
   it('the items child table (sessionId and itemIndex from the record and position)', () => {
     const shape = RECORD_SHAPES.RealCallSessionExportRecord as RecordShape;
     const records = recordsOf(shape, 400, 3);
