@@ -225,3 +225,85 @@ describe('through an HTTPS proxy (CONNECT)', () => {
     expect(r.stderr).toMatch(/HTTPS_PROXY is not a URL/);
   });
 });
+
+// Without a proxy, the CLI sends over node:https (its own fetch, issue 11): the same trust
+// (NODE_EXTRA_CA_CERTS), the same one-line certificate errors, never retried.
+describe('direct HTTPS, no proxy', () => {
+  let direct: HttpsServer;
+  let directUrl = '';
+  let handshakes = 0;
+
+  beforeAll(async () => {
+    const run = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+    run(
+      ['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost'].concat([
+        '-keyout',
+        'local.key',
+        '-out',
+        'local.csr',
+      ]),
+    );
+    writeFileSync(join(dir, 'local.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
+    run(
+      ['x509', '-req', '-in', 'local.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key'].concat([
+        '-CAcreateserial',
+        '-days',
+        '2',
+        '-extfile',
+        'local.ext',
+        '-out',
+        'local.pem',
+      ]),
+    );
+    direct = createHttpsServer(
+      { key: readFileSync(join(dir, 'local.key')), cert: readFileSync(join(dir, 'local.pem')) },
+      tls.listeners('request')[0] as Parameters<typeof createHttpsServer>[1],
+    );
+    direct.on('secureConnection', () => handshakes++);
+    direct.on('tlsClientError', () => handshakes++);
+    await new Promise<void>((r) => direct.listen(0, '127.0.0.1', r));
+    directUrl = `https://127.0.0.1:${(direct.address() as { port: number }).port}`;
+  });
+
+  afterAll(() => {
+    direct?.closeAllConnections();
+    direct?.close();
+  });
+
+  it('a certificate signed by NODE_EXTRA_CA_CERTS: upload and export work', async () => {
+    const cwd = tempDir('rcs-tls-');
+    writeFileSync(join(cwd, 'call.srt'), labeledCall(rep, 2));
+    const up = await run(['upload', 'call.srt', '--email', rep], { RCS_BASE_URL: directUrl }, cwd);
+    expect(up.code, up.stderr).toBe(0);
+    const ex = await run(['export', 'users', '--out', 'out'], { RCS_BASE_URL: directUrl }, cwd);
+    expect(ex.code, ex.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(cwd, 'out', 'manifest.json'), 'utf8'));
+    expect(manifest.resources[0].count).toBeGreaterThan(0);
+  });
+
+  it('an untrusted certificate: one line naming NODE_EXTRA_CA_CERTS, one handshake, not retried', async () => {
+    handshakes = 0;
+    const started = Date.now();
+    const r = await run(['export', 'teams', '--out', 'out'], {
+      RCS_BASE_URL: directUrl,
+      NODE_EXTRA_CA_CERTS: undefined,
+    });
+    expect(r.code).toBe(1);
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /the TLS certificate of 127\.0\.0\.1:\d+ is signed by a certificate authority this machine does not trust \(\w+\); not retried.*NODE_EXTRA_CA_CERTS=/,
+    );
+    expect(handshakes).toBe(1);
+  });
+
+  it('a certificate for another host name says so', async () => {
+    const r = await run(['export', 'teams', '--out', 'out'], {
+      RCS_BASE_URL: `https://127.0.0.1:${tlsPort}`,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /the TLS certificate of 127\.0\.0\.1:\d+ was issued for another host name \(\w+\); not retried; check the base URL/,
+    );
+  });
+});
