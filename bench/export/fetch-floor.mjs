@@ -1,25 +1,44 @@
-// The floor under `rcs export`'s memory: the same pages read with bare `fetch` (8 at a time, as
-// `--concurrency 8`), parsed, and dropped: no SDK, no writing. Run by memory.mjs as its own
+// The floor under `rcs export`'s memory: the same pages read over `node:http` with a keep-alive
+// agent, as the CLI sends them without a proxy (packages/cli/src/network/node-fetch.ts), 8 at a
+// time as `--concurrency 8`, parsed and dropped: no SDK, no writing. Run by memory.mjs as its own
 // process; prints its peak RSS in bytes. Same V8 settings as `rcs export` (young generation kept
-// small, old generation grown by 10% per major GC).
+// small, old generation grown by 10% per major GC). With `fetch` as third argument it reads
+// through Node's global fetch (undici) instead, the CLI's transport before 2026-11-25.
 //
-//   npx node bench/export/fetch-floor.mjs URL API_KEY
+//   npx node bench/export/fetch-floor.mjs URL API_KEY [http|fetch]
+import http from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 
 setFlagsFromString('--semi-space-growth-factor=1');
 setFlagsFromString('--heap-growing-percent=10');
-const [url, key] = process.argv.slice(2);
+const [url, key, via = 'http'] = process.argv.slice(2);
 const { EXPORT_TABLE } = await import('../../packages/client/dist/index.js');
+const agent = new http.Agent({ keepAlive: true });
+
+function overHttp(target) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(target, { agent, headers: { 'X-API-KEY': key } }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+async function overFetch(target) {
+  const res = await fetch(target, { headers: { 'X-API-KEY': key } });
+  return res.json();
+}
+
+const read = via === 'fetch' ? overFetch : overHttp;
 let records = 0;
 for (const { path } of EXPORT_TABLE) {
   for (let page = 1, more = true; more; page += 8) {
     const pages = await Promise.all(
-      Array.from({ length: 8 }, async (_, i) => {
-        const res = await fetch(`${url}${path}?page=${page + i}&limit=100`, {
-          headers: { 'X-API-KEY': key },
-        });
-        return res.json();
-      }),
+      Array.from({ length: 8 }, (_, i) => read(`${url}${path}?page=${page + i}&limit=100`)),
     );
     for (const p of pages) {
       records += p.data.length;
@@ -27,4 +46,5 @@ for (const { path } of EXPORT_TABLE) {
     }
   }
 }
+agent.destroy();
 process.stdout.write(JSON.stringify({ records, rssBytes: process.resourceUsage().maxRSS * 1024 }));

@@ -2,8 +2,8 @@
 // growing by less than 20 MB between the two (memory stays flat however large the export).
 // The mock runs in its own process with no latency; the CLI's peak RSS is read by a preloaded
 // probe (rss-probe.mjs) from process.resourceUsage().maxRSS. For reference, the same pages are
-// also read by a bare fetch loop (fetch-floor.mjs): the part of the RSS that is Node's and
-// undici's, not the exporter's.
+// also read by a bare node:http loop (fetch-floor.mjs), as the CLI sends them: the part of the
+// RSS that is Node's, not the exporter's.
 //
 //   npm run build && npx node bench/export/memory.mjs [sizes=10000,100000,300000,1000000] [format=jsonl] [changes]
 // With `changes` (issue 13), each size is exported twice into the same directory with --changes
@@ -49,7 +49,7 @@ for (const records of sizes) {
     const count = run.manifest.resources.reduce((n, e) => n + e.count, 0);
     results.push({ records: count, floor: floor.rssBytes, ...run });
     console.log(
-      `${String(count).padStart(9)} records (${format}${changes ? ' --changes, 2nd run' : ''}): peak RSS ${mb(run.rssBytes)} (bare fetch loop: ${mb(floor.rssBytes)}), ${sec(run.wallMs)}, ${Math.round(count / (run.wallMs / 1000))} records/s end to end`,
+      `${String(count).padStart(9)} records (${format}${changes ? ' --changes, 2nd run' : ''}): peak RSS ${mb(run.rssBytes)} (bare node:http loop: ${mb(floor.rssBytes)}), ${sec(run.wallMs)}, ${Math.round(count / (run.wallMs / 1000))} records/s end to end`,
     );
   } finally {
     await mock.stop();
@@ -60,5 +60,5 @@ const last = results.at(-1);
 const growth = last.rssBytes - first.rssBytes;
 const floorGrowth = last.floor - first.floor;
 console.log(
-  `growth ${mb(growth)} (goal < 20 MB; bare fetch loop ${mb(floorGrowth)}); peak ${mb(Math.max(...results.map((r) => r.rssBytes)))} (goal < 150 MB)`,
+  `growth ${mb(growth)} (goal < 20 MB; bare node:http loop ${mb(floorGrowth)}); peak ${mb(Math.max(...results.map((r) => r.rssBytes)))} (goal < 150 MB)`,
 );
