@@ -28,9 +28,10 @@ const STATE_VERSION = 1;
 /**
  * Record text held in batches by all the exports of a run together, before they spill. Smaller
  * batches mean more (smaller) run files to merge, which costs little; 16 MB put ~20 MB more on
- * the peak RSS of a lone Parquet export with --changes (issue 13, figures in parquet-encoder.ts).
+ * the peak RSS of a lone Parquet export with --changes; 2 MB with Parquet's 2 MB is 8 MB below
+ * 4 MB at 1M records (issue 13, figures in parquet-encoder.ts).
  */
-export const CHANGES_MEMORY = 4 * 1024 * 1024;
+export const CHANGES_MEMORY = 2 * 1024 * 1024;
 /** Run files of one level merged into one (issue 13: bounds open files and merge memory). */
 export const MERGE_FAN_IN = 32;
 /** Write the changes and state files in pieces of about this size. */

@@ -24,11 +24,15 @@ import type { RecordShape } from './shape.js';
  * their byte count in V8's heap (and in the pages V8 keeps after they die), so a 16 MB budget put
  * `rcs export real-call-sessions --format parquet --changes` alone at 235 MB peak RSS and `all` at
  * 189-193 MB (300,000 records, second run); at 4 MB with groups of at least 512 KB (and the same
- * cut in changes.ts), 164-176 and 167-169 MB, for ~8 % more CPU. A 512 KB group still holds
- * hundreds of sessions or thousands of smaller records.
+ * cut in changes.ts), 164-176 and 167-169 MB, for ~8 % more CPU. Since the footer is kept as
+ * bytes (parquet-footer.ts), more groups no longer cost heap: at 2 MB with groups of at least
+ * 256 KB (and 2 MB in changes.ts), `all` with --changes at 1M records peaks at 152.7-154.7 MB
+ * against 161.2-163.5 MB at 4 MB / 512 KB (three runs each), for 1-6 % more time; 1 MB / 128 KB
+ * was no better (157-168 MB). A 256 KB group still holds hundreds of sessions or thousands of
+ * smaller records.
  */
-const PARQUET_MEMORY = 4 * 1024 * 1024;
-const MIN_GROUP_BYTES = 512 * 1024;
+const PARQUET_MEMORY = 2 * 1024 * 1024;
+const MIN_GROUP_BYTES = 256 * 1024;
 const ROW_GROUP_ROWS = 100_000;
 /** The writer's buffer after each handover (hyparquet-writer's ByteWriter starts at 1 KB). */
 const WRITER_START = 16 * 1024;
