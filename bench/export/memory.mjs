@@ -19,7 +19,7 @@ const format = process.argv[3] ?? 'jsonl';
 const changes = process.argv[4] === 'changes';
 const FLOOR = fileURLToPath(new URL('./fetch-floor.mjs', import.meta.url));
 
-function fetchFloor(mock) {
+function bareLoop(mock) {
   return new Promise((resolve, reject) => {
     let out = '';
     const child = spawn(process.execPath, [FLOOR, mock.url, mock.apiKey], {
@@ -45,7 +45,7 @@ for (const records of sizes) {
         repeat: changes ? 2 : 1,
       },
     );
-    const floor = await fetchFloor(mock);
+    const floor = await bareLoop(mock);
     const count = run.manifest.resources.reduce((n, e) => n + e.count, 0);
     results.push({ records: count, floor: floor.rssBytes, ...run });
     console.log(

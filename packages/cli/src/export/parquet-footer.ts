@@ -93,11 +93,6 @@ export class ParquetFooter {
     this.#count++;
   }
 
-  /** Bytes held for the row groups so far (for tests and figures). */
-  get bytes(): number {
-    return this.#groups.offset;
-  }
-
   /** FileMetaData, its length and the closing magic, appended to `writer`. */
   finish(writer: ByteWriter, numRows: bigint, createdBy: string | undefined): void {
     const start = writer.offset;
