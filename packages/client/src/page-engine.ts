@@ -59,7 +59,7 @@ export interface EngineResult {
   totalAtEnd: number;
   pages: number;
   duplicates: number;
-  /** The most pages ever requested and not yet handed over; never above `window`. */
+  /** The most pages ever requested and not yet handed over; never above the largest `window`. */
   maxPagesHeld: number;
 }
 
@@ -67,8 +67,12 @@ export interface EngineOptions<T extends { id: string }> {
   read: PageReader<T>;
   /** Records per page asked for (D7). */
   limit: number;
-  /** Pages requested and not yet handed over, at most (memory stays flat). */
-  window: number;
+  /**
+   * Pages requested and not yet handed over, at most (memory stays flat). A function is asked
+   * each time pages are requested: a caller that runs several lists at once under one budget can
+   * give each its share while they run together and the whole window to the last one.
+   */
+  window: number | (() => number);
   limiter: Limiter;
   signal: AbortSignal;
   ids: IdTracker;
@@ -117,8 +121,10 @@ export async function runPages<T extends { id: string }>(
 
   let planned = 1;
   let nextToRequest = 2;
+  const windowNow = typeof pageWindow === 'function' ? pageWindow : () => pageWindow;
   const fill = () => {
-    while (nextToRequest <= planned && held.size < pageWindow) request(nextToRequest++);
+    const most = windowNow();
+    while (nextToRequest <= planned && held.size < most) request(nextToRequest++);
   };
 
   try {

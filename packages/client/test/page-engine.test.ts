@@ -29,7 +29,7 @@ function service(total: number, tamper: (page: PageOf, n: number) => PageOf = (p
 /** Runs the engine, collecting every record handed over and every anomaly (never fatal here). */
 async function run(
   read: (n: number, limit: number) => Promise<unknown>,
-  opts: { limit?: number; window?: number; fatal?: Anomaly['kind'][] } = {},
+  opts: { limit?: number; window?: number | (() => number); fatal?: Anomaly['kind'][] } = {},
 ) {
   const anomalies: Anomaly[] = [];
   const records: Rec[] = [];
@@ -38,7 +38,7 @@ async function run(
     read: read as never,
     limit: opts.limit ?? 10,
     window: opts.window ?? 3,
-    limiter: pLimit(opts.window ?? 3),
+    limiter: pLimit(typeof opts.window === 'number' ? opts.window : 3),
     signal: new AbortController().signal,
     ids: {
       add: (id) => {
@@ -350,6 +350,29 @@ describe('the engine’s details (issue 16)', () => {
   it('reports how many pages it held at most (the window)', async () => {
     const { result } = await run(service(100).read, { window: 3 });
     expect(result.maxPagesHeld).toBe(3);
+  });
+
+  it('asks a window function again each time it requests pages', async () => {
+    // A run's share of the budget (rcs export all): 1 page while others run, then 3.
+    let asked = 0;
+    const { read } = service(100);
+    const held: number[] = [];
+    const result = await runPages<Rec>({
+      read: read as never,
+      limit: 10,
+      window: () => (++asked > 4 ? 3 : 1),
+      limiter: pLimit(3),
+      signal: new AbortController().signal,
+      ids: { add: () => true },
+      onAnomaly: () => {},
+      onPage: (_fresh, info) => {
+        held.push(info.page);
+      },
+    });
+    expect(result.count).toBe(100);
+    expect(asked).toBeGreaterThan(4);
+    expect(result.maxPagesHeld).toBe(3);
+    expect(held).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
   it('a list that grows while it is read: the plan follows the largest total', async () => {

@@ -34,8 +34,8 @@ export interface PagerOptions {
   resource: string;
   list: PageLister;
   limiter: Limiter;
-  /** Pages of this export requested and not yet written, at most. */
-  window: number;
+  /** Pages of this export requested and not yet written, at most (asked again as it goes). */
+  window: number | (() => number);
   /** Records per page asked for (1 to 100, D7). */
   limit: number;
   signal: AbortSignal;

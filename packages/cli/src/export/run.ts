@@ -32,6 +32,7 @@ import {
   pageThrough,
 } from './pager.js';
 import type { ExportProgress } from './progress.js';
+import { type WindowShare, windowShare } from './window-share.js';
 
 /** What the export needs of the SDK client: `RcsClient` satisfies it; tests pass fakes. */
 export interface ExportClient {
@@ -129,29 +130,34 @@ async function exportOne(
   plan: ExportPlan,
   deps: RunDeps,
   limiter: Limiter,
+  share: WindowShare,
   signal: AbortSignal,
   write: (records: ApiRecord[]) => Promise<void>,
 ): Promise<Timed> {
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
   let written = 0;
-  const result = await pageThrough({
-    resource: entry.resource,
-    list: listerFor(deps.client, entry, plan),
-    limiter,
-    // Twice the budget: while a slow page holds the head of the reorder buffer, the pages behind
-    // it that already arrived must not stop new requests, or an export running alone at the end
-    // would leave most of the budget idle (head-of-line blocking). Memory stays bounded.
-    window: plan.concurrency * 2,
-    limit: PAGE_LIMIT,
-    signal,
-    allowDrift: plan.allowDrift,
-    async onPage(records, info) {
-      await write(records);
-      written += records.length;
-      deps.progress.update(entry.resource, written, info.total);
-    },
-  });
+  const { window, leave } = share.enter();
+  let result: PagerResult;
+  try {
+    result = await pageThrough({
+      resource: entry.resource,
+      list: listerFor(deps.client, entry, plan),
+      limiter,
+      // This export's share of twice the budget while others run, all of it alone (window-share.ts).
+      window,
+      limit: PAGE_LIMIT,
+      signal,
+      allowDrift: plan.allowDrift,
+      async onPage(records, info) {
+        await write(records);
+        written += records.length;
+        deps.progress.update(entry.resource, written, info.total);
+      },
+    });
+  } finally {
+    leave();
+  }
   deps.progress.finish(entry.resource, result.warnings.length > 0 ? 'drift' : 'done');
   return { result, startedAt, finishedAt: now() };
 }
@@ -181,10 +187,11 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
       }
     }
     const limiter = pLimit(plan.concurrency);
+    const share = windowShare(plan.concurrency);
     const done = await allOrFirstError(plan.entries, deps.signal, async (entry, signal) => {
       const output = outputs.get(entry.resource)!;
       const tracker = trackers.get(entry.resource);
-      const timed = await exportOne(entry, plan, deps, limiter, signal, async (records) => {
+      const timed = await exportOne(entry, plan, deps, limiter, share, signal, async (records) => {
         await output.writePage(records);
         await tracker?.add(records);
       });
@@ -288,7 +295,8 @@ export async function exportToStream(
   const output = await StreamOutput.open(stream, entry.resource, plan);
   const limiter = pLimit(plan.concurrency);
   try {
-    const { result } = await exportOne(entry, plan, deps, limiter, deps.signal, (records) =>
+    const share = windowShare(plan.concurrency);
+    const { result } = await exportOne(entry, plan, deps, limiter, share, deps.signal, (records) =>
       output.writePage(records),
     );
     await output.end();
