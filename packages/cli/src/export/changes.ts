@@ -15,7 +15,7 @@
  * sorted and spilled to a run file (`.partial`, removed at the end or by the next run's lock)
  * when it reaches its share of CHANGES_MEMORY (the run's exports share it, as they run at once);
  * the end is one merge of the sorted runs (a heap over their heads, read buffers of 64 KB, smaller when there are many runs) with the
- * sorted previous state, streaming both.
+ * sorted previous state, streaming both. The exports of a run merge one at a time (MergeGate).
  */
 import { hash, randomBytes } from 'node:crypto';
 import { type FileHandle, open, unlink } from 'node:fs/promises';
@@ -311,6 +311,16 @@ class ChunkedWriter {
   }
 }
 
+/**
+ * Runs `fn` when no other merge of the run is running. A merge holds MERGE_MEMORY of read buffers
+ * and text; the exports of `rcs export all` spill and merge at once, and several merges together
+ * put their buffers on the peak RSS at once (issue 13). One at a time costs little: the run has
+ * one thread, and an export waiting for its merge holds only its window of pages meanwhile.
+ */
+export type MergeGate = <R>(fn: () => Promise<R>) => Promise<R>;
+
+const ungated: MergeGate = (fn) => fn();
+
 /** One export's change tracking: `add` each page, `finish`, then `commit` with the data files. */
 export class ChangeTracker {
   readonly resource: string;
@@ -325,11 +335,17 @@ export class ChangeTracker {
   #state: AtomicFile | undefined;
   #tag = randomBytes(4).toString('hex');
   readonly #batchLimit: number;
+  readonly #mergeGate: MergeGate;
 
-  constructor(dir: string, resource: string, options: { batchBytes?: number } = {}) {
+  constructor(
+    dir: string,
+    resource: string,
+    options: { batchBytes?: number; mergeGate?: MergeGate } = {},
+  ) {
     this.#dir = dir;
     this.resource = resource;
     this.#batchLimit = options.batchBytes ?? CHANGES_MEMORY;
+    this.#mergeGate = options.mergeGate ?? ungated;
   }
 
   /** Batches spilled to run files so far (for tests of the spill path). */
@@ -377,7 +393,9 @@ export class ChangeTracker {
       const level = tail[0]!.level;
       if (!tail.every((r) => r.level === level)) return;
       const readBuffer = runReadBuffer(MERGE_FAN_IN);
-      await this.#writeRun(mergeSorted(tail.map((r) => runEntries(r.path, readBuffer))), level + 1);
+      await this.#mergeGate(() =>
+        this.#writeRun(mergeSorted(tail.map((r) => runEntries(r.path, readBuffer))), level + 1),
+      );
       // Only now out of #runs: until the merged run is written, discard() removes them.
       this.#runs.splice(n - MERGE_FAN_IN, MERGE_FAN_IN);
       await Promise.all(tail.map((r) => unlink(r.path).catch(() => {})));
@@ -418,9 +436,14 @@ export class ChangeTracker {
    * (fsynced and verified, not yet visible).
    */
   async finish(): Promise<ChangesResult> {
+    // The last batch joins the runs on disk first (its spill may merge, under the gate itself).
+    if (this.#runs.length > 0 && this.#batch.length > 0) await this.#spill();
+    return this.#mergeGate(() => this.#compare());
+  }
+
+  async #compare(): Promise<ChangesResult> {
     const current = this.#runs.length === 0 ? [fromArray(this.#sortedBatch())] : [];
     if (this.#runs.length > 0) {
-      if (this.#batch.length > 0) await this.#spill();
       const readBuffer = runReadBuffer(this.#runs.length);
       for (const run of this.#runs) current.push(runEntries(run.path, readBuffer));
     }

@@ -174,6 +174,8 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   const outputs = new Map<ExportResource, FileOutput>();
   // D27 --changes: one tracker per export, committed with its files.
   const trackers = new Map<ExportResource, ChangeTracker>();
+  // One merge of change runs at a time across the run's exports (changes.ts, MergeGate).
+  const mergeGate = pLimit(1);
   try {
     for (const entry of plan.entries) {
       outputs.set(
@@ -183,7 +185,10 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
       if (plan.changes) {
         // The exports run at once: each gets its share of the memory for change batches.
         const batchBytes = Math.floor(CHANGES_MEMORY / plan.entries.length);
-        trackers.set(entry.resource, new ChangeTracker(dir, entry.resource, { batchBytes }));
+        trackers.set(
+          entry.resource,
+          new ChangeTracker(dir, entry.resource, { batchBytes, mergeGate }),
+        );
       }
     }
     const limiter = pLimit(plan.concurrency);

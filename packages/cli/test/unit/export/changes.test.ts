@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import pLimit from 'p-limit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ChangesStateError,
@@ -207,6 +208,42 @@ describe('ChangeTracker', () => {
     expect((await readdir(dir)).sort()).toEqual(
       [stateFileOf('users'), changesFileOf('users')].sort(),
     );
+  });
+
+  it('trackers sharing a merge gate merge one at a time, and still give exact changes', async () => {
+    // rcs export all: the exports spill and merge at once; the run lets one merge at a time.
+    const many = (prefix: string) =>
+      Array.from({ length: 500 }, (_, i) => user(`${prefix}-${(i * 7919) % 500}`, `n${i}`));
+    // The run's gate (run.ts): p-limit(1), counted here.
+    const one = pLimit(1);
+    let merges = 0;
+    const mergeGate = <R>(fn: () => Promise<R>): Promise<R> =>
+      one(() => {
+        merges++;
+        return fn();
+      });
+    const trackers = ['users', 'teams'].map(
+      (resource) => new ChangeTracker(dir, resource, { batchBytes: 200, mergeGate }),
+    );
+    await Promise.all(
+      trackers.map(async (tracker, t) => {
+        const records = many(t === 0 ? 'u' : 't');
+        for (let i = 0; i < records.length; i += 7) await tracker.add(records.slice(i, i + 7));
+        const result = await tracker.finish();
+        await tracker.commit();
+        expect(result.inserts).toBe(500);
+      }),
+    );
+    // 72 batches each: two merges of 32 runs each, and the comparison at the end, gated.
+    expect(trackers.map((t) => t.runs)).toEqual([72, 72]);
+    expect(merges).toBe(6);
+    const users = await readFile(join(dir, changesFileOf('users')), 'utf8');
+    expect(
+      users
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(Array.from({ length: 500 }, (_, i) => `u-${i}`).sort());
   });
 
   it('a record exported twice is still refused when its copies were merged apart', async () => {
