@@ -11,11 +11,18 @@
 //
 //   npm run build && npx node bench/export/latency-floor.mjs [records=200000] [latencyMs=50] [concurrency=32] [rounds=3]
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RCS, requireBuild, startMock } from './lib.mjs';
+
+// In a child: `latency-floor.mjs --loop MODE JOBS_FILE OUT_FILE API_KEY CONCURRENCY`.
+if (process.argv[2] === '--loop') {
+  await loop(...process.argv.slice(3));
+  process.exit(0);
+}
 
 requireBuild();
 const records = Number(process.argv[2] ?? 200_000);
@@ -25,15 +32,7 @@ const rounds = Number(process.argv[5] ?? 3);
 const MODES = ['read', 'parse', 'write-bytes', 'write-jsonl', 'rcs'];
 const LOOP = fileURLToPath(import.meta.url);
 
-// In a child: `latency-floor.mjs --loop MODE JOBS_FILE OUT_FILE API_KEY CONCURRENCY`.
-if (process.argv[2] === '--loop') {
-  await loop(...process.argv.slice(3));
-  process.exit(0);
-}
-
 async function loop(mode, jobsFile, outFile, apiKey, n) {
-  const http = await import('node:http');
-  const { open, readFile } = await import('node:fs/promises');
   const jobs = JSON.parse(await readFile(jobsFile, 'utf8'));
   const agent = new http.Agent({ keepAlive: true });
   const file = mode.startsWith('write') ? await open(outFile, 'w') : undefined;
