@@ -4,6 +4,7 @@
  */
 
 import { EXPORT_TABLE, type ExportEntry } from '@rcs/client';
+import { isRunId } from './changes/run-id.js';
 import { usageError } from './errors.js';
 import type { ExportFormat } from './files/manifest.js';
 
@@ -22,6 +23,13 @@ export interface ExportOptions {
   allowDrift: boolean;
   /** D27: write `<resource>.changes.jsonl` against the previous run's state in the directory. */
   changes?: boolean;
+  /**
+   * `--ack RUN`: the run the consumer applied last; the changes go from its snapshot
+   * (EXPORT.md "The change contract").
+   */
+  ack?: string | undefined;
+  /** `--full`: compare with no earlier run (every record an insert). */
+  full?: boolean;
 }
 
 export const DEFAULT_OUT_DIR = 'rcs-export';
@@ -48,6 +56,8 @@ export interface ExportPlan {
   bom: boolean;
   allowDrift: boolean;
   changes: boolean;
+  ack: string | undefined;
+  full: boolean;
 }
 
 const NAMES = EXPORT_TABLE.map((e) => e.resource).join(', ');
@@ -111,6 +121,21 @@ export function planExport(options: ExportOptions): ExportPlan {
       '--changes compares with the previous run kept in the output directory (D27); it needs --out DIR, not -',
     );
   }
+  const ack = options.ack;
+  const full = options.full ?? false;
+  if ((ack !== undefined || full) && !changes) {
+    throw usageError(`${full ? '--full' : '--ack'} applies to --changes only`);
+  }
+  if (ack !== undefined && full) {
+    throw usageError(
+      '--ack and --full contradict each other: --full compares with no earlier run, --ack with the run named',
+    );
+  }
+  if (ack !== undefined && !isRunId(ack)) {
+    throw usageError(
+      `--ack takes a run id as the manifest's changes.runId gives it (like 20261125T204512Z-3fa9c1), got "${ack}"`,
+    );
+  }
   return {
     entries,
     format,
@@ -121,5 +146,7 @@ export function planExport(options: ExportOptions): ExportPlan {
     bom: options.bom,
     allowDrift: options.allowDrift,
     changes,
+    ack,
+    full,
   };
 }

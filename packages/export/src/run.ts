@@ -9,13 +9,17 @@
 import { join } from 'node:path';
 import type { ExportEntry, ExportResource } from '@rcs/client';
 import pLimit from 'p-limit';
+import { baseOf, committedChanges, filtersOf, snapshotsToKeep } from './changes/bases.js';
 import { CHANGES_MEMORY, ChangeTracker } from './changes/changes.js';
+import { newRunId } from './changes/run-id.js';
+import { pruneSnapshots } from './changes/state-file.js';
 import { syncDirectory, writeFileAtomically } from './files/atomic-file.js';
 import { acquireExportLock } from './files/lock.js';
 import {
   MANIFEST_FILE,
   MANIFEST_VERSION,
   type Manifest,
+  type ManifestChanges,
   type ManifestEntry,
   manifestStatus,
   manifestText,
@@ -174,8 +178,12 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   const outputs = new Map<ExportResource, FileOutput>();
   // D27 --changes: one tracker per export, committed with its files.
   const trackers = new Map<ExportResource, ChangeTracker>();
+  const bases = new Map<ExportResource, string | undefined>();
   // One merge of change runs at a time across the run's exports (changes.ts, MergeGate).
   const mergeGate = pLimit(1);
+  // Read under the lock: the committed change state is the one the current manifest names.
+  const committed = plan.changes ? await committedChanges(dir) : undefined;
+  const runId = newRunId(startedAt);
   try {
     for (const entry of plan.entries) {
       outputs.set(
@@ -183,11 +191,20 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
         await FileOutput.open(dir, entry.resource, { ...plan, sharedBy: plan.entries.length }),
       );
       if (plan.changes) {
+        const base = await baseOf(dir, entry.resource, plan, committed);
+        bases.set(entry.resource, base);
         // The exports run at once: each gets its share of the memory for change batches.
         const batchBytes = Math.floor(CHANGES_MEMORY / plan.entries.length);
         trackers.set(
           entry.resource,
-          new ChangeTracker(dir, entry.resource, { batchBytes, mergeGate }),
+          new ChangeTracker(dir, entry.resource, {
+            runId,
+            base,
+            filters: filtersOf(entry.resource, plan.archived),
+            withholdDeletes: plan.allowDrift,
+            batchBytes,
+            mergeGate,
+          }),
         );
       }
     }
@@ -206,9 +223,11 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
     });
 
     // Every export is complete, exact (or accepted drift) and verified: make them visible.
-    // Per export, the data files first, then its changes file and last its new state: a crash
-    // part-way leaves a state that still matches what the consumer last saw or re-sees.
+    // The data and change files first; the change state moves only with the manifest's rename
+    // below, the one commit point of the run (EXPORT.md "The change contract"): a crash before
+    // it leaves the committed state of the previous run, after it this run's.
     deps.signal.throwIfAborted();
+    await lock.assertHeld();
     for (const entry of plan.entries) {
       await outputs.get(entry.resource)!.commit();
       await trackers.get(entry.resource)?.commit();
@@ -250,8 +269,11 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
                 inserts: changes.inserts,
                 updates: changes.updates,
                 deletes: changes.deletes,
+                deletesWithheld: changes.deletesWithheld,
                 bytes: changes.written.bytes,
                 sha256: changes.written.sha256,
+                base: bases.get(entry.resource) ?? null,
+                state: trackers.get(entry.resource)!.stateFile,
               },
             }
           : {}),
@@ -273,10 +295,21 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
       startedAt: startedAt.toISOString(),
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - startedAt.getTime(),
+      ...(plan.changes ? { changes: changesOfRun(plan, runId, committed) } : {}),
       resources: entries,
     };
     // Last, and the same atomic way: a reader of the manifest only ever sees complete files.
+    // With --changes this rename is the commit point of the change state (it names the states).
     await writeFileAtomically(join(dir, MANIFEST_FILE), manifestText(manifest));
+    for (const tracker of trackers.values()) tracker.stateCommitted();
+    if (manifest.changes) {
+      // After the commit: snapshots no longer needed, and leftovers of runs that did not commit.
+      const { acknowledged } = manifest.changes;
+      for (const entry of plan.entries) {
+        const keep = snapshotsToKeep(runId, bases.get(entry.resource), acknowledged);
+        await pruneSnapshots(dir, entry.resource, keep);
+      }
+    }
     return manifest;
   } finally {
     // Whatever was not renamed into place goes (a rename that fails part-way leaves the rest as
@@ -287,6 +320,22 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
     ]);
     await lock.release();
   }
+}
+
+/** The manifest's `changes`: this run's states, the others' carried over from the last run. */
+function changesOfRun(
+  plan: ExportPlan,
+  runId: string,
+  committed: ManifestChanges | undefined,
+): ManifestChanges {
+  const states: Record<string, string> = plan.full ? {} : { ...committed?.states };
+  for (const entry of plan.entries) states[entry.resource] = runId;
+  return {
+    runId,
+    acknowledged: plan.ack ?? (plan.full ? null : (committed?.acknowledged ?? null)),
+    full: plan.full,
+    states,
+  };
 }
 
 /** `--out -`: one export to a stream. Records already sent stay sent; a failure still exits 1. */

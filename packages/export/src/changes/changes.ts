@@ -1,12 +1,12 @@
 /**
  * `--changes` (D27): `DIR/<resource>.changes.jsonl`, what was inserted, updated and deleted since
- * the previous successful run in DIR, one line per record in id order:
+ * the run this one compares with (its base: the run named by `--ack`, else the last committed
+ * run; EXPORT.md "The change contract"), one line per record in id order:
  * `{"op":"insert"|"update"|"delete","id":…,"record":{…}}` (no `record` for a delete).
  *
- * The state it compares with is `DIR/.<resource>.changes-state`: a header line, then one line per
- * record, `<id as JSON>\t<content hash>`, sorted by id. It is compact (an id and a hash, never the
- * data) and written aside and renamed with the export's files, so a failed or interrupted run
- * leaves the last good state in place.
+ * The states it compares are snapshots (state-file.ts): compact (an id and a hash per record,
+ * never the data), each named by its run and proving its own integrity. This run's snapshot is
+ * written under its own name and becomes the committed state only with the run's manifest.
  *
  * The content hash is SHA-256 (first 128 bits) of the record's canonical JSON: object keys sorted
  * at every level, so a record whose properties come back in another order is not an update.
@@ -23,8 +23,16 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { AtomicFile, PARTIAL_SUFFIX, type WrittenFile } from '../files/atomic-file.js';
 import type { ApiRecord } from '../formats/encoders.js';
+import {
+  readState,
+  type StateEntry,
+  type StateFilters,
+  StateWriter,
+  stateFileOf,
+} from './state-file.js';
 
-const STATE_VERSION = 1;
+export { ChangesStateError } from './state-file.js';
+
 /**
  * Record text held in batches by all the exports of a run together, before they spill. Smaller
  * batches mean more (smaller) run files to merge, which costs little; 16 MB put ~20 MB more on
@@ -39,14 +47,6 @@ const WRITE_CHUNK = 256 * 1024;
 
 export function changesFileOf(resource: string): string {
   return `${resource}.changes.jsonl`;
-}
-
-export function stateFileOf(resource: string): string {
-  return `.${resource}.changes-state`;
-}
-
-function stateHeader(resource: string): string {
-  return `rcs-changes-state ${STATE_VERSION} ${JSON.stringify(resource)}`;
 }
 
 /** Keys as JSON text, kept for the few property names an export repeats on every record. */
@@ -124,10 +124,6 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export class ChangesStateError extends Error {
-  override name = 'ChangesStateError';
-}
-
 /** Read buffer of the previous state, and of each run file when there are few. */
 const READ_BUFFER = 64 * 1024;
 /**
@@ -165,54 +161,6 @@ async function* lines(handle: FileHandle, size = READ_BUFFER): AsyncGenerator<st
   if (rest !== '') yield rest;
 }
 
-function parseIdJson(idJson: string): string | undefined {
-  try {
-    const id = JSON.parse(idJson) as unknown;
-    return typeof id === 'string' ? id : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The previous state, streamed in id order and checked as it goes (a damaged file is loud). */
-async function* previousState(path: string, resource: string): AsyncGenerator<Entry> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    // No previous successful run with --changes here: every record is an insert (D27).
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  const damaged = (line: number, why: string) =>
-    new ChangesStateError(
-      `${path} is damaged (line ${line}: ${why}); delete it to start over (the next run lists every record as an insert)`,
-    );
-  try {
-    let n = 0;
-    let last: string | undefined;
-    for await (const line of lines(handle)) {
-      n++;
-      if (n === 1) {
-        if (line !== stateHeader(resource)) throw damaged(1, 'not a change state of this export');
-        continue;
-      }
-      const tab = line.lastIndexOf('\t');
-      const idJson = line.slice(0, tab);
-      const hash = line.slice(tab + 1);
-      const id = tab > 0 ? parseIdJson(idJson) : undefined;
-      if (id === undefined || !/^[A-Za-z0-9_-]{22}$/.test(hash))
-        throw damaged(n, 'not an id and a hash');
-      if (last !== undefined && compareIds(last, id) >= 0) throw damaged(n, 'ids out of order');
-      last = id;
-      yield { id, idJson, hash };
-    }
-    if (n === 0) throw damaged(1, 'empty');
-  } finally {
-    await handle.close();
-  }
-}
-
 /** A sorted run file of this export's records. */
 async function* runEntries(path: string, readBuffer: number): AsyncGenerator<Entry> {
   const handle = await open(path, 'r');
@@ -233,7 +181,7 @@ async function* runEntries(path: string, readBuffer: number): AsyncGenerator<Ent
   }
 }
 
-async function* fromArray(entries: readonly Entry[]): AsyncGenerator<Entry> {
+async function* fromArray<T>(entries: readonly T[]): AsyncGenerator<T> {
   yield* entries;
 }
 
@@ -285,6 +233,21 @@ interface ChangeCounts {
   inserts: number;
   updates: number;
   deletes: number;
+  /** `--allow-drift`: records missing from the listing that were not reported as deleted. */
+  deletesWithheld: number;
+}
+
+export interface TrackerOptions {
+  /** This run's id: names its snapshot. */
+  runId: string;
+  /** The run whose snapshot this one compares with; undefined: none (every record an insert). */
+  base: string | undefined;
+  /** The listing's filters, recorded in the snapshot and checked against the base's. */
+  filters: StateFilters;
+  /** `--allow-drift`: never report a delete (the listing is not trustworthy). */
+  withholdDeletes?: boolean;
+  batchBytes?: number;
+  mergeGate?: MergeGate;
 }
 
 export interface ChangesResult extends ChangeCounts {
@@ -332,20 +295,25 @@ export class ChangeTracker {
   #runNumber = 0;
   #spills = 0;
   #changes: AtomicFile | undefined;
-  #state: AtomicFile | undefined;
+  #state: StateWriter | undefined;
+  /** Set once the run's manifest names this run's snapshot: then it is the committed state. */
+  #stateCommitted = false;
   #tag = randomBytes(4).toString('hex');
   readonly #batchLimit: number;
   readonly #mergeGate: MergeGate;
+  readonly #options: TrackerOptions;
 
-  constructor(
-    dir: string,
-    resource: string,
-    options: { batchBytes?: number; mergeGate?: MergeGate } = {},
-  ) {
+  constructor(dir: string, resource: string, options: TrackerOptions) {
     this.#dir = dir;
     this.resource = resource;
+    this.#options = options;
     this.#batchLimit = options.batchBytes ?? CHANGES_MEMORY;
     this.#mergeGate = options.mergeGate ?? ungated;
+  }
+
+  /** The snapshot this run writes (committed when the manifest names it). */
+  get stateFile(): string {
+    return stateFileOf(this.resource, this.#options.runId);
   }
 
   /** Batches spilled to run files so far (for tests of the spill path). */
@@ -448,14 +416,21 @@ export class ChangeTracker {
       for (const run of this.#runs) current.push(runEntries(run.path, readBuffer));
     }
     const file = changesFileOf(this.resource);
+    const { runId, base, filters } = this.#options;
     this.#changes = await AtomicFile.create(join(this.#dir, file));
-    this.#state = await AtomicFile.create(join(this.#dir, stateFileOf(this.resource)));
+    this.#state = await StateWriter.create(join(this.#dir, this.stateFile));
     const changes = new ChunkedWriter(this.#changes);
-    const state = new ChunkedWriter(this.#state);
-    await state.add(`${stateHeader(this.resource)}\n`);
-    const counts: ChangeCounts = { inserts: 0, updates: 0, deletes: 0 };
+    const state = this.#state;
+    const counts: ChangeCounts = { inserts: 0, updates: 0, deletes: 0, deletesWithheld: 0 };
 
-    const previous = previousState(join(this.#dir, stateFileOf(this.resource)), this.resource);
+    const previous: AsyncGenerator<StateEntry> =
+      base === undefined
+        ? fromArray([])
+        : readState(join(this.#dir, stateFileOf(this.resource, base)), {
+            resource: this.resource,
+            runId: base,
+            filters,
+          });
     const records = mergeSorted(current);
     let prev = (await previous.next()).value ?? undefined;
     let cur = (await records.next()).value ?? undefined;
@@ -467,7 +442,7 @@ export class ChangeTracker {
           throw new Error(`${this.resource}: record ${cur.idJson} was exported twice`);
         }
         lastId = cur.id;
-        await state.add(`${cur.idJson}\t${cur.hash}\n`);
+        await state.add(cur.idJson, cur.hash);
         if (order < 0) {
           counts.inserts++;
           await changes.add(`{"op":"insert","id":${cur.idJson},"record":${cur.record}}\n`);
@@ -478,23 +453,37 @@ export class ChangeTracker {
         if (order === 0) prev = (await previous.next()).value ?? undefined;
         cur = (await records.next()).value ?? undefined;
       } else if (prev) {
-        counts.deletes++;
-        await changes.add(`{"op":"delete","id":${prev.idJson}}\n`);
+        if (this.#options.withholdDeletes) {
+          // --allow-drift: the listing may have missed records that exist, so a record it lacks
+          // is not known to be deleted. It stays in the state (as the consumer still has it);
+          // a later run without --allow-drift deletes it if it is really gone (issue 25).
+          counts.deletesWithheld++;
+          await state.add(prev.idJson, prev.hash);
+        } else {
+          counts.deletes++;
+          await changes.add(`{"op":"delete","id":${prev.idJson}}\n`);
+        }
         prev = (await previous.next()).value ?? undefined;
       }
     }
     await changes.flush();
-    await state.flush();
     await this.#removeRuns();
     const written = await this.#changes.finish();
-    await this.#state.finish();
+    await state.finish({ resource: this.resource, runId, filters });
     return { file, written, ...counts };
   }
 
-  /** Makes the changes file and the new state visible (after the data files). */
+  /**
+   * Renames the change file into place (with the data files, before the manifest). The snapshot
+   * is already under its own name: it becomes the committed state when the manifest names it.
+   */
   async commit(): Promise<void> {
     await this.#changes?.commit();
-    await this.#state?.commit();
+  }
+
+  /** The run's manifest is in place and names this run's snapshot: keep it. */
+  stateCommitted(): void {
+    this.#stateCommitted = true;
   }
 
   async #removeRuns(): Promise<void> {
@@ -507,6 +496,9 @@ export class ChangeTracker {
   async discard(): Promise<void> {
     this.#batch = [];
     await this.#removeRuns();
-    await Promise.all([this.#changes?.discard(), this.#state?.discard()]);
+    await Promise.all([
+      this.#changes?.discard(),
+      this.#stateCommitted ? undefined : this.#state?.discard(),
+    ]);
   }
 }

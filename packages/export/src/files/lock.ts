@@ -2,23 +2,40 @@
  * One export run per output directory (issue 6: "a second run on the same directory while one
  * is running refuses with a clear message, rather than interleaving").
  *
- * The lock is `DIR/.rcs-export.lock`, created with O_EXCL and holding the owner's pid, host and
- * start time. A lock whose owner is gone (same host, pid no longer alive: a crash or `kill -9`)
- * is stale and taken over, so that a nightly job does not stay blocked forever. Under the lock,
- * partial files left by such a dead run are removed.
+ * The lock is `DIR/.rcs-export.lock`, created with O_EXCL, holding the owner's pid, host, boot
+ * id (Linux: `/proc/sys/kernel/random/boot_id`), start time and a random token. The owner renews
+ * a lease by touching the file's mtime every LEASE_RENEW_MS. A new process takes the lock over
+ * (issue 25) when its owner is provably gone:
+ *
+ * - same host and same boot, and the pid is not alive, or is our own pid (a container restarted
+ *   after `kill -9` runs as PID 1 again, so the dead owner's pid is ours);
+ * - same host, another boot (the machine restarted: no process of the old boot survives);
+ * - or, from any host, its lease expired (not renewed for LOCK_LEASE_MS): the only proof
+ *   available for a lock from another host (a new pod on shared storage).
+ *
+ * Under the lock, partial files left by earlier runs are removed: whoever held the lock before
+ * is gone.
  */
 
-import { open, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { open, readdir, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { FILE_MODE, PARTIAL_SUFFIX } from './atomic-file.js';
 
 export const LOCK_FILE = '.rcs-export.lock';
+/** A lock whose mtime is older than this has lost its lease (its owner stopped renewing it). */
+export const LOCK_LEASE_MS = 120_000;
+/** How often the owner renews its lease: far inside the lease, so a busy moment never loses it. */
+const LEASE_RENEW_MS = 15_000;
+const BOOT_ID_FILE = '/proc/sys/kernel/random/boot_id';
 
 interface LockOwner {
   pid: number;
   host: string;
+  bootId?: string;
   startedAt: string;
+  token?: string;
 }
 
 export class ExportLockedError extends Error {
@@ -27,8 +44,13 @@ export class ExportLockedError extends Error {
 
 export interface ExportLock {
   path: string;
+  /** Throws when the lock is no longer ours (taken over after our lease expired). */
+  assertHeld(): Promise<void>;
   release(): Promise<void>;
 }
+
+/** Locks held by this process: never "taken over" from ourselves (a library running two runs). */
+const HELD = new Set<string>();
 
 function isAlive(pid: number): boolean {
   try {
@@ -40,21 +62,72 @@ function isAlive(pid: number): boolean {
   }
 }
 
+async function bootId(): Promise<string | undefined> {
+  try {
+    return (await readFile(BOOT_ID_FILE, 'utf8')).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function readOwner(path: string): Promise<LockOwner | undefined> {
   try {
     const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<LockOwner>;
     if (typeof parsed.pid === 'number' && typeof parsed.host === 'string') {
-      return { pid: parsed.pid, host: parsed.host, startedAt: String(parsed.startedAt ?? '') };
+      return {
+        pid: parsed.pid,
+        host: parsed.host,
+        startedAt: String(parsed.startedAt ?? ''),
+        ...(typeof parsed.bootId === 'string' ? { bootId: parsed.bootId } : {}),
+        ...(typeof parsed.token === 'string' ? { token: parsed.token } : {}),
+      };
     }
   } catch {
-    // Unreadable or half-written: decided below.
+    // Unreadable or half-written: only its lease can tell.
   }
   return undefined;
 }
 
-export async function acquireExportLock(dir: string): Promise<ExportLock> {
-  const path = join(dir, LOCK_FILE);
-  const me: LockOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
+/** Why the owner is provably gone, or undefined when it may still be running. */
+function goneBecause(owner: LockOwner, me: LockOwner): string | undefined {
+  if (owner.host !== me.host) return undefined;
+  if (owner.bootId !== undefined && me.bootId !== undefined && owner.bootId !== me.bootId) {
+    return 'its host has restarted since';
+  }
+  if (owner.pid === me.pid) return `its pid ${owner.pid} is now this process's own`;
+  if (!isAlive(owner.pid)) return `pid ${owner.pid} is no longer running`;
+  return undefined;
+}
+
+async function leaseAgeMs(path: string): Promise<number | undefined> {
+  try {
+    return Date.now() - (await stat(path)).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface LockOptions {
+  /** For tests: the lease (LOCK_LEASE_MS). */
+  leaseMs?: number;
+}
+
+export async function acquireExportLock(
+  dir: string,
+  options: LockOptions = {},
+): Promise<ExportLock> {
+  const path = resolve(dir, LOCK_FILE);
+  const leaseMs = options.leaseMs ?? LOCK_LEASE_MS;
+  const me: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    ...(await bootId().then((id) => (id ? { bootId: id } : {}))),
+    startedAt: new Date().toISOString(),
+    token: randomBytes(8).toString('hex'),
+  };
+  if (HELD.has(path)) {
+    throw new ExportLockedError(`another export of this process is writing to ${dir}`);
+  }
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const handle = await open(path, 'wx', FILE_MODE);
@@ -64,59 +137,66 @@ export async function acquireExportLock(dir: string): Promise<ExportLock> {
       } finally {
         await handle.close();
       }
-      await removeDeadPartials(dir);
-      let released = false;
-      return {
-        path,
-        async release() {
-          if (released) return;
-          released = true;
-          await unlink(path).catch(() => {});
-        },
-      };
+      HELD.add(path);
+      await removePartials(dir);
+      return heldLock(path, me.token!);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const owner = await readOwner(path);
-    const stale = owner
-      ? owner.host === me.host && !isAlive(owner.pid)
-      : await olderThan(path, UNREADABLE_LOCK_STALE_MS);
-    if (!stale) {
+    const age = await leaseAgeMs(path);
+    if (age === undefined) continue; // released meanwhile: try again
+    const gone = owner ? goneBecause(owner, me) : undefined;
+    if (!gone && age <= leaseMs) {
       const who = owner
-        ? `pid ${owner.pid} on ${owner.host}, started ${owner.startedAt}`
+        ? `pid ${owner.pid} on ${owner.host}, started ${owner.startedAt}, lease renewed ${Math.round(age / 1000)} s ago`
         : 'its owner could not be read';
       throw new ExportLockedError(
-        `another rcs export is writing to ${dir} (${who}); wait for it to finish, or delete ${path} if that run is gone`,
+        `another rcs export is writing to ${dir} (${who}); wait for it to finish. A lock whose owner is gone is taken over: at once on the same host, after ${Math.round(leaseMs / 1000)} s without renewal from another host`,
       );
     }
-    // The owner died without releasing: take the lock over (another taker may race us; the
-    // O_EXCL create above decides who wins).
+    // The owner is gone: take the lock over (another taker may race us; the O_EXCL create
+    // above decides who wins).
     await unlink(path).catch(() => {});
   }
   throw new ExportLockedError(`could not take the export lock ${path}; try again`);
 }
 
-/** A lock file nobody could read (its writer died between create and write) expires. */
-const UNREADABLE_LOCK_STALE_MS = 60_000;
-
-async function olderThan(path: string, ms: number): Promise<boolean> {
-  try {
-    return Date.now() - (await stat(path)).mtimeMs > ms;
-  } catch {
-    return true;
-  }
+function heldLock(path: string, token: string): ExportLock {
+  let released = false;
+  // The lease: the file's mtime, renewed while we run (unref'd: it never keeps the process up).
+  const renew = setInterval(() => {
+    const now = new Date();
+    utimes(path, now, now).catch(() => {});
+  }, LEASE_RENEW_MS);
+  renew.unref();
+  const ours = async () => (await readOwner(path))?.token === token;
+  return {
+    path,
+    async assertHeld() {
+      if (!(await ours())) {
+        throw new ExportLockedError(
+          `the export lock ${path} was taken over by another run (this run's lease had expired); nothing was replaced`,
+        );
+      }
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      clearInterval(renew);
+      HELD.delete(path);
+      // Never remove a lock that another run has taken over meanwhile.
+      if (await ours()) await unlink(path).catch(() => {});
+    },
+  };
 }
 
-/** Partial files of runs that are no longer alive (we hold the lock, so none is being written). */
-async function removeDeadPartials(dir: string): Promise<void> {
+/** Partial files of earlier runs (we hold the lock, so none is being written). */
+async function removePartials(dir: string): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
   await Promise.all(
     names
       .filter((name) => name.startsWith('.') && name.endsWith(PARTIAL_SUFFIX))
-      .filter((name) => {
-        const pid = Number(name.split('.').at(-3));
-        return Number.isInteger(pid) && pid !== process.pid && !isAlive(pid);
-      })
       .map((name) => unlink(join(dir, name)).catch(() => {})),
   );
 }

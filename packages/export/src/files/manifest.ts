@@ -50,9 +50,30 @@ export interface ManifestEntry {
     inserts: number;
     updates: number;
     deletes: number;
+    /** `--allow-drift`: records missing from the listing, not reported as deleted. */
+    deletesWithheld: number;
     bytes: number;
     sha256: string;
+    /** The run this change file goes from (null: none, every record an insert). */
+    base: string | null;
+    /** The snapshot this run wrote, `.<resource>.changes-state.<runId>`. */
+    state: string;
   };
+}
+
+/**
+ * `--changes`: the run and the committed change state of the directory (EXPORT.md "The change
+ * contract"). The manifest's rename is the one step that commits them.
+ */
+export interface ManifestChanges {
+  /** This run's id: record it with the load, and name it with `--ack` on the next run. */
+  runId: string;
+  /** The run last named by `--ack` (kept from run to run), or null. */
+  acknowledged: string | null;
+  /** `--full`: compared with no earlier run. */
+  full: boolean;
+  /** The committed snapshot of each export in the directory, by run id. */
+  states: Record<string, string>;
 }
 
 export interface Manifest {
@@ -71,6 +92,8 @@ export interface Manifest {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
+  /** With `--changes`. */
+  changes?: ManifestChanges;
   resources: ManifestEntry[];
 }
 

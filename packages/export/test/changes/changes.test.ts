@@ -13,26 +13,46 @@ import {
   contentHash,
   MERGE_FAN_IN,
   runReadBuffer,
-  stateFileOf,
+  type TrackerOptions,
 } from '../../src/changes/changes.js';
+import { stateFileOf } from '../../src/changes/state-file.js';
 import type { ApiRecord } from '../../src/formats/encoders.js';
 
 let dir: string;
+/** The last committed run of the test (what run.ts's manifest would name). */
+let committed: string | undefined;
+let runs = 0;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'rcs-changes-'));
+  committed = undefined;
 });
+
+/** A tracker of the next run, comparing with the last committed one. */
+function trackerOf(resource: string, options: Partial<TrackerOptions> = {}): ChangeTracker {
+  const runId = `20260101T${String(100000 + runs++).slice(-6)}Z-abcdef`;
+  return new ChangeTracker(dir, resource, { runId, base: committed, filters: {}, ...options });
+}
+
+/** What run.ts does once the manifest names the tracker's snapshot. */
+async function commit(tracker: ChangeTracker): Promise<void> {
+  await tracker.commit();
+  tracker.stateCommitted();
+  committed = tracker.stateFile.split('.changes-state.')[1];
+}
+
+const stateOf = (): string => stateFileOf('users', committed!);
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
 /** One run with --changes over `records` (in pages of 7), committed; returns the change lines. */
 async function run(records: ApiRecord[], batchBytes?: number) {
-  const tracker = new ChangeTracker(dir, 'users', batchBytes ? { batchBytes } : {});
+  const tracker = trackerOf('users', batchBytes ? { batchBytes } : {});
   try {
     for (let i = 0; i < records.length; i += 7) await tracker.add(records.slice(i, i + 7));
     const spilled = tracker.runs;
     const result = await tracker.finish();
-    await tracker.commit();
+    await commit(tracker);
     const text = await readFile(join(dir, changesFileOf('users')), 'utf8');
     const lines =
       text === ''
@@ -170,22 +190,22 @@ describe('ChangeTracker', () => {
   it('spills sorted runs to disk past the batch size and merges them to the same answer', async () => {
     const many = Array.from({ length: 500 }, (_, i) => user(`id-${(i * 7919) % 500}`, `n${i}`));
     const inMemory = await run(many);
-    await rm(join(dir, stateFileOf('users')));
+    await rm(join(dir, stateOf()));
+    committed = undefined;
     const spilled = await run(many, 2_000);
     expect(inMemory.spilled).toBe(0);
     expect(spilled.spilled).toBeGreaterThan(10);
     expect(spilled.lines).toEqual(inMemory.lines);
     // The run files are gone; only the change file and the state remain.
-    expect((await readdir(dir)).sort()).toEqual(
-      [stateFileOf('users'), changesFileOf('users')].sort(),
-    );
+    expect((await readdir(dir)).sort()).toEqual([stateOf(), changesFileOf('users')].sort());
   });
 
   it('past MERGE_FAN_IN runs of a level, they are merged into one: few files, same answer', async () => {
     const many = Array.from({ length: 900 }, (_, i) => user(`id-${(i * 7919) % 900}`, `n${i}`));
     const inMemory = await run(many);
-    await rm(join(dir, stateFileOf('users')));
-    const tracker = new ChangeTracker(dir, 'users', { batchBytes: 200 });
+    await rm(join(dir, stateOf()));
+    committed = undefined;
+    const tracker = trackerOf('users', { batchBytes: 200 });
     let most = 0;
     for (let i = 0; i < many.length; i += 7) {
       await tracker.add(many.slice(i, i + 7));
@@ -197,7 +217,7 @@ describe('ChangeTracker', () => {
     expect(most).toBeLessThan(2 * MERGE_FAN_IN);
     expect(tracker.runFiles).toBe(5);
     await tracker.finish();
-    await tracker.commit();
+    await commit(tracker);
     const text = await readFile(join(dir, changesFileOf('users')), 'utf8');
     expect(
       text
@@ -205,9 +225,7 @@ describe('ChangeTracker', () => {
         .split('\n')
         .map((l) => JSON.parse(l)),
     ).toEqual(inMemory.lines);
-    expect((await readdir(dir)).sort()).toEqual(
-      [stateFileOf('users'), changesFileOf('users')].sort(),
-    );
+    expect((await readdir(dir)).sort()).toEqual([stateOf(), changesFileOf('users')].sort());
   });
 
   it('trackers sharing a merge gate merge one at a time, and still give exact changes', async () => {
@@ -222,8 +240,8 @@ describe('ChangeTracker', () => {
         merges++;
         return fn();
       });
-    const trackers = ['users', 'teams'].map(
-      (resource) => new ChangeTracker(dir, resource, { batchBytes: 200, mergeGate }),
+    const trackers = ['users', 'teams'].map((resource) =>
+      trackerOf(resource, { batchBytes: 200, mergeGate }),
     );
     await Promise.all(
       trackers.map(async (tracker, t) => {
@@ -231,6 +249,7 @@ describe('ChangeTracker', () => {
         for (let i = 0; i < records.length; i += 7) await tracker.add(records.slice(i, i + 7));
         const result = await tracker.finish();
         await tracker.commit();
+        tracker.stateCommitted();
         expect(result.inserts).toBe(500);
       }),
     );
@@ -249,7 +268,7 @@ describe('ChangeTracker', () => {
   it('a record exported twice is still refused when its copies were merged apart', async () => {
     const records = Array.from({ length: 300 }, (_, i) => user(`id-${i}`, `n${i}`));
     records.push(user('id-5', 'again'));
-    const tracker = new ChangeTracker(dir, 'users', { batchBytes: 200 });
+    const tracker = trackerOf('users', { batchBytes: 200 });
     try {
       for (let i = 0; i < records.length; i += 7) await tracker.add(records.slice(i, i + 7));
       expect(tracker.runs).toBeGreaterThan(MERGE_FAN_IN);
@@ -276,31 +295,87 @@ describe('ChangeTracker', () => {
     ]);
   });
 
-  it('a damaged or foreign state is refused, naming the file and the line', async () => {
-    await run(base);
-    const state = join(dir, stateFileOf('users'));
+  it('a state truncated (at a line boundary too), edited, appended to or foreign is refused, naming the file and --full', async () => {
+    const records = base.slice(0, 30);
+    await run(records);
+    const state = join(dir, stateOf());
     const good = await readFile(state, 'utf8');
+    const lines = good.split('\n');
+    const [otherHash] = /[A-Za-z0-9_-]{22}$/.exec(lines[5]!)!;
     const cases: [string, RegExp][] = [
-      [good.replace('"users"', '"teams"'), /line 1: not a change state of this export/],
+      // issue 25 item 4: `head -n 21` of the state, cut at a line boundary.
+      [`${lines.slice(0, 21).join('\n')}\n`, /20 records where its header says 30: truncated/],
+      [good.slice(0, -10), /cut short/],
+      [`${good}"zzz"\tAAAAAAAAAAAAAAAAAAAAAA\n`, /31 records where its header says 30/],
+      [
+        good.replace(/[A-Za-z0-9_-]{22}\n/, `${otherHash}\n`),
+        /checksum does not match its records: edited/,
+      ],
+      [
+        good.replace('"resource":"users"', '"resource":"teams"'),
+        /change state of another export \("teams", not users\)/,
+      ],
       [good.replace(/\t[A-Za-z0-9_-]{22}\n/, '\tshort\n'), /line 2: not an id and a hash/],
-      ['', /line 1: empty/],
+      [
+        `rcs-changes-state 1 "users"\n"u1"\tAAAAAAAAAAAAAAAAAAAAAA\n`,
+        /written by an earlier rcs and cannot prove its integrity/,
+      ],
+      ['', /empty/],
     ];
     for (const [text, message] of cases) {
       await writeFile(state, text);
-      const tracker = new ChangeTracker(dir, 'users');
-      await tracker.add(base);
+      const tracker = trackerOf('users');
+      await tracker.add(records);
       const error = await tracker.finish().catch((e: unknown) => e);
       await tracker.discard();
-      expect(error).toBeInstanceOf(ChangesStateError);
+      expect(error, message.source).toBeInstanceOf(ChangesStateError);
       expect((error as Error).message).toMatch(message);
       expect((error as Error).message).toContain(state);
-      // Refused: the state on disk is the damaged one, not replaced.
+      expect((error as Error).message).toMatch(/run with --full to start over/);
+      // Refused: the state on disk is the damaged one, and no new snapshot was left behind.
       expect(await readFile(state, 'utf8')).toBe(text);
+      expect((await readdir(dir)).filter((f) => f.includes('changes-state'))).toEqual([stateOf()]);
     }
   });
 
+  it('a state of other filters is refused, naming both listings', async () => {
+    const tracks = [user('t1', 'a'), user('t2', 'b')];
+    const first = trackerOf('tracks', { filters: { archived: 'include' } });
+    await first.add(tracks);
+    await first.finish();
+    await commit(first);
+    const second = trackerOf('tracks', { filters: { archived: 'only' } });
+    await second.add([]);
+    await expect(second.finish()).rejects.toThrow(
+      /taken with --archived include, this run lists tracks with --archived only.*--full/,
+    );
+    await second.discard();
+  });
+
+  it('--allow-drift withholds every delete: the records stay in the state until a run without it', async () => {
+    await run(base);
+    const tracker = trackerOf('users', { withholdDeletes: true });
+    await tracker.add(base.slice(5));
+    const result = await tracker.finish();
+    await commit(tracker);
+    expect(result).toMatchObject({ inserts: 0, updates: 0, deletes: 0, deletesWithheld: 5 });
+    // The next exact run reports them.
+    const { result: exact } = await run(base.slice(5));
+    expect(exact).toMatchObject({ deletes: 5, deletesWithheld: 0 });
+  });
+
+  it('a missing base snapshot is refused, naming the run and --full', async () => {
+    committed = '20250101T000000Z-000000';
+    const tracker = trackerOf('users');
+    await tracker.add(base);
+    await expect(tracker.finish()).rejects.toThrow(
+      /changes-state\.20250101T000000Z-000000 is missing.*pruned or never committed.*--full/,
+    );
+    await tracker.discard();
+  });
+
   it('a record exported twice is an error, not a silent double', async () => {
-    const tracker = new ChangeTracker(dir, 'users');
+    const tracker = trackerOf('users');
     await tracker.add([user('x', '1'), user('x', '2')]);
     await expect(tracker.finish()).rejects.toThrow(/record "x" was exported twice/);
     await tracker.discard();
