@@ -6,7 +6,13 @@ export { ChangesStateError } from './changes/changes.js';
 export { ExportUsageError } from './errors.js';
 export { writeFileAtomically } from './files/atomic-file.js';
 export { ExportLockedError } from './files/lock.js';
-export type { ExportFormat, Manifest, ManifestEntry, ResourceStatus } from './files/manifest.js';
+export type {
+  ExportFormat,
+  Manifest,
+  ManifestChanges,
+  ManifestEntry,
+  ResourceStatus,
+} from './files/manifest.js';
 export { prepareOutputDirectory } from './files/out-dir.js';
 export { recordShapeOf, SESSION_ITEM_SHAPE } from './formats/parquet-schema.js';
 export {
@@ -27,3 +33,4 @@ export {
   type RunDeps,
 } from './run.js';
 export type { FieldShape, NamedShape, RecordShape } from './shape.js';
+export { ImpossibleValueError } from './values.js';

@@ -36,6 +36,7 @@ import {
   pageThrough,
 } from './pager.js';
 import type { ExportProgress } from './progress.js';
+import { checkRecordValues } from './values.js';
 import { type WindowShare, windowShare } from './window-share.js';
 
 /** What the export needs of the SDK client: `RcsClient` satisfies it; tests pass fakes. */
@@ -154,6 +155,8 @@ async function exportOne(
       signal,
       allowDrift: plan.allowDrift,
       async onPage(records, info) {
+        // D29: one check on the record path, before any format or the change tracker sees it.
+        checkRecordValues(entry.resource, records);
         await write(records);
         written += records.length;
         deps.progress.update(entry.resource, written, info.total);

@@ -37,12 +37,18 @@ export const registerExport: RegisterCommand = (root, kit) => {
       '--changes',
       'also write <resource>.changes.jsonl: what was inserted, updated, deleted since the last run in the directory (D27)',
     )
+    .option(
+      '--ack <run>',
+      'with --changes: the run id your warehouse applied last; the changes go from that run (EXPORT.md)',
+    )
+    .option('--full', 'with --changes: compare with no earlier run (every record an insert)')
     .addHelpText(
       'after',
       examples([
         'rcs export all',
         'rcs export users teams --format csv --out ./backup',
         'rcs export all --format parquet --changes --out ./warehouse',
+        'rcs export all --format parquet --changes --ack 20261125T020000Z-3fa9c1 --out ./warehouse',
         'rcs export real-call-sessions --out - | jq .learnerUserId',
       ]),
     )
@@ -61,6 +67,8 @@ export const registerExport: RegisterCommand = (root, kit) => {
             bom: Boolean(opts.bom),
             allowDrift: Boolean(opts.allowDrift),
             changes: Boolean(opts.changes),
+            ...(opts.ack !== undefined ? { ack: opts.ack } : {}),
+            full: Boolean(opts.full),
           },
           ctx,
         );

@@ -100,12 +100,21 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
       progress.stop();
       return EXIT.ok;
     }
+    if (plan.full) {
+      ctx.error('--full: comparing with no earlier run; every record is an insert');
+    }
     const manifest = await exportToDirectory(plan, deps);
     progress.stop();
     for (const entry of manifest.resources) {
       // --allow-drift: accepted, but never silently (also in the manifest).
       for (const warning of entry.warnings)
         ctx.error(`warning: export ${entry.resource}: ${safeLine(warning)}`);
+      const withheld = entry.changes?.deletesWithheld ?? 0;
+      if (withheld > 0) {
+        ctx.error(
+          `warning: export ${entry.resource}: --allow-drift: ${formatCount(withheld)} records missing from the listing were not reported as deleted (the listing is not trustworthy); a run without --allow-drift reports them`,
+        );
+      }
     }
     if (ctx.json) ctx.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
     ctx.log(`\n${summary(manifest)}Wrote ${plan.dir}/manifest.json`);

@@ -1,0 +1,154 @@
+/**
+ * D29: values that cannot be true fail the run, in every format alike, before any format sees
+ * them, with one line naming the export, the record id, the field and the value:
+ *
+ * - a date-time (`format: date-time` in openapi.yaml, from the generated record shapes) that is
+ *   not an RFC 3339 date-time or does not exist (`2026-02-30T00:00:00Z`, hour 24, offset +25:00);
+ *   a leap second (`:60`) is refused too: JavaScript, Parquet's TIMESTAMP and most warehouses
+ *   cannot hold it, and shifting it by a second would be a silent change;
+ * - a number that is not finite (`1e400` parses as Infinity);
+ * - text that is not valid Unicode: a lone surrogate in a string or a property name.
+ *
+ * Nothing is shifted or replaced: JSONL would write `null` for Infinity, CSV `Infinity`, Parquet
+ * +inf, and Date would roll 2026-02-30 over to 2026-03-02.
+ */
+import type { ExportResource } from '@rcs/client';
+import type { ApiRecord } from './formats/encoders.js';
+import { recordShapeOf } from './formats/parquet-schema.js';
+import type { FieldShape } from './shape.js';
+
+export class ImpossibleValueError extends Error {
+  override name = 'ImpossibleValueError';
+}
+
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** Why `text` is not a date-time that exists, or undefined when it is one. */
+export function dateTimeProblem(text: string): string | undefined {
+  const m = DATE_TIME.exec(text);
+  if (!m) return 'not an RFC 3339 date-time';
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as number[];
+  if (month! < 1 || month! > 12) return 'a date-time that does not exist (no such month)';
+  if (day! < 1 || day! > daysIn(year!, month!)) {
+    return 'a date-time that does not exist (no such day in that month)';
+  }
+  if (hour! > 23 || minute! > 59) return 'a date-time that does not exist (no such time of day)';
+  if (second === 60) return 'a leap second, which no export format can hold';
+  if (second! > 59) return 'a date-time that does not exist (no such second)';
+  if (m[7] !== undefined && (Number(m[7]) > 23 || Number(m[8]) > 59)) {
+    return 'a date-time that does not exist (no such UTC offset)';
+  }
+  return undefined;
+}
+
+/** In a `u` pattern a surrogate pair is one code point, so only a lone surrogate matches. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+type Shape = FieldShape | undefined;
+
+/** Field shapes by name, per struct shape (built once). */
+const FIELDS = new WeakMap<object, Map<string, FieldShape>>();
+
+function fieldsOf(shape: Extract<FieldShape, { type: 'struct' }>): Map<string, FieldShape> {
+  let fields = FIELDS.get(shape);
+  if (!fields) {
+    fields = new Map(shape.fields.map((f) => [f.name, f.shape]));
+    FIELDS.set(shape, fields);
+  }
+  return fields;
+}
+
+function shown(value: unknown): string {
+  let text: string;
+  if (typeof value === 'number') text = String(value);
+  else if (typeof value === 'string') {
+    // Lone surrogates shown as escapes: the line itself must stay valid text.
+    text = JSON.stringify(value).replace(
+      /\p{Surrogate}/gu,
+      (c) => `\\u${c.charCodeAt(0).toString(16)}`,
+    );
+  } else text = String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** Thrown at the value; each level on the way out puts its part of the path in front. */
+class Impossible {
+  path = '';
+  constructor(
+    readonly value: unknown,
+    readonly why: string,
+  ) {}
+  within(segment: string): Impossible {
+    this.path = segment + this.path;
+    return this;
+  }
+}
+
+function check(value: unknown, shape: Shape): void {
+  switch (typeof value) {
+    case 'string':
+      if (LONE_SURROGATE.test(value)) {
+        throw new Impossible(value, 'text that is not valid Unicode (a lone surrogate)');
+      }
+      if (shape?.type === 'timestamp') {
+        const problem = dateTimeProblem(value);
+        if (problem) throw new Impossible(value, problem);
+      }
+      return;
+    case 'number':
+      if (!Number.isFinite(value)) throw new Impossible(value, 'a number that is not finite');
+      return;
+    case 'object': {
+      if (value === null) return;
+      if (Array.isArray(value)) {
+        const element = shape?.type === 'list' ? shape.element : undefined;
+        for (let i = 0; i < value.length; i++) {
+          try {
+            check(value[i], element);
+          } catch (caught) {
+            throw caught instanceof Impossible ? caught.within(`[${i}]`) : caught;
+          }
+        }
+        return;
+      }
+      const fields = shape?.type === 'struct' ? fieldsOf(shape) : undefined;
+      for (const key of Object.keys(value)) {
+        if (LONE_SURROGATE.test(key)) {
+          throw new Impossible(key, 'a property name that is not valid Unicode').within(
+            `.${shown(key)}`,
+          );
+        }
+        try {
+          check((value as Record<string, unknown>)[key], fields?.get(key));
+        } catch (caught) {
+          throw caught instanceof Impossible ? caught.within(`.${key}`) : caught;
+        }
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+/** Checks a page of one export's records (D29); throws ImpossibleValueError at the first. */
+export function checkRecordValues(resource: ExportResource, records: readonly ApiRecord[]): void {
+  const shape = recordShapeOf(resource);
+  for (const record of records) {
+    try {
+      check(record, shape);
+    } catch (caught) {
+      if (!(caught instanceof Impossible)) throw caught;
+      const field = caught.path.slice(1);
+      throw new ImpossibleValueError(
+        `${resource}: record ${shown(record.id)}: ${field} is ${shown(caught.value)}, ${caught.why} (D29)`,
+      );
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkRecordValues, dateTimeProblem, ImpossibleValueError } from '../src/values.js';
+
+const session = (extra: Record<string, unknown>) => ({
+  id: 's-1',
+  createdAt: '2026-02-28T10:00:00Z',
+  ...extra,
+});
+
+describe('D29: values that cannot be true', () => {
+  it('a date-time that exists passes, in any RFC 3339 spelling', () => {
+    for (const ok of [
+      '2026-02-28T23:59:59Z',
+      '2024-02-29T00:00:00.123Z',
+      '2000-02-29t12:00:00+02:00',
+      '2026-12-31 23:59:59.5-23:59',
+    ]) {
+      expect(dateTimeProblem(ok), ok).toBeUndefined();
+    }
+  });
+
+  it('a date-time that does not exist, a leap second or no date-time at all is named', () => {
+    expect(dateTimeProblem('2026-02-30T00:00:00Z')).toMatch(/no such day/);
+    expect(dateTimeProblem('1900-02-29T00:00:00Z')).toMatch(/no such day/);
+    expect(dateTimeProblem('2026-13-01T00:00:00Z')).toMatch(/no such month/);
+    expect(dateTimeProblem('2026-01-01T24:00:00Z')).toMatch(/no such time/);
+    expect(dateTimeProblem('2016-12-31T23:59:60Z')).toMatch(/leap second/);
+    expect(dateTimeProblem('2026-01-01T00:00:00+24:00')).toMatch(/no such UTC offset/);
+    expect(dateTimeProblem('yesterday')).toMatch(/not an RFC 3339 date-time/);
+  });
+
+  it('agrees with Date for every real day (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date(0), max: new Date('2200-01-01'), noInvalidDate: true }),
+        (d) => {
+          expect(dateTimeProblem(d.toISOString())).toBeUndefined();
+        },
+      ),
+    );
+  });
+
+  it('fails the page naming the export, the record id, the field and the value', () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [
+        { createdAt: '2026-02-30T00:00:00Z' },
+        /record "s-1": createdAt is "2026-02-30T00:00:00Z", a date-time that does not exist/,
+      ],
+      [
+        { analysis: { score: Number.POSITIVE_INFINITY } },
+        /record "s-1": analysis\.score is Infinity, a number that is not finite/,
+      ],
+      [
+        { transcript: 'a\ud800b' },
+        /record "s-1": transcript is "a\\ud800b", text that is not valid Unicode/,
+      ],
+      [
+        { analysis: { items: [{ name: 'ok' }, { name: '\udc00' }] } },
+        /analysis\.items\[1\]\.name is/,
+      ],
+    ];
+    for (const [extra, message] of cases) {
+      const error = (() => {
+        try {
+          checkRecordValues('real-call-sessions', [session({}), session(extra)]);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(ImpossibleValueError);
+      expect((error as Error).message).toMatch(/^real-call-sessions: /);
+      expect((error as Error).message).toMatch(message);
+      // The line itself is valid text.
+      expect((error as Error).message).not.toMatch(/\p{Surrogate}/u);
+    }
+  });
+
+  it('a surrogate pair is valid text; a string that only looks like a date outside a date-time field passes', () => {
+    expect(() =>
+      checkRecordValues('real-call-sessions', [session({ transcript: '😀 2026-02-30T00:00:00Z' })]),
+    ).not.toThrow();
+  });
+});
