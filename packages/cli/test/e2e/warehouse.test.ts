@@ -326,7 +326,8 @@ describe('rcs export --changes (D27)', () => {
       dir,
     ]);
     expect(first.code, first.stderr).toBe(0);
-    const state = join(dir, '.teams.changes-state');
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    const state = join(dir, manifest.resources[0].changes.state);
     const { writeFile } = await import('node:fs/promises');
     const text = await readFile(state, 'utf8');
     const lines = text.split('\n');
@@ -336,7 +337,7 @@ describe('rcs export --changes (D27)', () => {
     const r = await exportWith(after, HOSTILE_API_KEY, cwd, ['teams', '--changes', '--out', dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /\.teams\.changes-state is damaged \(line 3: ids out of order\); delete it to start over/,
+      /\.teams\.changes-state\.\S+ is damaged \(line 3: ids out of order\); run with --full to start over/,
     );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(await sha(join(dir, 'teams.jsonl'))).toBe(before);
