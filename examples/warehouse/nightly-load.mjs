@@ -1,18 +1,25 @@
 #!/usr/bin/env node
-// The nightly warehouse load (issue 13, D27): export the nine resources as Parquet with
-// --changes, then merge the changes into a DuckDB database, one transaction per night.
+// The nightly warehouse load (issue 13, issue 25, D27): export the nine resources as Parquet
+// with --changes, then merge the changes into a DuckDB database, one transaction per night.
 //
-//   node examples/warehouse/nightly-load.mjs <export-dir> <warehouse.duckdb> [--print-sql]
+//   node examples/warehouse/nightly-load.mjs <export-dir> <warehouse.duckdb> [--print-sql] [--full]
 //
 // Credentials come from the environment or a profile, as for any `rcs` command (RCS_BASE_URL,
 // RCS_API_KEY). RCS_BIN overrides how `rcs` is started (default: `rcs` on the PATH).
 // --print-sql prints the statements instead of running them: the same MERGE works, with the
-// file paths swapped for a stage, in Snowflake, BigQuery or Databricks.
+// file paths swapped for a stage, in Snowflake, BigQuery or Databricks. --full asks rcs for a
+// fresh start (every record an insert) and reloads every table.
 //
-// Exit codes: rcs's own when the export fails (nothing is merged; the previous state stays, so
-// the next night's changes include tonight's); 1 when the merge fails (rolled back). The export's
-// state has then moved on without the warehouse, so a marker file asks the next night for a full
-// reload from its Parquet snapshot (always correct), after which merging resumes.
+// The change contract (EXPORT.md): the warehouse records the run id of each load in the same
+// transaction as the load (table _rcs_loads), and names it to the next export with --ack, so
+// that night's change files go from exactly what the warehouse holds. Whatever fails or crashes
+// (the export, this script, the merge), nothing is lost and nothing is applied twice: a night
+// that did not load is included in the next night's changes. When a change file does not start
+// from the warehouse's run (--full, a first night, a state rcs had to start over), the tables
+// are reloaded from the night's Parquet snapshot instead, which is always correct.
+//
+// Exit codes: rcs's own when the export fails (nothing is merged); 1 when the merge fails
+// (rolled back; a marker file makes the next night reload every table from its snapshot).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -20,17 +27,42 @@ import { DuckDBInstance } from '@duckdb/node-api';
 
 const [exportDir, database, ...flags] = process.argv.slice(2);
 if (!exportDir || !database) {
-  console.error('usage: nightly-load.mjs <export-dir> <warehouse.duckdb> [--print-sql]');
+  console.error('usage: nightly-load.mjs <export-dir> <warehouse.duckdb> [--print-sql] [--full]');
   process.exit(2);
 }
 const printOnly = flags.includes('--print-sql');
 const RELOAD = join(exportDir, '.warehouse-needs-reload');
+const LOADS = '"_rcs_loads"';
 
-// 1. The export: all-or-nothing; a failed night replaces no file and no state.
+// 1. What the warehouse holds: the run id of its last load, recorded with the load itself.
+const db = await DuckDBInstance.create(
+  printOnly && !existsSync(database) ? ':memory:' : database,
+  printOnly ? { access_mode: 'READ_ONLY' } : {},
+);
+const connection = await db.connect();
+if (!printOnly) {
+  await connection.run(
+    `CREATE TABLE IF NOT EXISTS ${LOADS} (run_id VARCHAR, base VARCHAR, mode VARCHAR, loaded_at TIMESTAMPTZ)`,
+  );
+}
+async function appliedRun() {
+  const exists = await connection.runAndReadAll(
+    `SELECT count(*) AS n FROM information_schema.tables WHERE table_name = '_rcs_loads'`,
+  );
+  if (Number(exists.getRowObjectsJS()[0].n) === 0) return null;
+  const rows = await connection.runAndReadAll(
+    `SELECT run_id FROM ${LOADS} ORDER BY loaded_at DESC LIMIT 1`,
+  );
+  return rows.getRowObjectsJS()[0]?.run_id ?? null;
+}
+const applied = flags.includes('--full') ? null : await appliedRun();
+
+// 2. The export: all-or-nothing; the changes go from the run the warehouse holds (--ack).
 const [bin, ...binArgs] = (process.env.RCS_BIN ?? 'rcs').split(' ');
+const since = flags.includes('--full') ? ['--full'] : applied ? ['--ack', applied] : [];
 const exported = spawnSync(
   bin,
-  [...binArgs, 'export', 'all', '--format', 'parquet', '--changes', '--out', exportDir],
+  [...binArgs, 'export', 'all', '--format', 'parquet', '--changes', ...since, '--out', exportDir],
   // Two glibc malloc arenas: a lower peak RSS for big exports (bench/export/README.md).
   { stdio: 'inherit', env: { MALLOC_ARENA_MAX: '2', ...process.env } },
 );
@@ -39,13 +71,11 @@ if (exported.status !== 0) {
   process.exit(exported.status ?? 1);
 }
 const manifest = JSON.parse(readFileSync(join(exportDir, 'manifest.json'), 'utf8'));
+const runId = manifest.changes.runId;
 
 const q = (name) => `"${name.replaceAll('"', '""')}"`;
 const lit = (text) => `'${text.replaceAll("'", "''")}'`;
 const tableOf = (resource) => q(resource.replaceAll('-', '_'));
-
-const db = await DuckDBInstance.create(printOnly ? ':memory:' : database);
-const connection = await db.connect();
 
 async function columnsOf(parquet) {
   const reader = await connection.runAndReadAll(
@@ -58,15 +88,18 @@ async function columnsOf(parquet) {
 //    the night's changes: the change file names what changed, the Parquet file holds the typed row.
 const statements = [];
 const summary = [];
-const reload = existsSync(RELOAD);
+const forced = existsSync(RELOAD);
+let mode = 'merge';
 for (const entry of manifest.resources) {
   const parquet = resolve(exportDir, entry.file);
   const changes = resolve(exportDir, entry.changes.file);
   const table = tableOf(entry.resource);
   const columns = await columnsOf(parquet);
   const others = columns.filter((c) => c !== 'id');
-  if (reload) {
-    // A full reload from tonight's snapshot (a previous merge failed).
+  // Merge only a change file that starts from what the warehouse holds; else reload.
+  if (forced || entry.changes.base === null || entry.changes.base !== applied) {
+    // A full reload from tonight's snapshot (a first night, --full, a failed merge before).
+    mode = 'reload';
     statements.push(
       `CREATE OR REPLACE TABLE ${table} AS SELECT * FROM read_parquet(${lit(parquet)})`,
     );
@@ -113,7 +146,11 @@ if (printOnly) {
   process.exit(0);
 }
 
-// 3. One transaction: the warehouse moves from one night's snapshot to the next, or not at all.
+// 3. One transaction: the warehouse moves from one night's snapshot to the next, or not at all,
+//    and records which run it now holds in the same step.
+statements.push(
+  `INSERT INTO ${LOADS} VALUES (${lit(runId)}, ${applied === null ? 'NULL' : lit(applied)}, ${lit(mode)}, now())`,
+);
 try {
   await connection.run('BEGIN TRANSACTION');
   for (const statement of statements) await connection.run(statement);
@@ -127,6 +164,6 @@ try {
   );
   process.exit(1);
 }
-if (reload) rmSync(RELOAD);
+if (forced) rmSync(RELOAD);
 connection.closeSync();
-console.log(`nightly-load: merged into ${database}: ${summary.join(', ')}`);
+console.log(`nightly-load: run ${runId} merged into ${database}: ${summary.join(', ')}`);
