@@ -7,10 +7,10 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { EXPORT_TABLE } from '@rcs/client';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_API_KEY, hostileFixture } from '../support/hostile-fixture.js';
+import { difference as differenceOf, equalEverywhere } from '../support/warehouse-diff.js';
 import { assertBuilt, CLI, REPO, runCommand, tempDir } from './helpers.js';
 
 const SCRIPT = join(REPO, 'examples/warehouse/nightly-load.mjs');
@@ -26,44 +26,8 @@ function nightly(mock: MockServer, cwd: string, ...extra: string[]) {
   });
 }
 
-/** Rows in the warehouse that the snapshot lacks, and the other way round (both 0 when equal). */
-async function difference(cwd: string): Promise<Record<string, [number, number]>> {
-  const db = await DuckDBInstance.create(join(cwd, 'warehouse.duckdb'));
-  const c = await db.connect();
-  const out: Record<string, [number, number]> = {};
-  try {
-    const tables = [
-      ...EXPORT_TABLE.map((e) => [e.resource, `${e.resource}.parquet`]),
-      ['real-call-session-items', 'real-call-session-items.parquet'],
-    ];
-    for (const [resource, file] of tables) {
-      const table = `"${resource!.replaceAll('-', '_')}"`;
-      const parquet = `read_parquet('${join(cwd, 'export', file!)}')`;
-      const count = async (sql: string) =>
-        Number((await c.runAndReadAll(sql)).getRowObjectsJS()[0]!.n);
-      out[resource!] = [
-        await count(
-          `SELECT count(*) AS n FROM (SELECT * FROM ${table} EXCEPT ALL SELECT * FROM ${parquet})`,
-        ),
-        await count(
-          `SELECT count(*) AS n FROM (SELECT * FROM ${parquet} EXCEPT ALL SELECT * FROM ${table})`,
-        ),
-      ];
-      out[`${resource} rows`] = [await count(`SELECT count(*) AS n FROM ${table}`), 0];
-    }
-  } finally {
-    c.closeSync();
-    db.closeSync();
-  }
-  return out;
-}
-
-function equalEverywhere(diff: Record<string, [number, number]>) {
-  for (const [name, [a, b]] of Object.entries(diff)) {
-    if (name.endsWith(' rows')) continue;
-    expect([a, b], name).toEqual([0, 0]);
-  }
-}
+const difference = (cwd: string) =>
+  differenceOf(join(cwd, 'warehouse.duckdb'), join(cwd, 'export'));
 
 describe('examples/warehouse: nightly Parquet + --changes merged into DuckDB', () => {
   let cwd: string;
