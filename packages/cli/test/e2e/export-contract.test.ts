@@ -1,0 +1,317 @@
+/**
+ * Issue 25 items 4, 5, 6 and 8 over real processes (the built `rcs`, a real mock or a raw export
+ * service on loopback, real files): each scenario as it was seen, and its fix. Item 3 (a crash
+ * during the commit) is export-crash.test.ts.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { type MockServer, startMockServer } from '@rcs/mock/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOSTILE_API_KEY, hostileFixture } from '../support/hostile-fixture.js';
+import { pagesOf, startRawExportServer } from '../support/raw-export-server.js';
+import { assertBuilt, CLI, runCli, runCommand, tempDir } from './helpers.js';
+
+let cwd: string;
+let mock: MockServer;
+beforeAll(async () => {
+  assertBuilt();
+  cwd = tempDir('rcs-export-contract-');
+  mock = await startMockServer({ port: 0, fixture: hostileFixture() });
+});
+afterAll(async () => {
+  await mock.close();
+});
+
+const exportAt = (url: string, args: string[]) =>
+  runCli(['export', ...args], { cwd, env: { RCS_BASE_URL: url, RCS_API_KEY: HOSTILE_API_KEY } });
+
+const readJsonl = async (path: string) =>
+  (await readFile(path, 'utf8'))
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { op: string; id: string });
+
+const manifestOf = async (dir: string) =>
+  JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+
+const sha = async (path: string) =>
+  createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
+
+const user = (i: number, name = `U${i}`) =>
+  JSON.stringify({
+    id: `u-${String(i).padStart(4, '0')}`,
+    email: `u${i}@x.example`,
+    firstName: name,
+    lastName: 'L',
+    teamIds: [],
+    createdAt: '2026-01-01T00:00:00Z',
+  });
+
+describe('item 4: a change state cut at a line boundary, edited or appended to', () => {
+  it('is refused naming the file and --full; --full starts over with every record an insert', async () => {
+    const dir = join(cwd, 'item4');
+    const first = await exportAt(mock.url, ['users', '--changes', '--out', dir]);
+    expect(first.code, first.stderr).toBe(0);
+    const state = join(dir, (await manifestOf(dir)).resources[0].changes.state);
+    const good = await readFile(state, 'utf8');
+    const lines = good.split('\n');
+    const users = hostileFixture().organizations[0]!.users.length;
+    for (const damaged of [
+      // `head -n 3`: cut at a line boundary.
+      `${lines.slice(0, 3).join('\n')}\n`,
+      `${good}"zz-extra"\tAAAAAAAAAAAAAAAAAAAAAA\n`,
+      good.replace(/\t[A-Za-z0-9_-]{21}/, '\tBBBBBBBBBBBBBBBBBBBBB'),
+    ]) {
+      await writeFile(state, damaged);
+      const before = await sha(join(dir, 'users.changes.jsonl'));
+      const r = await exportAt(mock.url, ['users', '--changes', '--out', dir]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(state);
+      expect(r.stderr).toMatch(/is damaged .*run with --full to start over/);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(await sha(join(dir, 'users.changes.jsonl'))).toBe(before);
+    }
+    const full = await exportAt(mock.url, ['users', '--changes', '--full', '--out', dir]);
+    expect(full.code, full.stderr).toBe(0);
+    expect(full.stderr).toMatch(/--full: comparing with no earlier run; every record is an insert/);
+    const changes = await readJsonl(join(dir, 'users.changes.jsonl'));
+    expect(changes).toHaveLength(users);
+    expect(changes.every((c) => c.op === 'insert')).toBe(true);
+    expect((await manifestOf(dir)).resources[0].changes.base).toBeNull();
+  });
+});
+
+describe('item 5: a filter change and --allow-drift never delete live records', () => {
+  it('tracks, then --archived only: refused naming both listings and --full, nothing replaced', async () => {
+    const dir = join(cwd, 'item5');
+    const first = await exportAt(mock.url, ['tracks', '--changes', '--out', dir]);
+    expect(first.code, first.stderr).toBe(0);
+    const before = await sha(join(dir, 'tracks.changes.jsonl'));
+    const r = await exportAt(mock.url, ['tracks', '--archived', 'only', '--changes', '--out', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /taken with --archived include, this run lists tracks with --archived only.*--full/,
+    );
+    expect(await sha(join(dir, 'tracks.changes.jsonl'))).toBe(before);
+    // The fix: start over for the new listing.
+    const full = await exportAt(mock.url, [
+      'tracks',
+      '--archived',
+      'only',
+      '--changes',
+      '--full',
+      '--out',
+      dir,
+    ]);
+    expect(full.code, full.stderr).toBe(0);
+    expect(
+      (await readJsonl(join(dir, 'tracks.changes.jsonl'))).every((c) => c.op === 'insert'),
+    ).toBe(true);
+  });
+
+  it('--allow-drift over a repeated page: no deletes, said on stderr and in the manifest; the next exact run deletes', async () => {
+    const dir = join(cwd, 'item5-drift');
+    const all = Array.from({ length: 150 }, (_, i) => user(i));
+    const clean = pagesOf(all);
+    let drifting = false;
+    const server = await startRawExportServer((resource, page) => {
+      if (resource !== 'users') return undefined;
+      // Drift: page 2 repeats 50 records of page 1 instead of the last 50.
+      if (drifting && page === 2) {
+        return clean(2).replace(
+          /"data":\[.*\],"meta"/,
+          `"data":[${all.slice(0, 50).join(',')}],"meta"`,
+        );
+      }
+      return clean(page);
+    });
+    try {
+      expect((await exportAt(server.url, ['users', '--changes', '--out', dir])).code).toBe(0);
+      drifting = true;
+      const r = await exportAt(server.url, ['users', '--changes', '--allow-drift', '--out', dir]);
+      expect(r.code, r.stderr).toBe(0);
+      const changes = await readJsonl(join(dir, 'users.changes.jsonl'));
+      expect(changes.filter((c) => c.op === 'delete')).toEqual([]);
+      expect(r.stderr).toMatch(
+        /--allow-drift: 50 records missing from the listing were not reported as deleted/,
+      );
+      expect((await manifestOf(dir)).resources[0].changes).toMatchObject({
+        deletes: 0,
+        deletesWithheld: 50,
+      });
+      // The records really gone are reported by the next run that can trust its listing.
+      drifting = false;
+      const gone = all.slice(0, 140);
+      const fewer = pagesOf(gone);
+      await server.close();
+      const next = await startRawExportServer((resource, page) =>
+        resource === 'users' ? fewer(page) : undefined,
+      );
+      try {
+        const exact = await exportAt(next.url, ['users', '--changes', '--out', dir]);
+        expect(exact.code, exact.stderr).toBe(0);
+        const deletes = (await readJsonl(join(dir, 'users.changes.jsonl'))).filter(
+          (c) => c.op === 'delete',
+        );
+        expect(deletes.map((d) => d.id)).toEqual(
+          Array.from({ length: 10 }, (_, i) => `u-${String(140 + i).padStart(4, '0')}`),
+        );
+      } finally {
+        await next.close();
+      }
+    } finally {
+      await server.close().catch(() => {});
+    }
+  });
+});
+
+describe('item 6: a lock a new process can judge', () => {
+  const lockOf = (dir: string) => join(dir, '.rcs-export.lock');
+
+  it('a lock whose pid is the new process’s own (PID 1 in a restarted container) is taken over', async () => {
+    const dir = join(cwd, 'item6-own');
+    expect((await exportAt(mock.url, ['teams', '--out', dir])).code).toBe(0);
+    // The shell writes the lock with its own pid, then execs rcs: the same pid, as after a
+    // container restart where the dead run and the new one are both PID 1.
+    const script = `printf '{"pid":%d,"host":"%s","startedAt":"2026-01-01T00:00:00Z"}' $$ "$HOST" > "$LOCK"; exec "$NODE" "$CLI" export teams --out "$DIR"`;
+    const r = await runCommand('sh', ['-c', script], {
+      cwd,
+      env: {
+        RCS_BASE_URL: mock.url,
+        RCS_API_KEY: HOSTILE_API_KEY,
+        HOST: hostname(),
+        LOCK: lockOf(dir),
+        NODE: process.execPath,
+        CLI,
+        DIR: dir,
+      },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(await readdir(dir)).not.toContain('.rcs-export.lock');
+  });
+
+  it('a lock from another host waits for its lease; once expired it is taken over', async () => {
+    const dir = join(cwd, 'item6-host');
+    expect((await exportAt(mock.url, ['teams', '--out', dir])).code).toBe(0);
+    await writeFile(
+      lockOf(dir),
+      JSON.stringify({ pid: 1, host: 'old-pod-7f9c', startedAt: '2026-01-01T00:00:00Z' }),
+    );
+    const held = await exportAt(mock.url, ['teams', '--out', dir]);
+    expect(held.code).toBe(1);
+    expect(held.stderr).toMatch(/another rcs export is writing .*pid 1 on old-pod-7f9c/);
+    expect(held.stderr).toMatch(/after 120 s without renewal from another host/);
+    const expired = new Date(Date.now() - 10 * 60_000);
+    await utimes(lockOf(dir), expired, expired);
+    const taken = await exportAt(mock.url, ['teams', '--out', dir]);
+    expect(taken.code, taken.stderr).toBe(0);
+  });
+
+  it('a live run keeps the lock (its lease renewed): a second run on the directory is refused', async () => {
+    const dir = join(cwd, 'item6-live');
+    const slow = await startMockServer({
+      port: 0,
+      fixture: hostileFixture(),
+      faults: { latencyMs: 3000 },
+    });
+    try {
+      const first = spawn(process.execPath, [CLI, 'export', 'all', '--out', dir], {
+        cwd,
+        env: { ...process.env, RCS_BASE_URL: slow.url, RCS_API_KEY: HOSTILE_API_KEY },
+        stdio: 'ignore',
+      });
+      const ended = new Promise((resolve) => first.on('close', resolve));
+      // Wait until the first run holds the lock.
+      for (let i = 0; i < 200; i++) {
+        if ((await readdir(dir).catch((): string[] => [])).includes('.rcs-export.lock')) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const second = await exportAt(mock.url, ['teams', '--out', dir]);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(new RegExp(`another rcs export is writing .*pid ${first.pid}`));
+      first.kill('SIGTERM');
+      await ended;
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('item 8 (D29): impossible values fail the run in every format alike', () => {
+  const session = (extra: string) =>
+    `{"id":"s-0001","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","learnerUserId":"u-1","transcript":"t","language":"en","completed":true,"analysis":{"score":${extra},"items":[]},"missionId":null,"participantUserIds":[]}`;
+  const cases: [string, string, RegExp][] = [
+    [
+      'users',
+      user(1).replace('2026-01-01T00:00:00Z', '2026-02-30T00:00:00Z'),
+      /export users.*record "u-0001": createdAt is "2026-02-30T00:00:00Z", a date-time that does not exist/,
+    ],
+    [
+      'users',
+      user(1).replace('"U1"', '"A\\ud800B"'),
+      /export users.*record "u-0001": firstName is "A\\ud800B", text that is not valid Unicode/,
+    ],
+    [
+      'real-call-sessions',
+      session('1e400'),
+      /export real-call-sessions.*record "s-0001": analysis\.score is Infinity, a number that is not finite/,
+    ],
+  ];
+
+  it.each(cases)('%s: %s', async (resource, record, message) => {
+    const pages = pagesOf([record]);
+    const server = await startRawExportServer((r, page) =>
+      r === resource ? pages(page) : undefined,
+    );
+    try {
+      for (const format of ['jsonl', 'csv', 'parquet']) {
+        const dir = join(
+          cwd,
+          `item8-${resource}-${format}-${createHash('md5').update(record).digest('hex').slice(0, 6)}`,
+        );
+        const r = await exportAt(server.url, [
+          resource,
+          '--format',
+          format,
+          '--changes',
+          '--out',
+          dir,
+        ]);
+        expect(r.code, `${format}: ${r.stderr}`).toBe(1);
+        expect(r.stderr, format).toMatch(message);
+        expect(r.stderr).toMatch(/\(D29\)/);
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+        // Nothing written: no file, no change state.
+        expect((await readdir(dir)).filter((f) => !f.startsWith('.rcs-export'))).toEqual([]);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the same record with possible values exports in every format (the control)', async () => {
+    const pages = pagesOf([user(1)]);
+    const server = await startRawExportServer((r, page) =>
+      r === 'users' ? pages(page) : undefined,
+    );
+    try {
+      for (const format of ['jsonl', 'csv', 'parquet']) {
+        const r = await exportAt(server.url, [
+          'users',
+          '--format',
+          format,
+          '--out',
+          join(cwd, `item8-ok-${format}`),
+        ]);
+        expect(r.code, r.stderr).toBe(0);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
