@@ -25,6 +25,21 @@ describe('planExport', () => {
     expect(plan.entries.map((e) => e.resource)).toEqual(['users', 'teams']);
   });
 
+  it('--ack takes a run id and --full starts over, both with --changes only and never together', () => {
+    const ack = '20261125T020000Z-3fa9c1';
+    expect(planExport({ ...base, changes: true, ack })).toMatchObject({ ack, full: false });
+    expect(planExport({ ...base, changes: true, full: true })).toMatchObject({ full: true });
+    const refused: [Partial<ExportOptions>, RegExp][] = [
+      [{ ack }, /--ack applies to --changes only/],
+      [{ full: true }, /--full applies to --changes only/],
+      [{ changes: true, ack, full: true }, /--ack and --full contradict/],
+      [{ changes: true, ack: 'last-night' }, /--ack takes a run id .*got "last-night"/],
+    ];
+    for (const [options, message] of refused) {
+      expect(() => planExport({ ...base, ...options })).toThrow(message);
+    }
+  });
+
   it('--out - is stdout (no directory) for one export', () => {
     expect(planExport({ ...base, resources: ['users'], out: '-' }).dir).toBeUndefined();
   });
