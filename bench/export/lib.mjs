@@ -62,6 +62,7 @@ export async function runExport(mock, args, { repeat = 1 } = {}) {
 
 async function runExportOnce(mock, args, dir) {
   const rssFile = join(dir, '.rss');
+  const cpuFile = join(dir, '.cpu');
   const started = process.hrtime.bigint();
   const code = await new Promise((resolve) => {
     const child = spawn(
@@ -74,6 +75,7 @@ async function runExportOnce(mock, args, dir) {
           RCS_BASE_URL: mock.url,
           RCS_API_KEY: mock.apiKey,
           RCS_BENCH_RSS_FILE: rssFile,
+          RCS_BENCH_CPU_FILE: cpuFile,
         },
       },
     );
@@ -83,7 +85,8 @@ async function runExportOnce(mock, args, dir) {
   if (code !== 0) throw new Error(`rcs export ${args.join(' ')} exited with ${code}`);
   const manifest = JSON.parse(await readFile(join(dir, 'out', 'manifest.json'), 'utf8'));
   const rssBytes = Number(await readFile(rssFile, 'utf8'));
-  return { wallMs, rssBytes, manifest };
+  const { userMs, sysMs } = JSON.parse(await readFile(cpuFile, 'utf8'));
+  return { wallMs, rssBytes, manifest, cpuMs: userMs + sysMs, userMs, sysMs };
 }
 
 /** The baseline: one request at a time, page after page, export after export. */
