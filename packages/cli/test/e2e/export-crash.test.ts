@@ -114,21 +114,18 @@ describe.skipIf(!hasCc)(
         ...Array.from({ length: calls.length - firstRename + 1 }, (_, i) => firstRename + i),
       ];
 
-      const failures: string[] = [];
-      for (const [n, when] of [
-        ...points.map((p) => [p, 'before'] as const),
-        [calls.length, 'after'] as const,
-      ]) {
+      /** One crash point: night 2 killed there, then night 3 to completion; what went wrong. */
+      const crashAndRecover = async (n: number, when: 'before' | 'after') => {
         const cwd = join(root, `crash-${n}-${when}`);
         cpSync(template, cwd, { recursive: true });
-        const crashed = await nightly(night2, cwd, { CRASH_AT: String(n), CRASH_WHEN: when });
-        // The export was killed: the load merges nothing that night.
-        expect(crashed.code, `${n} ${when}: ${crashed.stdout}`).not.toBe(0);
-        expect(crashed.stderr, `${n} ${when}`).toMatch(/rcs export failed .*nothing merged/);
-        const next = await nightly(night3, cwd);
-        expect(next.code, `${n} ${when}: ${next.stderr}`).toBe(0);
-        const diff = await difference(join(cwd, 'warehouse.duckdb'), join(cwd, 'export'));
         try {
+          const crashed = await nightly(night2, cwd, { CRASH_AT: String(n), CRASH_WHEN: when });
+          // The export was killed: the load merges nothing that night.
+          expect(crashed.code, crashed.stdout).not.toBe(0);
+          expect(crashed.stderr).toMatch(/rcs export failed .*nothing merged/);
+          const next = await nightly(night3, cwd);
+          expect(next.code, next.stderr).toBe(0);
+          const diff = await difference(join(cwd, 'warehouse.duckdb'), join(cwd, 'export'));
           equalEverywhere(diff);
           expect(diff['teams rows']![0]).toBe(changedTwice().organizations[0]!.teams.length);
           // One chain of loads: night 1, then night 3 merged from exactly night 1's run.
@@ -136,13 +133,27 @@ describe.skipIf(!hasCc)(
           expect(loads).toHaveLength(2);
           expect(loads[1]).toMatchObject({ base: loads[0]!.run_id, mode: 'merge' });
           expect(existsSync(join(cwd, 'export', '.rcs-export.lock'))).toBe(false);
+          return undefined;
         } catch (error) {
-          failures.push(
-            `crash at call ${n} (${calls[n - 1]}, ${when}): ${(error as Error).message}`,
-          );
+          return `crash at call ${n} (${calls[n - 1]}, ${when}): ${(error as Error).message}`;
+        } finally {
+          rmSync(cwd, { recursive: true, force: true });
         }
-        rmSync(cwd, { recursive: true, force: true });
-      }
+      };
+      // A few crash points at once (each is three processes in a row, mostly waiting).
+      const queue = [
+        ...points.map((p) => [p, 'before'] as const),
+        [calls.length, 'after'] as const,
+      ];
+      const failures: string[] = [];
+      await Promise.all(
+        Array.from({ length: 3 }, async () => {
+          for (let next = queue.shift(); next; next = queue.shift()) {
+            const failure = await crashAndRecover(next[0], next[1]);
+            if (failure) failures.push(failure);
+          }
+        }),
+      );
       expect(failures).toEqual([]);
     }, 1_500_000);
   },
