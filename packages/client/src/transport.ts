@@ -7,6 +7,7 @@ import { certificateFailure } from './certificate.js';
 import { ConnectionError, RcsError, TimeoutError } from './errors.js';
 import type { Redactor } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
+import { escapeInvalidUtf8 } from './utf8-escape.js';
 
 /** Per-request overrides of the client's defaults. */
 export interface RequestOptions {
@@ -289,9 +290,15 @@ export function createTransport(config: TransportConfig) {
     try {
       const res = await followSameOrigin(build(signal), base, ctx, signal);
       // Read the body inside the timeout, so a stalled body is a timeout too, not a hang.
-      const chunks = NULL_BODY_STATUS.has(res.status)
+      const read = NULL_BODY_STATUS.has(res.status)
         ? null
         : await readCapped(res, config.maxResponseBytes, `${ctx.where.method} ${ctx.where.url}`);
+      // Bytes that are not UTF-8 reach a JSON answer's parser as lone surrogates, not U+FFFD
+      // (utf8-escape.ts): a consumer can tell them from real text (D29).
+      const chunks =
+        read && /\bjson\b/i.test(res.headers.get('content-type') ?? '')
+          ? escapeInvalidUtf8(read)
+          : read;
       // The body is decoded now: its encoding and length headers no longer describe it.
       const headers = new Headers(res.headers);
       headers.delete('content-encoding');

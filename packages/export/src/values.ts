@@ -7,7 +7,8 @@
  *   a leap second (`:60`) is refused too: JavaScript, Parquet's TIMESTAMP and most warehouses
  *   cannot hold it, and shifting it by a second would be a silent change;
  * - a number that is not finite (`1e400` parses as Infinity);
- * - text that is not valid Unicode: a lone surrogate in a string or a property name.
+ * - text that is not valid Unicode: a lone surrogate in a string or a property name, or bytes
+ *   that were not UTF-8 on the wire (the client hands them on as lone surrogates, not U+FFFD).
  *
  * Nothing is shifted or replaced: JSONL would write `null` for Infinity, CSV `Infinity`, Parquet
  * +inf, and Date would roll 2026-02-30 over to 2026-03-02.
@@ -45,6 +46,18 @@ export function dateTimeProblem(text: string): string | undefined {
     return 'a date-time that does not exist (no such UTC offset)';
   }
   return undefined;
+}
+
+/**
+ * Bytes that were not UTF-8 on the wire arrive as lone surrogates U+DC80-U+DCFF (the client's
+ * utf8-escape.ts), so they are named as such.
+ */
+const ESCAPED_BYTE = /[\udc80-\udcff]/u;
+
+function unicodeProblem(text: string): string {
+  return ESCAPED_BYTE.test(text)
+    ? 'text that is not valid Unicode (bytes that are not UTF-8 on the wire, shown as \\udcXX, or a lone surrogate)'
+    : 'text that is not valid Unicode (a lone surrogate)';
 }
 
 /** In a `u` pattern a surrogate pair is one code point, so only a lone surrogate matches. */
@@ -93,9 +106,7 @@ class Impossible {
 function check(value: unknown, shape: Shape): void {
   switch (typeof value) {
     case 'string':
-      if (LONE_SURROGATE.test(value)) {
-        throw new Impossible(value, 'text that is not valid Unicode (a lone surrogate)');
-      }
+      if (LONE_SURROGATE.test(value)) throw new Impossible(value, unicodeProblem(value));
       if (shape?.type === 'timestamp') {
         const problem = dateTimeProblem(value);
         if (problem) throw new Impossible(value, problem);

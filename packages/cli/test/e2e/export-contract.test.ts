@@ -294,6 +294,28 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
     }
   });
 
+  it('bytes that are not UTF-8 on the wire fail the run naming them, not as a silent U+FFFD', async () => {
+    const [before, after] = pagesOf([user(1, 'AXB')])(1).split('AXB');
+    const body = Buffer.concat([
+      Buffer.from(before!),
+      Buffer.from([0x41, 0xff, 0x42]),
+      Buffer.from(after!),
+    ]);
+    const server = await startRawExportServer((r) => (r === 'users' ? body : undefined));
+    try {
+      for (const format of ['jsonl', 'csv', 'parquet']) {
+        const dir = join(cwd, `item8-bytes-${format}`);
+        const r = await exportAt(server.url, ['users', '--format', format, '--out', dir]);
+        expect(r.code, `${format}: ${r.stderr}`).toBe(1);
+        expect(r.stderr).toMatch(
+          /record "u-0001": firstName is "A\\udcffB", text that is not valid Unicode \(bytes that are not UTF-8 on the wire/,
+        );
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it('the same record with possible values exports in every format (the control)', async () => {
     const pages = pagesOf([user(1)]);
     const server = await startRawExportServer((r, page) =>

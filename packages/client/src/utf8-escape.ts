@@ -1,0 +1,73 @@
+/**
+ * Bytes of a JSON answer that are not UTF-8 (issue 25, D29). Decoding them the usual way turns
+ * each into U+FFFD, which nothing downstream can tell from a real U+FFFD, so a wrong byte on the
+ * wire would become a silent change. Instead, as Python's "surrogateescape" does, each byte that
+ * is not part of a valid UTF-8 sequence is replaced by the JSON escape of a lone low surrogate,
+ * `\udcXX` (XX its value, 80 to ff): inside a JSON string the parser yields a lone surrogate,
+ * which is not valid Unicode, so a consumer that checks its text (the export's D29 check) fails
+ * naming the record, the field and the bytes. Valid answers (all of them, normally) are returned
+ * as they are, after one fast validating decode.
+ */
+
+/** The chunks as they are when they are UTF-8, else one buffer with each bad byte escaped. */
+export function escapeInvalidUtf8(chunks: Uint8Array[]): Uint8Array[] {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for (const chunk of chunks) decoder.decode(chunk, { stream: true });
+    decoder.decode();
+    return chunks;
+  } catch {
+    return [escapeBytes(concat(chunks))];
+  }
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  let size = 0;
+  for (const c of chunks) size += c.byteLength;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** Bytes 2.. of a sequence whose lead is `lead`: the range of the second byte (RFC 3629). */
+function secondRange(lead: number): [number, number] {
+  if (lead === 0xe0) return [0xa0, 0xbf];
+  if (lead === 0xed) return [0x80, 0x9f];
+  if (lead === 0xf0) return [0x90, 0xbf];
+  if (lead === 0xf4) return [0x80, 0x8f];
+  return [0x80, 0xbf];
+}
+
+/** The length of the valid UTF-8 sequence at `i`, or 0 when the byte there starts none. */
+function sequenceAt(bytes: Uint8Array, i: number): number {
+  const lead = bytes[i]!;
+  if (lead < 0x80) return 1;
+  const length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : 0;
+  const n = length || (lead >= 0xf0 && lead <= 0xf4 ? 4 : 0);
+  if (n === 0 || i + n > bytes.length) return 0;
+  const [low, high] = secondRange(lead);
+  if (bytes[i + 1]! < low || bytes[i + 1]! > high) return 0;
+  for (let k = 2; k < n; k++) {
+    if ((bytes[i + k]! & 0xc0) !== 0x80) return 0;
+  }
+  return n;
+}
+
+function escapeBytes(bytes: Uint8Array): Uint8Array {
+  const out: number[] = [];
+  for (let i = 0; i < bytes.length; ) {
+    const n = sequenceAt(bytes, i);
+    if (n > 0) {
+      for (let k = 0; k < n; k++) out.push(bytes[i + k]!);
+      i += n;
+    } else {
+      for (const c of `\\udc${bytes[i]!.toString(16).padStart(2, '0')}`) out.push(c.charCodeAt(0));
+      i++;
+    }
+  }
+  return Uint8Array.from(out);
+}

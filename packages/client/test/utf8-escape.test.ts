@@ -1,0 +1,42 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { escapeInvalidUtf8 } from '../src/utf8-escape.js';
+
+const bytes = (...b: number[]) => Uint8Array.from(b);
+const text = (chunks: Uint8Array[]) =>
+  Buffer.concat(chunks.map((c) => Buffer.from(c))).toString('utf8');
+
+describe('escapeInvalidUtf8 (D29: bytes that are not UTF-8 are not silently U+FFFD)', () => {
+  it('returns valid UTF-8 as it is, even split across chunks (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.nat(), (s, cut) => {
+        const all = Buffer.from(s, 'utf8');
+        const at = all.length === 0 ? 0 : cut % all.length;
+        const chunks = [all.subarray(0, at), all.subarray(at)];
+        expect(escapeInvalidUtf8(chunks)).toBe(chunks);
+      }),
+    );
+  });
+
+  it('escapes each byte that is not part of a valid sequence as \\udcXX, keeping the valid ones', () => {
+    const quote = 0x22;
+    const cases: [Uint8Array, string][] = [
+      [bytes(quote, 0x61, 0xff, 0x62, quote), '"a\\udcffb"'],
+      // A lone continuation byte, a truncated sequence, an overlong form, an encoded surrogate.
+      [bytes(0x80), '\\udc80'],
+      [bytes(0xe2, 0x82), '\\udce2\\udc82'],
+      [bytes(0xc0, 0xaf), '\\udcc0\\udcaf'],
+      [bytes(0xed, 0xa0, 0x80), '\\udced\\udca0\\udc80'],
+      [bytes(0xe2, 0x82, 0xac, 0xf4, 0x90, 0x80, 0x80), '€\\udcf4\\udc90\\udc80\\udc80'],
+    ];
+    for (const [input, expected] of cases) {
+      expect(text(escapeInvalidUtf8([input]))).toBe(expected);
+    }
+  });
+
+  it('in a JSON string, an escaped byte parses as a lone surrogate, which is not well-formed text', () => {
+    const parsed = JSON.parse(text(escapeInvalidUtf8([bytes(0x22, 0x61, 0xfe, 0x22)]))) as string;
+    expect(parsed).toBe('a\udcfe');
+    expect(/\p{Surrogate}/u.test(parsed)).toBe(true);
+  });
+});
