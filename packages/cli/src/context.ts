@@ -66,6 +66,11 @@ export interface CliContext {
   cwd: string;
   /** Resolves base URL and credentials (flag > env > config profile) and builds the client once. */
   getClient(): Promise<RcsClient>;
+  /**
+   * The credentials the client sends (resolved as for getClient). Only for fingerprints that
+   * reveal nothing of them (D28, the upload ledger); never for output.
+   */
+  getCredentials(): Promise<{ apiKey?: string | undefined; token?: string | undefined }>;
   /** Human prose on stderr: only on a TTY and not with --quiet. */
   log(msg: string): void;
   /** A warning or error line on stderr, always (scripts need to see why something failed). */
@@ -206,6 +211,11 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
   const quiet = Boolean(globals.quiet);
   const verbose = Boolean(globals.verbose) && !quiet;
   let client: Promise<RcsClient> | undefined;
+  let resolved: Promise<ResolvedSettings> | undefined;
+  const settingsOnce = () => {
+    resolved ??= resolveSettings(globals, io);
+    return resolved;
+  };
   // Until the client is built there are no credentials to remove; the client (and its redactor)
   // is loaded only by the commands that talk to the service, not by `rcs check` or `rcs config`.
   let redactSecrets: (text: string) => string = (text) => text;
@@ -240,10 +250,14 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
       client ??= build();
       return client;
     },
+    async getCredentials() {
+      const { apiKey, token } = await settingsOnce();
+      return { apiKey, token };
+    },
   };
 
   async function build(): Promise<RcsClient> {
-    const settings = await resolveSettings(globals, io);
+    const settings = await settingsOnce();
     if (settings.baseUrl) assertNoUrlCredentials(settings.baseUrl, 'the base URL');
     if (!settings.baseUrl) {
       throw usageError(

@@ -13,6 +13,10 @@ export interface UploadOptions {
   concurrency?: string;
   ledger?: string;
   force?: boolean;
+  /** --dry-run: say what each file would come to (and which ledger line decided it); send nothing. */
+  dryRun?: boolean;
+  /** false with --no-resolve: unknown outcomes are not looked up on the service (D28). */
+  resolve?: boolean;
   /** false with --no-validate. */
   validate?: boolean;
 }
