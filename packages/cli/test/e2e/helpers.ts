@@ -118,9 +118,8 @@ export interface MockProcess {
  */
 export async function startMock(args: string[] = []): Promise<MockProcess> {
   const dir = tempDir('rcs-mock-');
-  const child = spawn(process.execPath, [CLI, 'mock', '--port', '0', ...args], {
-    env: baseEnv(dir),
-  });
+  const port = args.includes('--port') ? [] : ['--port', '0'];
+  const child = spawn(process.execPath, [CLI, 'mock', ...port, ...args], { env: baseEnv(dir) });
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => {
@@ -145,4 +144,32 @@ export async function startMock(args: string[] = []): Promise<MockProcess> {
       await closed;
     },
   };
+}
+
+/**
+ * How many sessions of the mock's sessions export hold `transcript` (stored as sent: the texts of
+ * `labeledCall` have e-mail labels only, which D16 keeps), counted over every page.
+ */
+export async function sessionsWith(
+  mock: Pick<MockProcess, 'url' | 'apiKey'>,
+  transcripts: readonly string[],
+): Promise<number[]> {
+  const counts = transcripts.map(() => 0);
+  for (let page = 1; ; page++) {
+    const res = await fetch(
+      `${mock.url}/api/v1/data-exports/real-call-sessions?page=${page}&limit=100`,
+      { headers: { 'x-api-key': mock.apiKey } },
+    );
+    if (!res.ok) throw new Error(`the sessions export answered ${res.status}`);
+    const body = (await res.json()) as {
+      data: { transcript: string | null }[];
+      meta: { hasNext: boolean };
+    };
+    for (const s of body.data) {
+      transcripts.forEach((t, i) => {
+        if (s.transcript === t) counts[i] = (counts[i] ?? 0) + 1;
+      });
+    }
+    if (!body.meta.hasNext) return counts;
+  }
 }
