@@ -1,6 +1,6 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   assertBuilt,
   labeledCall,
@@ -17,6 +17,8 @@ import {
 // the credential, a failed --force leaves the earlier success in force, and an upload whose
 // outcome is unknown is looked up on the service, never guessed.
 
+// Several rcs runs and mock processes per test: a loaded machine needs more than the default.
+vi.setConfig({ testTimeout: 180_000 });
 const mocks: MockProcess[] = [];
 beforeAll(assertBuilt);
 afterAll(async () => {
