@@ -65,6 +65,7 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
       resolve: opts.resolve !== false,
       rep,
       signal: stop.signal,
+      progress,
     });
     outcomes = await Promise.all(
       items.map((item, i) =>

@@ -2,6 +2,7 @@ import type { RcsClient } from '@rcs/client';
 import type { CliContext } from '../context.js';
 import { describeError } from '../errors.js';
 import { contentHash, type Ledger, type LedgerRecord } from '../ledger.js';
+import type { Progress } from '../output/progress.js';
 import { safeLine } from '../output/sanitize.js';
 import type { Item } from './outcome.js';
 import { resolveUnknownUploads } from './resolve.js';
@@ -48,7 +49,12 @@ export async function settleLookups(
   ledger: Ledger,
   items: readonly Item[],
   decisions: Decision[],
-  options: { resolve: boolean; rep: { email?: string; userId?: string }; signal: AbortSignal },
+  options: {
+    resolve: boolean;
+    rep: { email?: string; userId?: string };
+    signal: AbortSignal;
+    progress: Progress;
+  },
 ): Promise<void> {
   const lookups = decisions.flatMap((d, i) => (d.action === 'lookup' ? [i] : []));
   if (lookups.length === 0) return;
@@ -62,7 +68,7 @@ export async function settleLookups(
     unknownBecause('--no-resolve: not looked up on the service');
     return;
   }
-  const progress = ctx.progress();
+  const { progress } = options;
   progress.set(
     'lookup',
     `looking for ${lookups.length} upload${lookups.length === 1 ? '' : 's'} of unknown outcome on the service (one pass over the sessions export)`,
@@ -84,7 +90,6 @@ export async function settleLookups(
     return;
   } finally {
     progress.done('lookup');
-    progress.stop();
   }
   let legacy = 0;
   lookups.forEach((i, n) => {
