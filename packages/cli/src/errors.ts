@@ -173,7 +173,7 @@ export function describeError(error: unknown): Described {
       return {
         exitCode: EXIT.failure,
         message: e.mayHaveBeenCreated
-          ? `the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (check the sessions export before using --force): ${safeLine(e.message)}`
+          ? `the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first, D28): ${safeLine(e.message)}`
           : `could not reach the service: ${safeLine(e.message)}; check --base-url / RCS_BASE_URL and your network`,
       };
     case 'ApiError':

@@ -34,7 +34,7 @@ export interface ServiceIdentity {
 }
 
 /** `https://API.example.com:443/base/` → `https://api.example.com/base`: one spelling per service. */
-export function serviceUrl(baseUrl: string): string {
+function serviceUrl(baseUrl: string): string {
   const url = new URL(baseUrl);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
