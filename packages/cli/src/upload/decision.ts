@@ -65,7 +65,7 @@ export async function settleLookups(
     }
   };
   if (!options.resolve) {
-    unknownBecause('--no-resolve: not looked up on the service');
+    unknownBecause('not looked up on the service (--no-resolve)');
     return;
   }
   const { progress } = options;
@@ -115,6 +115,8 @@ export async function settleLookups(
           rep: d.record.rep,
           status: 'created',
           sessionId: r.sessionId,
+          // The upload happened when its line was written.
+          at: d.record.at,
           note: `found on the service (created ${r.createdAt}) for the upload of ${d.record.at} whose outcome was unknown`,
         });
         decisions[i] = { action: 'skip', record, found: true };

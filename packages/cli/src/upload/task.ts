@@ -41,6 +41,26 @@ export function matchedRecord(record: LedgerRecord): string {
   return `ledger line ${record.line} matched: ${safeLine(record.file)} uploaded to ${safeLine(record.service ?? '(no service recorded)')} as session ${safeLine(record.sessionId ?? '?')} on ${safeLine(record.at)}`;
 }
 
+/** An upload whose outcome stays unknown (D28): reported failed, not sent. */
+function unresolved(
+  file: string,
+  decision: { record: LedgerRecord; reason?: string },
+): UploadResult {
+  const { record } = decision;
+  const what =
+    record.service === undefined
+      ? `ledger line ${record.line}, written by an earlier rcs, does not say which service it went to`
+      : `an earlier upload's outcome is unknown (sent ${record.at}, ledger line ${record.line})`;
+  return {
+    file,
+    status: 'failed',
+    error: {
+      code: 'unknown_outcome',
+      message: `${file}: ${what}: ${decision.reason ?? 'not looked up'}; it was not sent again: run again (without --no-resolve) to look for it on the service, or check \`rcs export real-call-sessions\` and use --force to upload anyway`,
+    },
+  };
+}
+
 export interface TaskConfig {
   repKey: string;
   repEmail: string | undefined;
@@ -93,18 +113,7 @@ export class UploadTask {
     }
     if (decision.action === 'unknown' || decision.action === 'lookup') {
       // Never silently re-sent: the first attempt may have created a session (R10, no dedupe).
-      const reason = decision.action === 'unknown' ? decision.reason : 'not looked up';
-      return {
-        result: {
-          file,
-          status: 'failed',
-          error: {
-            code: 'unknown_outcome',
-            message: `${file}: an earlier upload's outcome is unknown (sent ${decision.record.at}, ledger line ${decision.record.line}) and ${reason}; it was not re-sent: run again to look for it on the service, or check \`rcs export real-call-sessions\` and use --force to upload again`,
-          },
-        },
-        exitCode: EXIT.failure,
-      };
+      return { result: unresolved(file, decision), exitCode: EXIT.failure };
     }
     const sha256 = contentHash(body.transcript);
     this.progress.set(file, `${safeLine(file)}: uploading`);
