@@ -34,15 +34,6 @@ export interface CliIO {
   outputClosed?: AbortSignal;
   /** Builds the SDK client; defaults to `createRcsClient` (tests pass a fake or a mock's fetch). */
   createClient?: (options: import('@rcs/client').RcsClientOptions) => RcsClient;
-  /**
-   * Commander's own output to stdout (help, version), which runFromProcess writes without
-   * creating Node's stdout stream when stdout is not a terminal (start-up, bench/cli). Absent:
-   * commander writes to `stdout`.
-   */
-  commanderOutput?: Pick<
-    import('@commander-js/extra-typings').OutputConfiguration,
-    'writeOut' | 'getOutHelpWidth' | 'getOutHasColors'
-  >;
 }
 
 export interface CliContext {

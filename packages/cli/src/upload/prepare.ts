@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
+import type { CreateRealCallSessionRequest } from '@rcs/client';
 import {
   decodeTranscriptBytes,
   detectSource,
@@ -107,16 +108,19 @@ export interface UploadFields {
 }
 
 /** The request body of `createRealCallSession` for this file (`meetingName` defaults to the name). */
-export function requestBody(loaded: LoadedTranscript, fields: UploadFields) {
-  const body: Record<string, string> = {
+export function requestBody(
+  loaded: LoadedTranscript,
+  fields: UploadFields,
+): CreateRealCallSessionRequest {
+  const { email, userId, missionId, scorecardId } = fields;
+  return {
     transcript: loaded.text,
     meetingName: fields.meetingName ?? basename(loaded.file, extname(loaded.file)),
+    ...(email !== undefined ? { email } : {}),
+    ...(userId !== undefined ? { userId } : {}),
+    ...(missionId !== undefined ? { missionId } : {}),
+    ...(scorecardId !== undefined ? { scorecardId } : {}),
   };
-  if (fields.email !== undefined) body.email = fields.email;
-  if (fields.userId !== undefined) body.userId = fields.userId;
-  if (fields.missionId !== undefined) body.missionId = fields.missionId;
-  if (fields.scorecardId !== undefined) body.scorecardId = fields.scorecardId;
-  return body as { transcript: string; meetingName: string; email?: string; userId?: string };
 }
 
 /**
