@@ -22,6 +22,7 @@ export const registerUpload: RegisterCommand = (root, kit) => {
     .option('--ledger <file>', 'ledger of finished uploads (default .rcs-ledger.jsonl)')
     .option('--force', 'upload again even if the ledger says it was uploaded')
     .option('--no-validate', 'skip the offline pre-validation')
+    .option('--strict', 'refuse a file that does not look like a transcript (CSV, JSON, HTML …)')
     .addHelpText(
       'after',
       examples([

@@ -15,6 +15,8 @@ export interface UploadOptions {
   force?: boolean;
   /** false with --no-validate. */
   validate?: boolean;
+  /** --strict: a file that does not look like a transcript is refused (issue 28). */
+  strict?: boolean;
 }
 
 export const DEFAULT_UPLOAD_CONCURRENCY = 4;
