@@ -109,9 +109,9 @@ function notFoundMessage(e: { method?: string | undefined; url?: string | undefi
     path = undefined;
   }
   const root =
-    "is --base-url the API's root? (the service's origin, such as https://api.example.com)";
+    "is --base-url the API's root? It is the service's origin, such as https://api.example.com";
   if (path && e.method === 'GET' && /\/api\/v1\/real-call-sessions\/[^/]+$/.test(path)) {
-    return `not found (404): no such session in your organization; check the id (if it is right: ${root})`;
+    return `not found (404): no such session in your organization; check the id. If it is right: ${root}`;
   }
   return `not found (404)${path ? ` at ${safeLine(path)}` : ''}: ${root}`;
 }
