@@ -392,43 +392,43 @@ describe('the READMEs, as a newcomer reads and runs them (issue 28)', () => {
       };
       for (const block of blocks.filter((b) => b.run)) {
         const where = `${what}:${block.line}`;
-        if (block.lang === 'sh') {
-          const script = block.code
-            .replace(/^(npm (?:install|i)\b.*)$/gm, (line) =>
-              line.replace(
-                /@rcs\/(transcript|client|mock|cli)\b/g,
-                (_m, name: string) => tarballs[name as (typeof PACKAGES)[number]],
-              ),
-            )
-            .replaceAll('http://127.0.0.1:4010', url);
-          const r = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', script], {
-            cwd,
-            env,
-            encoding: 'utf8',
-            timeout: 300_000,
-          });
-          expect(
-            r.status,
-            `${where} exited ${r.status}:\n${block.code}\n${r.stdout}\n${r.stderr}`,
-          ).toBe(0);
-        } else {
-          const file = join(cwd, `block-${block.line}.${block.lang === 'ts' ? 'mts' : 'mjs'}`);
-          writeFileSync(file, block.code);
-          const r = spawnSync(process.execPath, ['--import', pathToFileURL(redirect).href, file], {
-            cwd,
-            env,
-            encoding: 'utf8',
-            timeout: 300_000,
-          });
-          expect(
-            r.status,
-            `${where} exited ${r.status}:\n${block.code}\n${r.stdout}\n${r.stderr}`,
-          ).toBe(0);
-        }
+        const [command, args] = blockCommand(block, cwd, redirect, url);
+        const r = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 300_000 });
+        expect(
+          r.status,
+          `${where} exited ${r.status}:\n${block.code}\n${r.stdout}\n${r.stderr}`,
+        ).toBe(0);
       }
     }
   }, 900_000);
 });
+
+/**
+ * How a runnable block runs (test/pack/README.md): `sh` with bash, `@rcs/<name>` of an
+ * `npm install` line as its tarball and the README's mock port as the test mock's URL; `ts` and
+ * `js` as a module file on this Node, with the redirect below preloaded.
+ */
+function blockCommand(
+  block: { lang: string; line: number; code: string },
+  cwd: string,
+  redirect: string,
+  url: string,
+): [string, string[]] {
+  if (block.lang === 'sh') {
+    const script = block.code
+      .replace(/^(npm (?:install|i)\b.*)$/gm, (line) =>
+        line.replace(
+          /@rcs\/(transcript|client|mock|cli)\b/g,
+          (_m, name: string) => tarballs[name as (typeof PACKAGES)[number]],
+        ),
+      )
+      .replaceAll('http://127.0.0.1:4010', url);
+    return ['bash', ['-e', '-o', 'pipefail', '-c', script]];
+  }
+  const file = join(cwd, `block-${block.line}.${block.lang === 'ts' ? 'mts' : 'mjs'}`);
+  writeFileSync(file, block.code);
+  return [process.execPath, ['--import', pathToFileURL(redirect).href, file]];
+}
 
 /**
  * Loaded before a README's TypeScript or JavaScript block: `https://api.example.com`, the
