@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import type { RcsClient } from '@rcs/client';
-import { configPath, type Profile, profileNameOf, profileOf, readConfig } from './config.js';
-import { CliError, usageError } from './errors.js';
+import {
+  configPath,
+  DEFAULT_PROFILE,
+  type Profile,
+  profileNameOf,
+  profileOf,
+  readConfig,
+} from './config.js';
+import { CliError, type CredentialSources, noteCredentialSources, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { createProgress, type Progress } from './output/progress.js';
 
@@ -77,6 +84,8 @@ export interface ResolvedSettings {
   baseUrl: string | undefined;
   apiKey: string | undefined;
   token: string | undefined;
+  /** Where each credential came from, as the user gave it (the 401 hint names it, issue 28). */
+  sources: CredentialSources;
 }
 
 async function readSecretFile(path: string, flag: string): Promise<string> {
@@ -122,16 +131,22 @@ export async function resolveSettings(
     );
   }
   let apiKey = globals.apiKey;
+  const sources: CredentialSources = {};
+  if (apiKey !== undefined) sources.apiKey = '--api-key';
   if (apiKey === undefined && globals.apiKeyFile !== undefined) {
     apiKey = await readSecretFile(globals.apiKeyFile, '--api-key-file');
+    sources.apiKey = `--api-key-file ${globals.apiKeyFile}`;
   }
   if (apiKey === undefined && globals.apiKeyStdin) {
     apiKey = (await readAll(io.stdin)).trim();
     if (apiKey === '') throw usageError('--api-key-stdin: standard input was empty');
+    sources.apiKey = '--api-key-stdin';
   }
   let token = globals.token;
+  if (token !== undefined) sources.token = '--token';
   if (token === undefined && globals.tokenFile !== undefined) {
     token = await readSecretFile(globals.tokenFile, '--token-file');
+    sources.token = `--token-file ${globals.tokenFile}`;
   }
   // An explicit credential flag wins over every other source of either kind, so that
   // `--token X` is not silently combined with an RCS_API_KEY from the environment (D22: when both
@@ -140,13 +155,22 @@ export async function resolveSettings(
   if (!flagged) {
     apiKey = env.RCS_API_KEY || undefined;
     token = env.RCS_TOKEN || undefined;
+    if (apiKey !== undefined) sources.apiKey = 'RCS_API_KEY';
+    if (token !== undefined) sources.token = 'RCS_TOKEN';
   }
   if (apiKey === undefined && token === undefined) {
     apiKey = profile?.['api-key'];
     token = profile?.token;
+    const where = `${path} (profile ${profileName})`;
+    if (apiKey !== undefined) sources.apiKey = where;
+    if (token !== undefined) sources.token = where;
+    const named = profileName === DEFAULT_PROFILE ? '' : ` --profile ${profileName}`;
+    if (apiKey !== undefined || token !== undefined) {
+      sources.replaceWith = `rcs config set ${apiKey !== undefined ? 'api-key' : 'token'} -${named}`;
+    }
   }
   const baseUrl = globals.baseUrl ?? (env.RCS_BASE_URL || undefined) ?? profile?.['base-url'];
-  return { profile: profileName, baseUrl, apiKey, token };
+  return { profile: profileName, baseUrl, apiKey, token, sources };
 }
 
 /**
@@ -261,6 +285,7 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
         'no credentials: set RCS_API_KEY (or RCS_TOKEN), pass --api-key-file FILE, or run `rcs config set api-key -`',
       );
     }
+    noteCredentialSources(settings.sources);
     const { createRcsClient, makeRedactor } = await import('@rcs/client');
     const redact = makeRedactor([settings.apiKey, settings.token]);
     redactSecrets = redact;

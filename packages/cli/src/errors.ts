@@ -66,6 +66,56 @@ export function interruptedExitCode(reason: unknown): number {
   return reason instanceof InterruptedError ? signalExitCode(reason.signal) : EXIT.interrupted;
 }
 
+/**
+ * Where the credentials of this run came from, as the user gave them: `--api-key`,
+ * `--api-key-file FILE`, `RCS_API_KEY`, or the config file's path and profile. A 401 names it
+ * (issue 28: "check RCS_API_KEY" misleads a user who typed --api-key). A run resolves its
+ * credentials once; context.ts notes them when it builds the client, and every caller of
+ * describeError (the command wrapper, the upload batch, the export) gets the same line.
+ */
+export interface CredentialSources {
+  apiKey?: string | undefined;
+  token?: string | undefined;
+  /** Set when a credential came from the config file: the command that replaces it. */
+  replaceWith?: string | undefined;
+}
+
+let credentialSources: CredentialSources = {};
+
+export function noteCredentialSources(sources: CredentialSources): void {
+  credentialSources = sources;
+}
+
+function unauthorizedMessage(sources: CredentialSources): string {
+  const from = [
+    sources.apiKey && `the API key from ${sources.apiKey}`,
+    sources.token && `the token from ${sources.token}`,
+  ].filter(Boolean);
+  if (from.length === 0) {
+    return 'the credentials were refused (401); check RCS_API_KEY / RCS_TOKEN or run `rcs config set api-key -`';
+  }
+  return (
+    `the credentials were refused (401); check ${from.join(' and ')}` +
+    (sources.replaceWith ? `, or replace it with \`${sources.replaceWith}\`` : '')
+  );
+}
+
+/** What a user checks on a 404: the base URL, and for a session read, the id too (issue 28). */
+function notFoundMessage(e: { method?: string | undefined; url?: string | undefined }): string {
+  let path: string | undefined;
+  try {
+    path = e.url ? new URL(e.url).pathname : undefined;
+  } catch {
+    path = undefined;
+  }
+  const root =
+    "is --base-url the API's root? It is the service's origin, such as https://api.example.com";
+  if (path && e.method === 'GET' && /\/api\/v1\/real-call-sessions\/[^/]+$/.test(path)) {
+    return `not found (404): no such session in your organization; check the id. If it is right: ${root}`;
+  }
+  return `not found (404)${path ? ` at ${safeLine(path)}` : ''}: ${root}`;
+}
+
 export interface Described {
   exitCode: number;
   message: string;
@@ -81,7 +131,10 @@ function detailOf(error: { detail?: string | undefined; message: string }): stri
  * error classes by `name` so that this module stays free of the client import (start-up time)
  * and works across bundle chunks.
  */
-export function describeError(error: unknown): Described {
+export function describeError(
+  error: unknown,
+  credentials: CredentialSources = credentialSources,
+): Described {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   // An AbortError (e.g. from node:timers/promises) carries the abort reason as its cause.
   const isAbort = error instanceof Error && error.name === 'AbortError';
@@ -109,16 +162,14 @@ export function describeError(error: unknown): Described {
     code?: string;
     detail?: string;
     sessionId?: string;
+    method?: string;
+    url?: string;
     mayHaveBeenCreated?: boolean;
     retryAfterMs?: number;
   };
   switch (e.name) {
     case 'AuthenticationError':
-      return {
-        exitCode: EXIT.auth,
-        message:
-          'the credentials were refused (401); check RCS_API_KEY / RCS_TOKEN or run `rcs config set api-key -`',
-      };
+      return { exitCode: EXIT.auth, message: unauthorizedMessage(credentials) };
     case 'WaitTimeoutError':
       return {
         exitCode: EXIT.waitTimeout,
@@ -143,10 +194,7 @@ export function describeError(error: unknown): Described {
     case 'UnprocessableError':
       return { exitCode: EXIT.failure, message: unprocessableMessage(e.code, detailOf(e)) };
     case 'NotFoundError':
-      return {
-        exitCode: EXIT.failure,
-        message: 'not found (404): no such session in your organization; check the id',
-      };
+      return { exitCode: EXIT.failure, message: notFoundMessage(e) };
     case 'BadRequestError':
       return {
         exitCode: EXIT.failure,
