@@ -10,6 +10,7 @@ const alias = [
   { find: /^@rcs\/transcript$/, replacement: src('transcript') },
   { find: /^@rcs\/client$/, replacement: src('client') },
   { find: /^@rcs\/mock$/, replacement: src('mock') },
+  { find: /^@rcs\/export$/, replacement: src('export') },
   {
     find: /^@rcs\/mock\/node$/,
     replacement: fileURLToPath(new URL('./packages/mock/src/node.ts', import.meta.url)),
@@ -19,7 +20,7 @@ const alias = [
 export default defineConfig({
   test: {
     projects: [
-      ...['transcript', 'client', 'mock', 'cli'].map((name) => ({
+      ...['transcript', 'client', 'mock', 'export', 'cli'].map((name) => ({
         resolve: { alias },
         test: {
           name,
