@@ -8,7 +8,7 @@
  * variables themselves).
  */
 import { isLoopbackHost, RcsError } from '@rcs/client';
-import { Agent, type Dispatcher, EnvHttpProxyAgent, Pool, fetch as undiciFetch } from 'undici';
+import { Agent, type Dispatcher, Pool, ProxyAgent, fetch as undiciFetch } from 'undici';
 import {
   classifyFailure,
   describeFailure,
@@ -17,7 +17,7 @@ import {
   ProxyTunnelError,
   proxyOf,
 } from './failure.js';
-import { type ProxySettings, type ProxyVariable, showProxy } from './proxy.js';
+import { noProxyMatches, type ProxySettings, type ProxyVariable, showProxy } from './proxy.js';
 
 /**
  * Connecting (TCP, then the proxy's answer to CONNECT) gets at most this long per attempt, like
@@ -121,7 +121,9 @@ export function createNetworkFetch(
   deadlineMs: number,
 ): typeof fetch | undefined {
   if (!isNode()) return undefined;
-  const connectTimeoutMs = Math.min(CONNECT_TIMEOUT_MS, deadlineMs);
+  // A little past a short deadline, so that the deadline's own line ends the request (it names
+  // the request), and the connection still goes away right after it.
+  const connectTimeoutMs = Math.min(CONNECT_TIMEOUT_MS, deadlineMs + 1_000);
   const direct = new Agent(agentOptions(connectTimeoutMs));
   const routes = new Map<string, { proxy: ProxyInUse; dispatcher: Dispatcher }>();
   for (const [scheme, variable] of [
@@ -130,25 +132,28 @@ export function createNetworkFetch(
   ] as const) {
     if (!variable) continue;
     const proxy = inUse(variable);
-    // EnvHttpProxyAgent for NO_PROXY's matching; one per scheme, so that https never goes
-    // through HTTP_PROXY (curl). Both of its proxies are this one: it must not read the
-    // environment itself (it would take a value without a scheme as it stands).
-    const dispatcher = new EnvHttpProxyAgent({
+    const dispatcher = new ProxyAgent({
       ...agentOptions(connectTimeoutMs),
-      httpProxy: variable.url,
-      httpsProxy: variable.url,
-      noProxy: settings?.noProxy ?? '',
+      uri: variable.url,
       clientFactory: tunnelPool(proxy, connectTimeoutMs),
     });
     routes.set(scheme, { proxy, dispatcher });
   }
 
+  /** The proxy for a URL's scheme (https never through HTTP_PROXY, as in curl), or none. */
+  const routeOf = (url: URL) => {
+    // Loopback never goes through a proxy (Go's net/http): `rcs mock` works on a proxied machine.
+    if (isLoopbackHost(url.hostname)) return undefined;
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    if (noProxyMatches(settings?.noProxy, url.hostname, port)) return undefined;
+    return routes.get(url.protocol);
+  };
+
   return (async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const request =
       input instanceof Request && init === undefined ? input : new Request(input, init);
     const url = new URL(request.url);
-    // Loopback never goes through a proxy (Go's net/http): `rcs mock` works on a proxied machine.
-    const route = isLoopbackHost(url.hostname) ? undefined : routes.get(url.protocol);
+    const route = routeOf(url);
     try {
       // undici's fetch takes its own Request class only, so the request is passed as its parts.
       const answer = await undiciFetch(request.url, {

@@ -1,7 +1,9 @@
 /**
  * Proxies from the environment (issue 15, cli.md "Networks"): `HTTPS_PROXY` for https URLs and
  * `HTTP_PROXY` for http ones, each lower-case first (curl's meaning), and `NO_PROXY` (host
- * names, domain suffixes, with or without a port, `*`) matched by undici's EnvHttpProxyAgent.
+ * names, domain suffixes, with or without a port, `*`). NO_PROXY is matched here rather than
+ * inside undici's EnvHttpProxyAgent, so that the CLI knows which requests went through a proxy
+ * and can name it when one fails.
  * A value without a scheme (`proxy.corp:3128`, `user:secret@proxy.corp:3128`) means
  * `http://…`, as curl reads it (issue 25 item 7). The proxy's credentials are sent to it and
  * never shown: everything that names a proxy goes through `showProxy`.
@@ -86,4 +88,35 @@ export function describeProxies(settings: ProxySettings): string {
     settings.httpProxy ? `http via ${showProxy(settings.httpProxy.url)}` : '',
   ].filter(Boolean);
   return `proxy: ${via.join(', ')}; not for loopback${settings.noProxy ? ` or NO_PROXY ${settings.noProxy}` : ''}`;
+}
+
+/**
+ * Whether NO_PROXY sends `hostname:port` direct, as curl reads it: entries separated by commas
+ * or blanks; `*` alone matches every host; `corp.example` and `.corp.example` match that host
+ * and every name under it; an entry with `:port` matches that port only.
+ */
+export function noProxyMatches(
+  noProxy: string | undefined,
+  hostname: string,
+  port: number,
+): boolean {
+  if (!noProxy) return false;
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    const entry = raw.toLowerCase();
+    if (entry === '') continue;
+    if (entry === '*') return true;
+    // `name`, `name:port`, `[v6]`, `[v6]:port`; a bare IPv6 address is a name as it stands.
+    const parts = /^(\[[^\]]*\]|[^:]+)(?::(\d+))?$/.exec(entry);
+    if (parts?.[2] !== undefined && Number(parts[2]) !== port) continue;
+    const name = (parts?.[1] ?? entry)
+      .replace(/^\[(.*)\]$/, '$1')
+      .replace(/^\*?\./, '')
+      .replace(/\.$/, '');
+    if (name !== '' && (host === name || host.endsWith(`.${name}`))) return true;
+  }
+  return false;
 }
