@@ -154,7 +154,7 @@ export async function resolveSettings(
 }
 
 /** The network deadline of one request when RCS_NETWORK_TIMEOUT is not set (cli.md "Networks"). */
-export const DEFAULT_NETWORK_TIMEOUT_SECONDS = 60;
+const DEFAULT_NETWORK_TIMEOUT_SECONDS = 60;
 
 /**
  * RCS_NETWORK_TIMEOUT: the seconds one request may take in all, connection, proxy, TLS, answer

@@ -30,12 +30,12 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const CONNECTIONS_PER_ORIGIN = 64;
 
 /** A failure that a retry cannot help (a 407, plain http on an https:// port): final. */
-export class NetworkFailureError extends RcsError {
+class NetworkFailureError extends RcsError {
   override name = 'NetworkFailureError';
 }
 
 /** Whether this runtime is Node itself (Bun and Deno ship their own fetch). */
-export function isNode(): boolean {
+function isNode(): boolean {
   const versions = process.versions as Record<string, string | undefined>;
   return versions.bun === undefined && versions.deno === undefined && !('Deno' in globalThis);
 }
