@@ -173,36 +173,40 @@ export async function resolveSettings(
   return { profile: profileName, baseUrl, apiKey, token, sources };
 }
 
+/** The network deadline of one request when RCS_NETWORK_TIMEOUT is not set (cli.md "Networks"). */
+const DEFAULT_NETWORK_TIMEOUT_SECONDS = 60;
+
 /**
- * The fetch for a proxied machine (issue 15), or on Node without a proxy the CLI's own over
- * node:http (issue 11), or undefined to use the global one (Bun, Deno). With
+ * RCS_NETWORK_TIMEOUT: the seconds one request may take in all, connection, proxy, TLS, answer
+ * and retries included (issue 25 item 7: one deadline for every network wait).
+ */
+export function networkDeadlineMs(env: NodeJS.ProcessEnv): number {
+  const raw = env.RCS_NETWORK_TIMEOUT?.trim();
+  if (!raw) return DEFAULT_NETWORK_TIMEOUT_SECONDS * 1000;
+  const seconds = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(seconds > 0) || seconds > 86_400) {
+    throw usageError(
+      `RCS_NETWORK_TIMEOUT must be a number of seconds from 0.1 to 86400, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return Math.max(100, Math.round(seconds * 1000));
+}
+
+/**
+ * The CLI's one HTTP stack (issue 27): undici with a dispatcher for every request, direct or
+ * through the proxy of the environment (network/fetch.ts), or undefined under Bun and Deno. With
  * --verbose, one line names the proxies in use, never their credentials.
  */
 async function networkFetch(
   env: NodeJS.ProcessEnv,
+  deadlineMs: number,
   log: ((message: string) => void) | undefined,
 ): Promise<typeof fetch | undefined> {
-  const { proxySettings, proxiedFetch, showProxy } = await import('./network/proxy.js');
+  const { proxySettings, describeProxies } = await import('./network/proxy.js');
   const settings = proxySettings(env);
-  if (!settings) {
-    // Node's own http: less CPU and memory per page than the global fetch (node-fetch.ts).
-    const { createNodeFetch, isNode } = await import('./network/node-fetch.js');
-    return isNode() ? createNodeFetch() : undefined;
-  }
-  if (log) {
-    const via = [
-      settings.httpsProxy ? `https via ${showProxy(settings.httpsProxy)}` : '',
-      settings.httpProxy ? `http via ${showProxy(settings.httpProxy)}` : '',
-    ].filter(Boolean);
-    log(
-      `proxy: ${via.join(', ')}; not for loopback${settings.noProxy ? ` or NO_PROXY ${settings.noProxy}` : ''}`,
-    );
-  }
-  try {
-    return await proxiedFetch(settings);
-  } catch (error) {
-    throw usageError(`${(error as Error).message} (a proxy variable of the environment)`);
-  }
+  if (settings && log) log(describeProxies(settings));
+  const { createNetworkFetch } = await import('./network/fetch.js');
+  return createNetworkFetch(settings, deadlineMs);
 }
 
 /** A URL that carries `user:password@` is refused (cli.md "Unattended runs"), shown without it. */
@@ -290,8 +294,10 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
     const redact = makeRedactor([settings.apiKey, settings.token]);
     redactSecrets = redact;
     const create = io.createClient ?? createRcsClient;
+    const deadlineMs = networkDeadlineMs(io.env);
     const fetch = await networkFetch(
       io.env,
+      deadlineMs,
       verbose ? (m) => io.stderr.write(`[rcs] ${m}\n`) : undefined,
     );
     try {
@@ -303,6 +309,7 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
         // A refused connection or an unknown host is a wrong base URL far more often than an
         // outage: one retry, then the error with its hint, within about a second (issue 11).
         unreachableRetries: 1,
+        deadlineMs,
         ...(fetch ? { fetch } : {}),
         // --verbose logs method, URL, status and retries; never a header, and redacted anyway.
         logger: verbose

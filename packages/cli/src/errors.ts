@@ -1,4 +1,5 @@
 import { EXIT } from './exit-codes.js';
+import { classifyFailure, describeFailure, proxyOf } from './network/failure.js';
 import { safeLine } from './output/sanitize.js';
 
 /**
@@ -218,12 +219,7 @@ export function describeError(
       };
     case 'ConnectionError':
     case 'TimeoutError':
-      return {
-        exitCode: EXIT.failure,
-        message: e.mayHaveBeenCreated
-          ? `the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first, D28): ${safeLine(e.message)}`
-          : `could not reach the service: ${safeLine(e.message)}; check --base-url / RCS_BASE_URL and your network`,
-      };
+      return { exitCode: EXIT.failure, message: connectionMessage(e) };
     case 'ApiError':
       return {
         exitCode: EXIT.failure,
@@ -232,6 +228,28 @@ export function describeError(
     default:
       return { exitCode: EXIT.failure, message: safeLine(e.message) };
   }
+}
+
+/**
+ * A request that failed on the network (issue 25 item 7, issue 28): one line from the shared
+ * classification (network/failure.ts), naming the proxy when the request went through one.
+ */
+function connectionMessage(
+  e: Error & { mayHaveBeenCreated?: boolean; url?: string; method?: string; timeoutMs?: number },
+): string {
+  if (e.mayHaveBeenCreated) {
+    return `the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first, D28): ${safeLine(e.message)}`;
+  }
+  const failure = classifyFailure(e.cause);
+  if (e.name === 'TimeoutError') {
+    const seconds = Math.round((e.timeoutMs ?? 0) / 100) / 10;
+    const proxy = proxyOf(e.cause);
+    return `no answer within ${seconds} s from ${safeLine(e.url)}${
+      proxy ? ` through the proxy ${proxy.shown} (${proxy.variable})` : ''
+    }; check your network${proxy ? ' and the proxy' : ''}, or allow longer with RCS_NETWORK_TIMEOUT=SECONDS`;
+  }
+  if (failure) return safeLine(describeFailure(failure, e.url));
+  return `could not reach the service: ${safeLine(e.message)}; check --base-url / RCS_BASE_URL and your network`;
 }
 
 /** R3, R8, D2, D3: the 422 reasons, each with what the user can do about it. */
