@@ -21,8 +21,6 @@ export interface OutputSettings {
   format: ExportFormat;
   csvRaw: boolean;
   bom: boolean;
-  /** Exports of the run writing at once: they share the memory for Parquet row groups. */
-  sharedBy?: number;
 }
 
 function fileNameOf(resource: string, format: ExportFormat): string {
@@ -49,7 +47,7 @@ async function encodersOf(
       import('./formats/parquet-schema.js'),
     ]);
     const hasItems = resource === SESSION_ITEMS_RESOURCE;
-    const limits = parquet.rowGroupLimits((settings.sharedBy ?? 1) * (hasItems ? 2 : 1));
+    const limits = parquet.rowGroupLimits(hasItems ? 2 : 1);
     return {
       main: parquet.parquetEncoder(
         schema.recordShapeOf(resource),

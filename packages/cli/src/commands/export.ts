@@ -20,7 +20,6 @@ import {
 import type { CliContext } from '../context.js';
 import { CliError, describeError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { keepHeapSmall } from '../export/heap.js';
 import { createExportProgress, formatCount, renderTable } from '../output/export-progress.js';
 import { safeLine } from '../output/sanitize.js';
 import { parsePositiveInt } from './validate-flags.js';
@@ -71,20 +70,10 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
     throw error;
   }
 
-  const heap = keepHeapSmall();
-  const shown = createExportProgress(
+  const progress = createExportProgress(
     ctx.progress(),
     plan.entries.map((e) => e.resource),
   );
-  // Every page also checks the young generation (src/export/heap.ts): its timer waits while a
-  // long synchronous step (a Parquet row group) runs, and V8 could grow it past the target.
-  const progress: typeof shown = {
-    ...shown,
-    update(resource, count, total) {
-      heap.check();
-      shown.update(resource, count, total);
-    },
-  };
   const where = plan.dir === undefined ? '' : `; files in ${plan.dir} were left as they were`;
   try {
     // The output path is checked before any request (cli.md "Unattended runs": exit 2).
