@@ -282,8 +282,6 @@ describe('runPages', () => {
   });
 
   it('never holds more than the window, and the service clamping limit sets the page size', async () => {
-    const { read } = service(100, (p) => p);
-    const r = await run(read, { window: 2 });
     expect(await heldAtMost(2)).toBeLessThanOrEqual(2);
     const clamped = async (n: number) => ({
       data: recs((n - 1) * 5, n <= 4 ? 5 : 0),
