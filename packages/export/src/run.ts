@@ -34,7 +34,7 @@ import {
   type PagerResult,
   pageThrough,
 } from './pager.js';
-import type { ExportProgress } from './progress.js';
+import type { ProgressListener } from './progress.js';
 
 /**
  * Pages of the export requested and not yet written, at most: twice the budget. While a slow
@@ -61,7 +61,8 @@ export interface ExportClient {
 export interface RunDeps {
   client: ExportClient;
   signal: AbortSignal;
-  progress: ExportProgress;
+  onProgress?: ProgressListener | undefined;
+  /** The version in the manifest's `tool`. */
   version: string;
   now?: () => Date;
 }
@@ -128,10 +129,16 @@ async function exportOne(
     async onPage(records, info) {
       await write(records);
       written += records.length;
-      deps.progress.update(entry.resource, written, info.total);
+      const event = { resource: entry.resource, count: written, total: info.total };
+      deps.onProgress?.({ ...event, status: 'running' });
     },
   });
-  deps.progress.finish(entry.resource, result.warnings.length > 0 ? 'drift' : 'done');
+  deps.onProgress?.({
+    resource: entry.resource,
+    count: written,
+    total: result.totalAtEnd,
+    status: result.warnings.length > 0 ? 'drift' : 'done',
+  });
   return { result, startedAt, finishedAt: now() };
 }
 

@@ -14,8 +14,6 @@ const client: ExportClient = {
   }),
 };
 
-const progress = { update() {}, finish() {}, stop() {} };
-
 describe('exportToDirectory: committing the files', () => {
   it('a rename that fails part-way still removes every partial file of the run', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rcs-run-'));
@@ -36,7 +34,6 @@ describe('exportToDirectory: committing the files', () => {
       exportToDirectory(plan, {
         client,
         signal: new AbortController().signal,
-        progress,
         version: 'test',
       }),
     ).rejects.toThrow(/teams\.jsonl/);
@@ -93,7 +90,6 @@ describe('exportToDirectory: one export at a time', () => {
     const run = exportToDirectory(plan, {
       client,
       signal: new AbortController().signal,
-      progress,
       version: 'test',
     });
     // Users alone: twice the budget of 8 pages requested and not yet written, and teams waits.
