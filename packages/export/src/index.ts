@@ -18,6 +18,7 @@ export { writeFileAtomically } from './files/atomic-file.js';
 export { ExportLockedError } from './files/lock.js';
 export type { ExportFormat, Manifest, ManifestEntry, ResourceStatus } from './files/manifest.js';
 export { prepareOutputDirectory } from './files/out-dir.js';
+export { csvColumnsOf } from './formats/columns.js';
 export { recordShapeOf, SESSION_ITEM_SHAPE } from './formats/parquet-schema.js';
 export {
   DEFAULT_EXPORT_CONCURRENCY,
