@@ -83,7 +83,7 @@ describe('item 4: a change state cut at a line boundary, edited or appended to',
     expect(changes).toHaveLength(users);
     expect(changes.every((c) => c.op === 'insert')).toBe(true);
     expect((await manifestOf(dir)).resources[0].changes.base).toBeNull();
-  });
+  }, 120_000);
 });
 
 describe('item 5: a filter change and --allow-drift never delete live records', () => {

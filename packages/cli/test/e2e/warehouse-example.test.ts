@@ -114,5 +114,5 @@ describe('examples/warehouse: nightly Parquet + --changes merged into DuckDB', (
     } finally {
       await third.close();
     }
-  });
+  }, 120_000);
 });
