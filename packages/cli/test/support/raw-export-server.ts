@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 export type RawPages = (resource: string, page: number) => string | Buffer | undefined;
 
 /** `{data, meta}` text of one page of `records` (raw JSON texts), `total` in all. */
-export function pageText(records: string[], page: number, total: number): string {
+function pageText(records: string[], page: number, total: number): string {
   const hasNext = page * 100 < total;
   return `{"data":[${records.join(',')}],"meta":{"page":${page},"limit":100,"total":${total},"hasNext":${hasNext}}}`;
 }

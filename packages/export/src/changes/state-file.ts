@@ -288,7 +288,7 @@ export async function* readState(
 }
 
 /** The run ids of this export's snapshots in `dir`. */
-export async function snapshotsIn(dir: string, resource: string): Promise<string[]> {
+async function snapshotsIn(dir: string, resource: string): Promise<string[]> {
   const prefix = `${stateFileOf(resource, '')}`;
   const names = await readdir(dir).catch(() => [] as string[]);
   return names.filter((n) => n.startsWith(prefix)).map((n) => n.slice(prefix.length));
