@@ -16,13 +16,14 @@ import {
   type PageEncoder,
   sessionItemsEncoder,
 } from './formats/encoders.js';
+import type { ParquetOptions } from './formats/parquet-encoder.js';
 
 export interface OutputSettings {
   format: ExportFormat;
   csvRaw: boolean;
   bom: boolean;
-  /** Exports of the run writing at once: they share the memory for Parquet row groups. */
-  sharedBy?: number;
+  /** `--format parquet`: row-group bounds and compression (parquet-encoder.ts). */
+  parquet?: ParquetOptions | undefined;
 }
 
 function fileNameOf(resource: string, format: ExportFormat): string {
@@ -48,23 +49,23 @@ async function encodersOf(
       import('./formats/parquet-encoder.js'),
       import('./formats/parquet-schema.js'),
     ]);
-    const hasItems = resource === SESSION_ITEMS_RESOURCE;
-    const limits = parquet.rowGroupLimits((settings.sharedBy ?? 1) * (hasItems ? 2 : 1));
+    const options = settings.parquet ?? {};
     return {
       main: parquet.parquetEncoder(
         schema.recordShapeOf(resource),
         parquet.recordRows,
         CREATED_BY,
-        limits,
+        options,
       ),
-      items: hasItems
-        ? parquet.parquetEncoder(
-            schema.SESSION_ITEM_SHAPE,
-            parquet.sessionItemRows,
-            CREATED_BY,
-            limits,
-          )
-        : undefined,
+      items:
+        resource === SESSION_ITEMS_RESOURCE
+          ? parquet.parquetEncoder(
+              schema.SESSION_ITEM_SHAPE,
+              parquet.sessionItemRows,
+              CREATED_BY,
+              options,
+            )
+          : undefined,
     };
   }
   const csv = { raw: settings.csvRaw, bom: settings.bom };

@@ -178,10 +178,7 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   const mergeGate = pLimit(1);
   try {
     for (const entry of plan.entries) {
-      outputs.set(
-        entry.resource,
-        await FileOutput.open(dir, entry.resource, { ...plan, sharedBy: plan.entries.length }),
-      );
+      outputs.set(entry.resource, await FileOutput.open(dir, entry.resource, plan));
       if (plan.changes) {
         // The exports run at once: each gets its share of the memory for change batches.
         const batchBytes = Math.floor(CHANGES_MEMORY / plan.entries.length);
