@@ -85,9 +85,7 @@ describe('parquet encoder', () => {
         compression,
       });
       const meta = await parquetMetadata(path);
-      expect(new Set(meta.map((m) => m.compression))).toEqual(
-        new Set([compression.toUpperCase()]),
-      );
+      expect(new Set(meta.map((m) => m.compression))).toEqual(new Set([compression.toUpperCase()]));
       const createdAt = meta.find((m) => m.path_in_schema === 'createdAt')!;
       expect([createdAt.stats_min_value, createdAt.stats_max_value]).toEqual([
         '2026-01-01 10:00:00+00',
