@@ -14,9 +14,10 @@
  */
 import * as zlib from 'node:zlib';
 import { type ColumnSource, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
+import { type ParquetFileShape, parquetFileShape } from '../files/manifest.js';
 import type { RecordShape } from '../shape.js';
 import type { ApiRecord, PageEncoder } from './encoders.js';
-import { parquetSchemaOf } from './parquet-schema.js';
+import { parquetColumnsOf, parquetSchemaOf } from './parquet-schema.js';
 import { ChunkSink } from './parquet-sink.js';
 import { ParquetColumns } from './parquet-values.js';
 
@@ -102,11 +103,9 @@ function zstdCompressors(): { ZSTD: (input: Uint8Array) => Uint8Array } {
   return { ZSTD: (input) => compress(input) };
 }
 
-/** A Parquet page encoder that also tells the rows of each row group it has written. */
+/** A Parquet page encoder that also describes the file it wrote (for the manifest). */
 export interface ParquetEncoder extends PageEncoder<Uint8Array> {
-  /** Rows of each row group written so far, in file order. */
-  readonly rowGroups: readonly number[];
-  readonly compression: ParquetCompression;
+  parquetShape(): ParquetFileShape;
 }
 
 export function parquetEncoder(
@@ -172,8 +171,7 @@ export function parquetEncoder(
   const preamble = sink.take();
   return {
     preamble,
-    rowGroups,
-    compression,
+    parquetShape: () => parquetFileShape(compression, rowGroups, parquetColumnsOf(shape.fields)),
     encode(records) {
       rows(records, addRow);
       return sink.take();

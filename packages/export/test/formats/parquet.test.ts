@@ -109,6 +109,24 @@ describe('parquet encoder', () => {
     }
   });
 
+  it('by default a row group holds 100,000 rows, the last one the rest', async () => {
+    const encoder = parquetEncoder(recordShapeOf('users'), recordRows, 'test');
+    const chunks: Uint8Array[] = [encoder.preamble];
+    for (let i = 0; i < 250_000; i += 100) {
+      chunks.push(encoder.encode(Array.from({ length: 100 }, (_, j) => user(i + j))));
+    }
+    chunks.push(encoder.end!());
+    const path = join(dir, 'default-groups.parquet');
+    await writeFile(path, Buffer.concat(chunks));
+    const groups = new Map<unknown, unknown>();
+    for (const m of await parquetMetadata(path)) groups.set(m.row_group_id, m.row_group_num_rows);
+    expect([...groups.values()]).toEqual([100_000n, 100_000n, 50_000n]);
+    expect(encoder.parquetShape!().rowGroups).toEqual({
+      count: 3,
+      rows: [100_000, 100_000, 50_000],
+    });
+  });
+
   it('an empty export is a valid file with the schema and no rows', async () => {
     const { path } = await encodeToFile('empty.parquet', [], 100);
     const table = await readParquet(path);
