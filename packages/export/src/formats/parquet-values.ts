@@ -6,9 +6,11 @@
  * - string, double, boolean: as in the record;
  * - int64: a BigInt (the library writes INT64 from BigInts only);
  * - timestamp: milliseconds since the epoch, UTC (the library makes them INT64);
- * - struct: a new object with the schema's properties only (a property the schema does not
- *   declare is not written, D27, and not kept while the group fills);
- * - list: a new array of converted elements;
+ * - struct and list: a new object with the schema's properties only (a property the schema does
+ *   not declare is not written, D27), or a new array of converted elements, when an integer or a
+ *   date-time lies inside; otherwise the record's own object or array, checked and not copied
+ *   (most of a group's objects: `analysis` and its items, lists of ids), which keeps the garbage
+ *   collector's work down while a group fills;
  * - null or a missing property: null.
  *
  * A value the schema cannot hold is never coerced or dropped (D27): the row is refused with a
@@ -70,6 +72,30 @@ export interface SizeCounter {
   bytes: number;
 }
 
+/** Whether a value of the shape is written as the record has it (no integer or date-time inside). */
+const asIs = new WeakMap<FieldShape, boolean>();
+function writtenAsIs(shape: FieldShape): boolean {
+  let known = asIs.get(shape);
+  if (known === undefined) {
+    switch (shape.type) {
+      case 'int64':
+      case 'timestamp':
+        known = false;
+        break;
+      case 'struct':
+        known = shape.fields.every((f) => writtenAsIs(f.shape));
+        break;
+      case 'list':
+        known = writtenAsIs(shape.element);
+        break;
+      default:
+        known = true;
+    }
+    asIs.set(shape, known);
+  }
+  return known;
+}
+
 /** The value in the form the writer takes, counting its uncompressed bytes into `size`. */
 function converted(shape: FieldShape, value: unknown, size: SizeCounter): unknown {
   if (value === null || value === undefined) {
@@ -106,10 +132,12 @@ function converted(shape: FieldShape, value: unknown, size: SizeCounter): unknow
     case 'struct': {
       if (typeof value !== 'object' || Array.isArray(value)) throw new Misfit('struct', value);
       const object = value as Record<string, unknown>;
-      const out: Record<string, unknown> = {};
+      const same = writtenAsIs(shape);
+      const out: Record<string, unknown> = same ? object : {};
       for (const field of shape.fields) {
         try {
-          out[field.name] = converted(field.shape, object[field.name], size);
+          const v = converted(field.shape, object[field.name], size);
+          if (!same) out[field.name] = v;
         } catch (caught) {
           throw caught instanceof Misfit ? caught.within(`.${field.name}`) : caught;
         }
@@ -118,10 +146,12 @@ function converted(shape: FieldShape, value: unknown, size: SizeCounter): unknow
     }
     case 'list': {
       if (!Array.isArray(value)) throw new Misfit('list', value);
-      const out = new Array<unknown>(value.length);
+      const same = writtenAsIs(shape);
+      const out = same ? value : new Array<unknown>(value.length);
       for (let i = 0; i < value.length; i++) {
         try {
-          out[i] = converted(shape.element, value[i], size);
+          const v = converted(shape.element, value[i], size);
+          if (!same) out[i] = v;
         } catch (caught) {
           throw caught instanceof Misfit ? caught.within(`[${i}]`) : caught;
         }
