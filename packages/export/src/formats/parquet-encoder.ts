@@ -21,7 +21,7 @@ import { parquetColumnsOf, parquetSchemaOf } from './parquet-schema.js';
 import { ChunkSink } from './parquet-sink.js';
 import { ParquetColumns } from './parquet-values.js';
 
-export type ParquetCompression = 'snappy' | 'zstd';
+type ParquetCompression = 'snappy' | 'zstd';
 
 /** The Parquet format's options (`--row-group-rows`, `--row-group-bytes`, `--compression`). */
 export interface ParquetOptions {
@@ -36,7 +36,7 @@ export interface ParquetOptions {
  * DuckDB writes 122,880 rows a group and reads best at 100k-1M; BigQuery asks for at least
  * 16 MiB, Spark and parquet-java cut at 128 MB (issue 26).
  */
-export const PARQUET_DEFAULTS: Required<ParquetOptions> = {
+const PARQUET_DEFAULTS: Required<ParquetOptions> = {
   rowGroupRows: 100_000,
   rowGroupBytes: 64 * 1024 * 1024,
   compression: 'snappy',

@@ -55,7 +55,7 @@ export async function readParquet(path: string): Promise<ParquetTable> {
  * What a JSONL record becomes in Parquet, as the reader gives it back (D27): date-times as
  * milliseconds, integers as bigint, absent optional properties as null, undeclared ones gone.
  */
-export function expectedValue(
+function expectedValue(
   value: unknown,
   shape: FieldShape,
   timestamp: (ms: number) => unknown = (ms) => ms,
