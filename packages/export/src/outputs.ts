@@ -22,8 +22,9 @@ export interface OutputSettings {
   format: ExportFormat;
   csvRaw: boolean;
   bom: boolean;
-  /** `--format parquet`: row-group bounds and compression (parquet-encoder.ts). */
-  parquet?: ParquetOptions | undefined;
+  /** Parquet: a row group is cut at this many rows, or this many uncompressed bytes. */
+  rowGroupRows: number;
+  rowGroupBytes: number;
 }
 
 function fileNameOf(resource: string, format: ExportFormat): string {
@@ -49,7 +50,10 @@ async function encodersOf(
       import('./formats/parquet-encoder.js'),
       import('./formats/parquet-schema.js'),
     ]);
-    const options = settings.parquet ?? {};
+    const options: ParquetOptions = {
+      rowGroupRows: settings.rowGroupRows,
+      rowGroupBytes: settings.rowGroupBytes,
+    };
     return {
       main: parquet.parquetEncoder(
         schema.recordShapeOf(resource),
