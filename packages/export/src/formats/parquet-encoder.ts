@@ -23,7 +23,7 @@ import { ParquetColumns } from './parquet-values.js';
 
 type ParquetCompression = 'snappy' | 'zstd';
 
-/** The Parquet format's options (`--row-group-rows`, `--row-group-bytes`, `--compression`). */
+/** The Parquet format's options (`--row-group-rows`, `--row-group-bytes`; `compression` has no flag yet). */
 export interface ParquetOptions {
   /** A row group is written when it holds this many rows. */
   rowGroupRows?: number;
