@@ -30,6 +30,7 @@ export const registerUpload: RegisterCommand = (root, kit) => {
       'do not look up uploads of unknown outcome on the service (they are reported, not sent)',
     )
     .option('--no-validate', 'skip the offline pre-validation')
+    .option('--strict', 'refuse a file that does not look like a transcript (CSV, JSON, HTML …)')
     .addHelpText(
       'after',
       examples([

@@ -19,6 +19,8 @@ export interface UploadOptions {
   resolve?: boolean;
   /** false with --no-validate. */
   validate?: boolean;
+  /** --strict: a file that does not look like a transcript is refused (issue 28). */
+  strict?: boolean;
 }
 
 export const DEFAULT_UPLOAD_CONCURRENCY = 4;

@@ -130,7 +130,7 @@ export class UploadTask {
     }
     let session: RealCallSession;
     try {
-      session = await this.client.sessions.create(body as never, { signal: this.stop.signal });
+      session = await this.client.sessions.create(body, { signal: this.stop.signal });
     } catch (error) {
       return this.failed(file, intent, error);
     }
