@@ -10,8 +10,7 @@ requireBuild();
 const records = Number(process.argv[2] ?? 1_000_000);
 const pairs = Number(process.argv[3] ?? 2);
 const format = process.argv[4] ?? 'parquet';
-const cpu = (r) =>
-  `${sec(r.cpuMs)} CPU (user ${sec(r.userMs)}, sys ${sec(r.sysMs)}), ${sec(r.wallMs)} wall`;
+const cpu = (r) => `${sec(r.cpuMs)} CPU (user + sys), ${sec(r.wallMs)} wall`;
 
 const mock = await startMock(['--records', String(records)]);
 const ratios = [];

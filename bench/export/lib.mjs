@@ -1,7 +1,7 @@
 // Shared helpers of the export benches: start the mock and run the built CLI as processes.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,7 +62,6 @@ export async function runExport(mock, args, { repeat = 1 } = {}) {
 
 async function runExportOnce(mock, args, dir) {
   const rssFile = join(dir, '.rss');
-  const cpuFile = join(dir, '.cpu');
   const started = process.hrtime.bigint();
   const code = await new Promise((resolve) => {
     const child = spawn(
@@ -75,7 +74,6 @@ async function runExportOnce(mock, args, dir) {
           RCS_BASE_URL: mock.url,
           RCS_API_KEY: mock.apiKey,
           RCS_BENCH_RSS_FILE: rssFile,
-          RCS_BENCH_CPU_FILE: cpuFile,
         },
       },
     );
@@ -84,9 +82,26 @@ async function runExportOnce(mock, args, dir) {
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (code !== 0) throw new Error(`rcs export ${args.join(' ')} exited with ${code}`);
   const manifest = JSON.parse(await readFile(join(dir, 'out', 'manifest.json'), 'utf8'));
-  const rssBytes = Number(await readFile(rssFile, 'utf8'));
-  const { userMs, sysMs } = JSON.parse(await readFile(cpuFile, 'utf8'));
-  return { wallMs, rssBytes, manifest, cpuMs: userMs + sysMs, userMs, sysMs };
+  const { rssBytes, cpuMs } = JSON.parse(await readFile(rssFile, 'utf8'));
+  const files = await readdir(join(dir, 'out'));
+  const parquetFooters = {};
+  for (const file of files.filter((f) => f.endsWith('.parquet'))) {
+    parquetFooters[file] = await parquetFooterBytes(join(dir, 'out', file));
+  }
+  return { wallMs, rssBytes, cpuMs, manifest, parquetFooters };
+}
+
+/** The footer's length as a Parquet file states it (the 4 bytes before the closing magic). */
+async function parquetFooterBytes(path) {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const tail = Buffer.alloc(8);
+    await handle.read(tail, 0, 8, size - 8);
+    return tail.readUInt32LE(0);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The baseline: one request at a time, page after page, export after export. */

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import type { ExportResource } from '@rcs/client';
 import { AtomicFile, type WrittenFile } from './files/atomic-file.js';
-import type { ExportFormat } from './files/manifest.js';
+import type { ExportFormat, ParquetFileShape } from './files/manifest.js';
 import { columnsOf, SESSION_ITEMS_FILE_STEM, SESSION_ITEMS_RESOURCE } from './formats/columns.js';
 import {
   type ApiRecord,
@@ -16,6 +16,7 @@ import {
   type PageEncoder,
   sessionItemsEncoder,
 } from './formats/encoders.js';
+import type { ParquetOptions } from './formats/parquet-encoder.js';
 
 export interface OutputSettings {
   format: ExportFormat;
@@ -49,23 +50,26 @@ async function encodersOf(
       import('./formats/parquet-encoder.js'),
       import('./formats/parquet-schema.js'),
     ]);
-    const hasItems = resource === SESSION_ITEMS_RESOURCE;
-    const limits = { rows: settings.rowGroupRows, bytes: settings.rowGroupBytes };
+    const options: ParquetOptions = {
+      rowGroupRows: settings.rowGroupRows,
+      rowGroupBytes: settings.rowGroupBytes,
+    };
     return {
       main: parquet.parquetEncoder(
         schema.recordShapeOf(resource),
         parquet.recordRows,
         CREATED_BY,
-        limits,
+        options,
       ),
-      items: hasItems
-        ? parquet.parquetEncoder(
-            schema.SESSION_ITEM_SHAPE,
-            parquet.sessionItemRows,
-            CREATED_BY,
-            limits,
-          )
-        : undefined,
+      items:
+        resource === SESSION_ITEMS_RESOURCE
+          ? parquet.parquetEncoder(
+              schema.SESSION_ITEM_SHAPE,
+              parquet.sessionItemRows,
+              CREATED_BY,
+              options,
+            )
+          : undefined,
     };
   }
   const csv = { raw: settings.csvRaw, bom: settings.bom };
@@ -89,7 +93,11 @@ function itemCount(records: readonly ApiRecord[]): number {
 export interface FileResult {
   file: string;
   written: WrittenFile;
-  items: { file: string; written: WrittenFile; count: number } | undefined;
+  items:
+    | { file: string; written: WrittenFile; count: number; parquet: ParquetFileShape | undefined }
+    | undefined;
+  /** `--format parquet`: row groups and schema (issue 26). */
+  parquet: ParquetFileShape | undefined;
 }
 
 /** One export's files in the output directory, invisible until `commit()`. */
@@ -152,9 +160,14 @@ export class FileOutput {
     await Promise.all(last);
     const written = await this.#main.finish();
     const items = this.#items
-      ? { file: this.itemsFile, written: await this.#items.finish(), count: this.#itemRows }
+      ? {
+          file: this.itemsFile,
+          written: await this.#items.finish(),
+          count: this.#itemRows,
+          parquet: this.#encoders.items?.parquetShape?.(),
+        }
       : undefined;
-    return { file: this.file, written, items };
+    return { file: this.file, written, items, parquet: this.#encoders.main.parquetShape?.() };
   }
 
   async commit(): Promise<void> {

@@ -233,9 +233,11 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
                 count: file.items.count,
                 bytes: file.items.written.bytes,
                 sha256: file.items.written.sha256,
+                ...(file.items.parquet ? { parquet: file.items.parquet } : {}),
               },
             }
           : {}),
+        ...(file.parquet ? { parquet: file.parquet } : {}),
         ...(changes
           ? {
               changes: {

@@ -140,11 +140,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   // `Expect: 100-continue` with a declared body over 1 MiB: refused before the body is sent.
   server.on('checkContinue', (req, res) => {
     if (Number(req.headers['content-length'] ?? Number.NaN) > MAX_BODY_BYTES) {
-      // The client may send the body anyway: this connection cannot carry another request.
-      sendProblem(res, payloadTooLarge(), {
-        ...cors.answerHeaders(originOf(req)),
-        connection: 'close',
-      });
+      // Its `connection: close`: the client may send the body anyway.
+      sendProblem(res, payloadTooLarge(), cors.answerHeaders(originOf(req)));
       return;
     }
     // Behind a pipelined request the answer waits its turn (no socket yet): an interim 100 would
@@ -282,8 +279,8 @@ async function handle(
   if (hasBody) {
     const read = await readBody(req);
     if (read === 'too-large') {
-      // The rest of the body may still be coming: this connection cannot carry another request.
-      sendProblem(res, payloadTooLarge(), { ...corsHeaders, connection: 'close' });
+      // Its `connection: close`: the rest of the body may still be coming.
+      refuse(payloadTooLarge());
       return;
     }
     body = read;
@@ -335,12 +332,9 @@ async function handle(
   res.end(payload);
 }
 
+/** How many Host fields the request has (`rawHeaders` alternates names and values). */
 function hostFields(rawHeaders: readonly string[]): number {
-  let n = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (rawHeaders[i]?.toLowerCase() === 'host') n++;
-  }
-  return n;
+  return rawHeaders.filter((field, i) => i % 2 === 0 && field.toLowerCase() === 'host').length;
 }
 
 function badRequest(detail: string): ProblemError {
@@ -375,7 +369,9 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
 
 /**
  * A refusal keeps the connection (a request read whole, or whose unread body Node drains after the
- * answer): the requests pipelined behind it are answered in order, like any others.
+ * answer): the requests pipelined behind it are answered in order, like any others. Only a
+ * problem that says `connection: close` itself (413: the rest of the body may still be coming)
+ * ends it.
  */
 function sendProblem(
   res: ServerResponse,

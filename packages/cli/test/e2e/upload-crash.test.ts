@@ -110,6 +110,6 @@ describe('rcs upload killed at every commit point of its ledger', () => {
         expect(new Set(created.map((e) => e.file)), where).toEqual(new Set(FILES));
       }
     },
-    900_000,
+    1_800_000,
   );
 });

@@ -88,6 +88,17 @@ describe('rcs export --format parquet (D27)', () => {
         expect(entry.count).toBe(records.length);
         expect(entry.sha256).toBe(await sha(join(pq, entry.file)));
         expect(entry.bytes).toBe((await stat(join(pq, entry.file))).size);
+        // Issue 26: the manifest tells the file's row groups and columns as the file has them.
+        expect(entry.parquet, resource).toEqual({
+          compression: 'snappy',
+          rowGroups: { count: table.groupRows.length, rows: table.groupRows },
+          schema: expect.any(Array),
+        });
+        expect(entry.parquet.schema.map((c: { name: string }) => c.name)).toEqual(
+          shape.fields.map((f) => f.name),
+        );
+        // Fewer rows than one group holds: one group (none for an empty export).
+        expect(table.groupRows).toEqual(records.length > 0 ? [records.length] : []);
       }
       // The child table: one row per analysis item, keyed by session id and position.
       const sessions = await readJsonl(join(jl, 'real-call-sessions.jsonl'));
@@ -105,6 +116,12 @@ describe('rcs export --format parquet (D27)', () => {
       expect(sessionsEntry.items).toMatchObject({
         file: 'real-call-session-items.parquet',
         count: expectedItems.length,
+        parquet: { compression: 'snappy', rowGroups: { count: 1, rows: [expectedItems.length] } },
+      });
+      expect(sessionsEntry.parquet.schema).toContainEqual({
+        name: 'createdAt',
+        type: 'TIMESTAMP(MILLIS, UTC)',
+        nullable: false,
       });
     });
   }

@@ -20,6 +20,28 @@ interface ManifestChildFile {
   count: number;
   bytes: number;
   sha256: string;
+  /** `--format parquet`: the child table's row groups and schema. */
+  parquet?: ParquetFileShape;
+}
+
+/**
+ * Issue 26: what a warehouse loader wants to know of a Parquet file before reading it: its
+ * compression, its row groups (how many, rows in each, in file order) and its columns (the
+ * Parquet type of each, from the generated record shapes; `?` marks a nullable nested field).
+ */
+export interface ParquetFileShape {
+  compression: 'snappy' | 'zstd';
+  rowGroups: { count: number; rows: number[] };
+  schema: { name: string; type: string; nullable: boolean }[];
+}
+
+/** The manifest's `parquet` field of a file, from what its encoder wrote. */
+export function parquetFileShape(
+  compression: ParquetFileShape['compression'],
+  rowGroups: readonly number[],
+  schema: ParquetFileShape['schema'],
+): ParquetFileShape {
+  return { compression, rowGroups: { count: rowGroups.length, rows: [...rowGroups] }, schema };
 }
 
 export interface ManifestEntry {
@@ -44,6 +66,8 @@ export interface ManifestEntry {
   durationMs: number;
   /** real-call-sessions in CSV and Parquet: the analysis-items child table. */
   items?: ManifestChildFile;
+  /** `--format parquet`: the file's row groups and schema (issue 26). */
+  parquet?: ParquetFileShape;
   /** `--changes` (D27): the change file and what it counts. */
   changes?: {
     file: string;

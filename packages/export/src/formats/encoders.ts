@@ -9,6 +9,7 @@
  *   The header comes from the schema's column list (columns.ts), not from the first record.
  */
 import { stringify } from 'csv-stringify/sync';
+import type { ParquetFileShape } from '../files/manifest.js';
 import { rowBuilder } from './cells.js';
 import { SESSION_ITEM_COLUMNS, SESSION_ITEM_FIELDS } from './columns.js';
 import { neutraliseCell } from './neutralise.js';
@@ -26,6 +27,8 @@ export interface PageEncoder<C extends Chunk = Chunk> {
   encode(records: readonly ApiRecord[]): C;
   /** Bytes after the last record (Parquet's last row group and footer). */
   end?(): C;
+  /** Parquet: the file's row groups and schema for the manifest, once `end` has run. */
+  parquetShape?(): ParquetFileShape;
 }
 
 export function jsonlEncoder(): PageEncoder<string> {

@@ -1,50 +1,49 @@
 /**
- * `--format parquet` (D27): a page encoder that buffers converted rows and writes a Parquet row
- * group (snappy-compressed) whenever about ROW_GROUP_BYTES of values or ROW_GROUP_ROWS rows are
- * buffered, so memory stays flat for any export size; `end()` writes the last group and the
- * footer. The bytes go to the same atomic file (hash, fsync, rename) as JSONL and CSV.
+ * `--format parquet` (D27, issue 26): a page encoder that takes converted rows as pages arrive
+ * and writes a row group the way a warehouse's own writer would: when it holds `rowGroupRows`
+ * rows (default 100,000) or `rowGroupBytes` of uncompressed values (default 64 MiB), whichever
+ * comes first; the last group of a file (and a smaller file) holds the rest. Pages of about
+ * 1 MiB, statistics, snappy by default or zstd on request. `end()` writes the last group, the
+ * page indexes and the footer. The bytes go to the same atomic file (hash, fsync, rename) as
+ * JSONL and CSV.
  *
- * Library: hyparquet-writer (pure JavaScript, MIT, one dependency, ~1 MB installed, bundled into
- * the CLI as a chunk that only this format imports, so other commands do not pay for it). It
- * writes nested STRUCT/LIST columns and row groups incrementally through `ParquetWriter`.
+ * Library: hyparquet-writer (pure JavaScript, MIT, bundled into the CLI as a chunk that only
+ * this format imports), through its public API only (`ParquetWriter`, `ByteWriter`): the
+ * library shreds the rows into columns, encodes, compresses and writes the footer. One export
+ * writes at a time (run.ts), so one group of rows is held at a time per table.
  */
-import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
-import { writeColumn } from 'hyparquet-writer/src/column.js';
-import { schemaPathResolver } from 'hyparquet-writer/src/schema.js';
+import * as zlib from 'node:zlib';
+import { type ColumnSource, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
+import { type ParquetFileShape, parquetFileShape } from '../files/manifest.js';
 import type { RecordShape } from '../shape.js';
 import type { ApiRecord, PageEncoder } from './encoders.js';
-import { ColumnBuffers, type SizeCounter } from './parquet-columns.js';
-import { ParquetFooter, type RowGroupMeta } from './parquet-footer.js';
-import { parquetSchemaOf } from './parquet-schema.js';
+import { parquetColumnsOf, parquetSchemaOf } from './parquet-schema.js';
+import { ChunkSink } from './parquet-sink.js';
+import { ParquetColumns } from './parquet-values.js';
+
+type ParquetCompression = 'snappy' | 'zstd';
+
+/** The Parquet format's options (`--row-group-rows`, `--row-group-bytes`; `compression` has no flag yet). */
+export interface ParquetOptions {
+  /** A row group is written when it holds this many rows. */
+  rowGroupRows?: number;
+  /** ... or this many bytes of uncompressed values, if that comes first (large rows). */
+  rowGroupBytes?: number;
+  compression?: ParquetCompression;
+}
 
 /**
- * A row group is written when either is reached. The exports of a run write at once, so they
- * share PARQUET_MEMORY of buffered values; a group is never cut below MIN_GROUP_BYTES, and never
- * holds more than ROW_GROUP_ROWS. Issue 13's flat memory: the buffered values cost several times
- * their byte count in V8's heap (and in the pages V8 keeps after they die), so a 16 MB budget put
- * `rcs export real-call-sessions --format parquet --changes` alone at 235 MB peak RSS and `all` at
- * 189-193 MB (300,000 records, second run); at 4 MB with groups of at least 512 KB (and the same
- * cut in changes.ts), 164-176 and 167-169 MB, for ~8 % more CPU. Since the footer is kept as
- * bytes (parquet-footer.ts), more groups no longer cost heap: at 2 MB with groups of at least
- * 256 KB (and 2 MB in changes.ts), `all` with --changes at 1M records peaks at 152.7-154.7 MB
- * against 161.2-163.5 MB at 4 MB / 512 KB (three runs each), for 1-6 % more time; 1 MB / 128 KB
- * was no better (157-168 MB). A 256 KB group still holds hundreds of sessions or thousands of
- * smaller records.
+ * DuckDB writes 122,880 rows a group and reads best at 100k-1M; BigQuery asks for at least
+ * 16 MiB, Spark and parquet-java cut at 128 MB (issue 26).
  */
-const PARQUET_MEMORY = 2 * 1024 * 1024;
-const MIN_GROUP_BYTES = 256 * 1024;
-const ROW_GROUP_ROWS = 100_000;
-/** The writer's buffer after each handover (hyparquet-writer's ByteWriter starts at 1 KB). */
-const WRITER_START = 16 * 1024;
-/** hyparquet-writer's default data page size, as ParquetWriter.write uses it. */
-const PAGE_SIZE = 1024 * 1024;
+const PARQUET_DEFAULTS: Required<ParquetOptions> = {
+  rowGroupRows: 100_000,
+  rowGroupBytes: 64 * 1024 * 1024,
+  compression: 'snappy',
+};
 
-function rowGroupLimits(sharedBy: number): RowGroupLimits {
-  return {
-    rows: ROW_GROUP_ROWS,
-    bytes: Math.max(MIN_GROUP_BYTES, Math.floor(PARQUET_MEMORY / Math.max(1, sharedBy))),
-  };
-}
+/** About 1 MiB of uncompressed values a data page (hyparquet-writer's default, and parquet-java's). */
+const PAGE_SIZE = 1024 * 1024;
 
 /**
  * Rows of a table from one page of records (a record can give zero or many rows): `add` is
@@ -81,44 +80,60 @@ function labelOf(record: ApiRecord, index: number): string {
   return index < 0 ? label : `${label} item ${index}`;
 }
 
-export interface RowGroupLimits {
-  rows: number;
-  bytes: number;
+/** A whole number of at least 1, or a clear error naming the option (library callers). */
+function positive(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a whole number of at least 1, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * zstd from Node's own zlib (libzstd, Node 22.15 and later): no dependency, maintained with
+ * Node. hyparquet-writer takes it as a compressor for the ZSTD codec.
+ */
+function zstdCompressors(): { ZSTD: (input: Uint8Array) => Uint8Array } {
+  const compress = (zlib as { zstdCompressSync?: (input: Uint8Array) => Uint8Array })
+    .zstdCompressSync;
+  if (typeof compress !== 'function') {
+    throw new Error(
+      `--compression zstd needs Node 22.15 or later (zstd in node:zlib); this is Node ${process.versions.node}`,
+    );
+  }
+  return { ZSTD: (input) => compress(input) };
+}
+
+/** A Parquet page encoder that also describes the file it wrote (for the manifest). */
+export interface ParquetEncoder extends PageEncoder<Uint8Array> {
+  parquetShape(): ParquetFileShape;
 }
 
 export function parquetEncoder(
   shape: RecordShape,
   rows: RowSource,
   createdBy: string,
-  limits: RowGroupLimits = rowGroupLimits(1),
-): PageEncoder<Uint8Array> {
-  const writer = new ByteWriter();
-  const schema = parquetSchemaOf(shape.fields) as ConstructorParameters<
-    typeof ParquetWriter
-  >[0]['schema'];
+  options: ParquetOptions = {},
+): ParquetEncoder {
+  const groupRows = positive('rowGroupRows', options.rowGroupRows ?? PARQUET_DEFAULTS.rowGroupRows);
+  const groupBytes = positive(
+    'rowGroupBytes',
+    options.rowGroupBytes ?? PARQUET_DEFAULTS.rowGroupBytes,
+  );
+  const compression = options.compression ?? PARQUET_DEFAULTS.compression;
+  const sink = new ChunkSink();
+  const schema: SchemaElement[] = parquetSchemaOf(shape.fields);
   const parquet = new ParquetWriter({
-    writer,
+    writer: sink,
     schema,
-    codec: 'SNAPPY',
+    ...(compression === 'zstd'
+      ? { codec: 'ZSTD', compressors: zstdCompressors() }
+      : { codec: 'SNAPPY' }),
+    statistics: true,
     createdBy,
   });
-  // Row groups' metadata as bytes from the moment they are written (parquet-footer.ts).
-  const footer = new ParquetFooter(schema, parquet.statisticsTruncateLength);
-  let numRows = 0n;
-  const buffers = new ColumnBuffers(shape.fields);
-  const size: SizeCounter = { bytes: 0 };
-  const resolve = schemaPathResolver(schema);
-  // Per top-level column, its leaves' schema paths (depth first, as ColumnBuffers' leaves).
-  const leafPaths = shape.fields.map((field) => {
-    const paths: (typeof schema)[] = [];
-    const visit = (path: ReturnType<typeof resolve>) => {
-      const node = path[path.length - 1]!;
-      if (node.children.length === 0) paths.push(path.map((n) => n.element));
-      for (const child of node.children) visit([...path, child]);
-    };
-    visit(resolve([field.name]));
-    return paths;
-  });
+  const columns = new ParquetColumns(shape.fields);
+  const rowGroups: number[] = [];
+
   // A row of a child table names sessionId and itemIndex from its record and position.
   const fromRecord = shape.fields.map((f, i) =>
     i < 2 && (f.name === 'sessionId' || f.name === 'itemIndex') ? f.name : undefined,
@@ -133,98 +148,38 @@ export function parquetEncoder(
     if (special === 'itemIndex') return currentIndex;
     return currentRow[shape.fields[column]!.name];
   };
-
-  /**
-   * The bytes the writer produced since the last call (the writer keeps counting offsets). They
-   * leave with the writer's buffer itself, and the writer starts again from a small one: a
-   * buffer grown to a whole row group is not kept by each of the run's encoders between groups
-   * (issue 13), and the group's bytes are not copied once more.
-   */
-  const take = (): Uint8Array => {
-    if (writer.index === 0) return new Uint8Array(0);
-    const bytes = new Uint8Array(writer.buffer, 0, writer.index);
-    writer.buffer = new ArrayBuffer(WRITER_START);
-    writer.view = new DataView(writer.buffer);
-    writer.index = 0;
-    return bytes;
-  };
-
-  /**
-   * Writes the buffered rows as one row group, a column at a time, each leaf's buffers
-   * released as soon as its column chunk is written (what ParquetWriter.write does, with the
-   * same options, from the shredded columns instead of row objects).
-   */
-  const writeGroup = (): void => {
-    const rows = buffers.rows;
-    if (rows === 0) return;
-    const groupStart = writer.offset;
-    const chunks: RowGroupMeta['columns'] = [];
-    for (let c = 0; c < shape.fields.length; c++) {
-      const leaves = buffers.columnLeaves[c]!;
-      for (let l = 0; l < leaves.length; l++) {
-        const leaf = leaves[l]!;
-        const schemaPath = leafPaths[c]![l]!;
-        const result = writeColumn({
-          writer,
-          column: {
-            columnName: schemaPath
-              .slice(1)
-              .map((s) => s.name)
-              .join('.'),
-            element: schemaPath[schemaPath.length - 1]!,
-            schemaPath,
-            codec: parquet.codec,
-            compressors: parquet.compressors,
-            stats: parquet.statistics,
-            statisticsTruncateLength: parquet.statisticsTruncateLength,
-            pageSize: PAGE_SIZE,
-            dictionarySize: undefined,
-            columnIndex: false,
-            // No page index: a chunk of a group is one page (groups are far below PAGE_SIZE)
-            // unless a lone export writes 4 MB groups, and the footer is written as it goes.
-            offsetIndex: false,
-            encoding: undefined,
-            bloomFilter: undefined,
-          },
-          pageData: ColumnBuffers.pageData(leaf) as Parameters<typeof writeColumn>[0]['pageData'],
-        });
-        leaf.values = [];
-        chunks.push(result.chunk as RowGroupMeta['columns'][number]);
-      }
-    }
-    let totalByteSize = 0n;
-    for (const { meta_data } of chunks) totalByteSize += meta_data?.total_uncompressed_size ?? 0n;
-    numRows += BigInt(rows);
-    footer.add({
-      columns: chunks,
-      total_byte_size: totalByteSize,
-      num_rows: BigInt(rows),
-      total_compressed_size: BigInt(writer.offset - groupStart),
-    });
-    buffers.clear();
-    size.bytes = 0;
-  };
-
   const label = () => labelOf(currentRecord, currentIndex);
+
+  /** The rows taken so far as one row group (one `write` call is one group). */
+  const writeGroup = (): void => {
+    const count = columns.rows;
+    if (count === 0) return;
+    const columnData: ColumnSource[] = columns.take();
+    // No promise: the sink's flush is synchronous, so the group is written when write returns.
+    void parquet.write({ columnData, rowGroupSize: count, pageSize: PAGE_SIZE });
+    rowGroups.push(count);
+  };
+
   const addRow = (row: Record<string, unknown>, record: ApiRecord, index: number): void => {
     currentRow = row;
     currentRecord = record;
     currentIndex = index;
-    buffers.addRow(columnValue, size, label);
-    if (buffers.rows >= limits.rows || size.bytes >= limits.bytes) writeGroup();
+    columns.addRow(columnValue, label);
+    if (columns.rows >= groupRows || columns.bytes >= groupBytes) writeGroup();
   };
 
-  const preamble = take();
+  const preamble = sink.take();
   return {
     preamble,
+    parquetShape: () => parquetFileShape(compression, rowGroups, parquetColumnsOf(shape.fields)),
     encode(records) {
       rows(records, addRow);
-      return take();
+      return sink.take();
     },
     end() {
       writeGroup();
-      footer.finish(writer, numRows, createdBy);
-      return take();
+      void parquet.finish();
+      return sink.take();
     },
   };
 }

@@ -80,6 +80,37 @@ export function parquetSchemaOf(columns: readonly NamedShape[]): ParquetSchemaEl
   ];
 }
 
+/** A column's Parquet type as the manifest names it: `LIST<STRUCT<name: STRING, score: INT64?>>`. */
+function typeText(shape: FieldShape): string {
+  switch (shape.type) {
+    case 'int64':
+      return 'INT64';
+    case 'double':
+      return 'DOUBLE';
+    case 'boolean':
+      return 'BOOLEAN';
+    case 'string':
+      return 'STRING';
+    case 'timestamp':
+      return 'TIMESTAMP(MILLIS, UTC)';
+    case 'list':
+      return `LIST<${typeText(shape.element)}${shape.element.nullable ? '?' : ''}>`;
+    case 'struct':
+      return `STRUCT<${shape.fields.map((f) => `${f.name}: ${typeText(f.shape)}${f.shape.nullable ? '?' : ''}`).join(', ')}>`;
+  }
+}
+
+/** The top-level columns of a table, for the manifest (issue 26). */
+export function parquetColumnsOf(
+  columns: readonly NamedShape[],
+): { name: string; type: string; nullable: boolean }[] {
+  return columns.map((c) => ({
+    name: c.name,
+    type: typeText(c.shape),
+    nullable: c.shape.nullable,
+  }));
+}
+
 /** The record shape of one export, by the schema name its row in EXPORT_TABLE names. */
 export function recordShapeOf(resource: ExportResource): RecordShape {
   const entry = EXPORT_TABLE.find((e) => e.resource === resource);

@@ -3,14 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../src/formats/encoders.js';
-import { ParquetValueError } from '../../src/formats/parquet-columns.js';
-import { parquetEncoder, recordRows, sessionItemRows } from '../../src/formats/parquet-encoder.js';
+import {
+  type ParquetOptions,
+  parquetEncoder,
+  recordRows,
+  sessionItemRows,
+} from '../../src/formats/parquet-encoder.js';
 import {
   parquetSchemaOf,
   recordShapeOf,
   SESSION_ITEM_SHAPE,
 } from '../../src/formats/parquet-schema.js';
-import { actualRow, expectedRow, readParquet } from '../support/parquet-reader.js';
+import { ParquetValueError } from '../../src/formats/parquet-values.js';
+import { actualRow, expectedRow, parquetMetadata, readParquet } from '../support/parquet-reader.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -33,9 +38,9 @@ async function encodeToFile(
   name: string,
   records: ApiRecord[],
   pageSize: number,
-  limits?: { rows: number; bytes: number },
+  options?: ParquetOptions,
 ) {
-  const encoder = parquetEncoder(recordShapeOf('users'), recordRows, 'test', limits);
+  const encoder = parquetEncoder(recordShapeOf('users'), recordRows, 'test', options);
   const chunks: Uint8Array[] = [encoder.preamble];
   for (let i = 0; i < records.length; i += pageSize) {
     chunks.push(encoder.encode(records.slice(i, i + pageSize)));
@@ -50,14 +55,13 @@ describe('parquet encoder', () => {
   it('writes row groups as pages arrive; the file reads back equal', async () => {
     const records = Array.from({ length: 2_500 }, (_, i) => user(i));
     const { path, chunks } = await encodeToFile('users.parquet', records, 100, {
-      rows: 1000,
-      bytes: 1 << 30,
+      rowGroupRows: 1000,
     });
     // Bytes leave the encoder as each row group fills, not all at the end.
     const nonEmpty = chunks.filter((c) => c.byteLength > 0).length;
     expect(nonEmpty).toBeGreaterThanOrEqual(4);
     const table = await readParquet(path);
-    expect(table.rowGroups).toBe(3);
+    expect(table.groupRows).toEqual([1000, 1000, 500]);
     expect(table.rows.map(actualRow)).toEqual(
       records.map((r) => expectedRow(r, recordShapeOf('users'))),
     );
@@ -68,11 +72,59 @@ describe('parquet encoder', () => {
       ...user(i),
       firstName: 'x'.repeat(10_000),
     }));
-    const { path } = await encodeToFile('big.parquet', records, 100, {
-      rows: 1_000_000,
-      bytes: 1_000_000,
+    const { path } = await encodeToFile('big.parquet', records, 100, { rowGroupBytes: 1_000_000 });
+    // 10,000 characters a row: a group closes at the row that reaches 1,000,000 bytes.
+    expect((await readParquet(path)).groupRows).toEqual([100, 100, 100]);
+  });
+
+  it('statistics on every column chunk; snappy by default, zstd on request', async () => {
+    const records = Array.from({ length: 300 }, (_, i) => user(i));
+    const shape = recordShapeOf('users');
+    for (const compression of ['snappy', 'zstd'] as const) {
+      const { path } = await encodeToFile(`${compression}.parquet`, records, 100, {
+        compression,
+      });
+      const meta = await parquetMetadata(path);
+      expect(new Set(meta.map((m) => m.compression))).toEqual(new Set([compression.toUpperCase()]));
+      const createdAt = meta.find((m) => m.path_in_schema === 'createdAt')!;
+      expect([createdAt.stats_min_value, createdAt.stats_max_value]).toEqual([
+        '2026-01-01 10:00:00+00',
+        '2026-01-09 10:00:00.296+00',
+      ]);
+      const email = meta.find((m) => m.path_in_schema === 'email')!;
+      expect(email.stats_null_count).toBe(60n);
+      const table = await readParquet(path);
+      expect(table.rows.map(actualRow)).toEqual(records.map((r) => expectedRow(r, shape)));
+    }
+  });
+
+  it('row-group bounds that are not whole positive numbers are refused', () => {
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      expect(() =>
+        parquetEncoder(recordShapeOf('users'), recordRows, 'test', { rowGroupRows: bad }),
+      ).toThrow(/rowGroupRows must be a whole number of at least 1/);
+      expect(() =>
+        parquetEncoder(recordShapeOf('users'), recordRows, 'test', { rowGroupBytes: bad }),
+      ).toThrow(/rowGroupBytes must be a whole number of at least 1/);
+    }
+  });
+
+  it('by default a row group holds 100,000 rows, the last one the rest', async () => {
+    const encoder = parquetEncoder(recordShapeOf('users'), recordRows, 'test');
+    const chunks: Uint8Array[] = [encoder.preamble];
+    for (let i = 0; i < 250_000; i += 100) {
+      chunks.push(encoder.encode(Array.from({ length: 100 }, (_, j) => user(i + j))));
+    }
+    chunks.push(encoder.end!());
+    const path = join(dir, 'default-groups.parquet');
+    await writeFile(path, Buffer.concat(chunks));
+    const groups = new Map<unknown, unknown>();
+    for (const m of await parquetMetadata(path)) groups.set(m.row_group_id, m.row_group_num_rows);
+    expect([...groups.values()]).toEqual([100_000n, 100_000n, 50_000n]);
+    expect(encoder.parquetShape!().rowGroups).toEqual({
+      count: 3,
+      rows: [100_000, 100_000, 50_000],
     });
-    expect((await readParquet(path)).rowGroups).toBeGreaterThanOrEqual(3);
   });
 
   it('an empty export is a valid file with the schema and no rows', async () => {

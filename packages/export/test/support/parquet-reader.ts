@@ -13,6 +13,8 @@ export interface ParquetTable {
   /** Leaf and group repetitions from the file's schema, by name path (`analysis.score`). */
   repetitions: Record<string, string>;
   rowGroups: number;
+  /** Rows of each row group, in file order (`parquet_metadata`). */
+  groupRows: number[];
 }
 
 const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
@@ -35,10 +37,14 @@ export async function readParquet(path: string): Promise<ParquetTable> {
     ).getRowObjectsJS();
     const repetitions: Record<string, string> = {};
     for (const r of schema) repetitions[String(r.name)] = String(r.repetition_type);
-    const meta = await c.runAndReadAll(
-      `SELECT count(DISTINCT row_group_id) AS n FROM parquet_metadata(${file})`,
-    );
-    return { rows, types, repetitions, rowGroups: Number(meta.getRowObjectsJS()[0]!.n) };
+    const groupRows = (
+      await c.runAndReadAll(
+        `SELECT row_group_id, any_value(row_group_num_rows) AS n FROM parquet_metadata(${file}) GROUP BY 1 ORDER BY 1`,
+      )
+    )
+      .getRowObjectsJS()
+      .map((r) => Number(r.n));
+    return { rows, types, repetitions, rowGroups: groupRows.length, groupRows };
   } finally {
     c.closeSync();
     db.closeSync();
@@ -49,7 +55,7 @@ export async function readParquet(path: string): Promise<ParquetTable> {
  * What a JSONL record becomes in Parquet, as the reader gives it back (D27): date-times as
  * milliseconds, integers as bigint, absent optional properties as null, undeclared ones gone.
  */
-export function expectedValue(
+function expectedValue(
   value: unknown,
   shape: FieldShape,
   timestamp: (ms: number) => unknown = (ms) => ms,
@@ -89,4 +95,18 @@ export function actualRow(row: unknown): unknown {
     );
   }
   return row;
+}
+
+/** `parquet_metadata()`: one row per column chunk (row group, column, codec, statistics). */
+export async function parquetMetadata(path: string): Promise<Record<string, unknown>[]> {
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  try {
+    return (
+      await c.runAndReadAll(`SELECT * FROM parquet_metadata(${quote(path)})`)
+    ).getRowObjectsJS() as Record<string, unknown>[];
+  } finally {
+    c.closeSync();
+    db.closeSync();
+  }
 }
