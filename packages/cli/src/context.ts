@@ -4,6 +4,7 @@ import { configPath, type Profile, profileNameOf, profileOf, readConfig } from '
 import { CliError, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { createProgress, type Progress } from './output/progress.js';
+import { safeLine } from './output/sanitize.js';
 
 /** The global flags of cli.md, as commander hands them over. */
 export interface GlobalOptions {
@@ -277,8 +278,9 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
         // --verbose logs method, URL, status and retries; never a header, and redacted anyway.
         logger: verbose
           ? {
-              debug: (m) => io.stderr.write(`[rcs] ${redact(m)}\n`),
-              warn: (m) => io.stderr.write(`[rcs] ${redact(m)}\n`),
+              // (safeLine: a request id or URL from the service cannot move the terminal.)
+              debug: (m) => io.stderr.write(`[rcs] ${safeLine(redact(m))}\n`),
+              warn: (m) => io.stderr.write(`[rcs] ${safeLine(redact(m))}\n`),
             }
           : undefined,
       });

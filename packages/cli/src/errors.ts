@@ -68,6 +68,7 @@ export function interruptedExitCode(reason: unknown): number {
 
 export interface Described {
   exitCode: number;
+  /** One line; for a request the service answered, it ends with `(request id …)` (issue 29). */
   message: string;
 }
 
@@ -77,11 +78,25 @@ function detailOf(error: { detail?: string | undefined; message: string }): stri
 }
 
 /**
- * Maps any error to the contract's exit code and one actionable line. Works on the client's
- * error classes by `name` so that this module stays free of the client import (start-up time)
- * and works across bundle chunks.
+ * Maps any error to the contract's exit code and one actionable line, which ends with the
+ * service's request id when the service answered the failed request (issue 29, cli.md "Errors"):
+ * the id a user quotes to the service's support. The one place the id is appended.
  */
 export function describeError(error: unknown): Described {
+  const described = describeFailure(error);
+  const requestId = (error as { requestId?: unknown } | null)?.requestId;
+  if (typeof requestId !== 'string' || requestId === '') return described;
+  const suffix = ` (request id ${safeLine(requestId)})`;
+  // A message taken from the client's own error text may already end with it.
+  if (described.message.endsWith(suffix)) return described;
+  return { ...described, message: `${described.message}${suffix}` };
+}
+
+/**
+ * The exit code and line for any error. Works on the client's error classes by `name` so that
+ * this module stays free of the client import (start-up time) and works across bundle chunks.
+ */
+function describeFailure(error: unknown): Described {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   // An AbortError (e.g. from node:timers/promises) carries the abort reason as its cause.
   const isAbort = error instanceof Error && error.name === 'AbortError';

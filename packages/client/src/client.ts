@@ -41,6 +41,11 @@ export interface RcsClientOptions extends BackoffOptions {
    * and grows back while answers are good (AIMD). Default true; nothing is paced until a 429.
    */
   adaptiveRate?: boolean | undefined;
+  /**
+   * The answer header that names the service's request id, carried by every `ApiError` and
+   * logged per request (issue 29). Default `x-request-id` (then `request-id`).
+   */
+  requestIdHeader?: string | undefined;
 }
 
 export interface RcsClient {
@@ -70,6 +75,7 @@ const OPTION_KEYS: readonly string[] = [
   'unreachableRetries',
   'maxResponseBytes',
   'adaptiveRate',
+  'requestIdHeader',
 ];
 
 export const DEFAULT_MAX_RETRIES = 2;
@@ -108,6 +114,15 @@ function nonNegativeInteger(name: string, v: number | undefined, fallback: numbe
   return v;
 }
 
+/** A header name as fetch's Headers accepts it (RFC 9110 token), or undefined for the default. */
+function headerName(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(raw)) {
+    throw new RcsError(`requestIdHeader must be a header name such as x-request-id, got ${raw}`);
+  }
+  return raw;
+}
+
 export function createRcsClient(options: RcsClientOptions): RcsClient {
   if (options === null || typeof options !== 'object') {
     throw new RcsError('createRcsClient needs options: { baseUrl, apiKey? | token? }');
@@ -137,6 +152,7 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
     options.unreachableRetries === undefined
       ? undefined
       : nonNegativeInteger('unreachableRetries', options.unreachableRetries, 0);
+  const requestIdHeader = headerName(options.requestIdHeader);
   const redact = makeRedactor([options.apiKey, options.token]);
   const transport = createTransport({
     fetch: options.fetch,
@@ -154,9 +170,10 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
     unreachableRetries,
     maxResponseBytes,
     pacer: options.adaptiveRate === false ? undefined : createRatePacer(),
+    requestIdHeader,
   });
   const api = createClient<paths>({ baseUrl, fetch: transport() });
-  const deps = { api, transport, redact, baseUrl };
+  const deps = { api, transport, redact, requestIdHeader, baseUrl };
   const { exports, exportsByResource } = createExports(deps);
   return {
     GET: api.GET,

@@ -63,6 +63,7 @@ export interface ExportDeps {
   api: Client<paths>;
   transport: (options?: RequestOptions) => FetchLike;
   redact: Redactor;
+  requestIdHeader?: string | undefined;
   baseUrl: string;
 }
 
@@ -127,7 +128,7 @@ function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
     const result = await get(entry.path, { params: { query }, fetch: deps.transport(request) });
     const qs = new URLSearchParams(query as Record<string, string>).toString();
     const url = `${deps.baseUrl}${entry.path}${qs ? `?${qs}` : ''}`;
-    const error = errorOf(result, { method: 'GET', url }, deps.redact);
+    const error = errorOf(result, { method: 'GET', url }, deps);
     if (error) throw error;
     return result.data as Page<{ id: string } & Record<string, unknown>>;
   }

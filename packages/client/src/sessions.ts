@@ -40,6 +40,7 @@ export interface SessionDeps {
   api: Client<paths>;
   transport: (options?: RequestOptions) => FetchLike;
   redact: Redactor;
+  requestIdHeader?: string | undefined;
   baseUrl: string;
   maxRetryAfterMs: number;
 }
@@ -56,11 +57,7 @@ export function createSessions(deps: SessionDeps): SessionsApi {
     // Not idempotent unless the caller says so: a POST that may have reached the service is
     // never repeated (the transport's rule), so a session is not created twice.
     const result = await deps.api.POST(CREATE_PATH, { body, fetch: deps.transport(options) });
-    const error = errorOf(
-      result,
-      { method: 'POST', url: `${deps.baseUrl}${CREATE_PATH}` },
-      deps.redact,
-    );
+    const error = errorOf(result, { method: 'POST', url: `${deps.baseUrl}${CREATE_PATH}` }, deps);
     if (error) throw error;
     return result.data as RealCallSession;
   }
@@ -74,7 +71,7 @@ export function createSessions(deps: SessionDeps): SessionsApi {
       fetch: deps.transport(options),
     });
     const url = `${deps.baseUrl}/api/v1/real-call-sessions/${encodeURIComponent(sessionId)}`;
-    const error = errorOf(result, { method: 'GET', url }, deps.redact);
+    const error = errorOf(result, { method: 'GET', url }, deps);
     if (error) throw error;
     return { session: result.data as RealCallSession, response: result.response };
   }

@@ -1,5 +1,5 @@
 import type { RatePacer } from './adaptive-rate.js';
-import { parseErrorBody } from './api-error.js';
+import { parseErrorBody, requestIdOf } from './api-error.js';
 import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay, sleep } from './backoff.js';
 import { readBoundedChunks } from './bounded-body.js';
 import { causeCode } from './cause-code.js';
@@ -46,6 +46,8 @@ export interface TransportConfig extends BackoffOptions {
   maxResponseBytes: number;
   /** Shared pacing of every request of this client (AIMD on 429s), or none. */
   pacer?: RatePacer | undefined;
+  /** The answer header naming the service's request id (issue 29); see `requestIdOf`. */
+  requestIdHeader?: string | undefined;
 }
 
 export type FetchLike = (input: Request) => Promise<Response>;
@@ -222,10 +224,11 @@ export function createTransport(config: TransportConfig) {
         if (attempt.response) {
           const res = attempt.response;
           answered = true;
-          config.logger?.debug?.(`${method} ${request.url} -> ${res.status}`, {
-            status: res.status,
-            attempt: retry + 1,
-          });
+          const requestId = requestIdOf(res.headers, config.requestIdHeader);
+          config.logger?.debug?.(
+            `${method} ${request.url} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''}`,
+            { status: res.status, attempt: retry + 1, requestId },
+          );
           const asked = parseRetryAfter(res.headers.get('retry-after'));
           config.pacer?.onAnswer(res.status, asked, attempt.sentAt);
           if (retry >= maxRetries || !(await worthRetrying(res, idempotent))) return res;

@@ -128,7 +128,8 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
       return EXIT.failure;
     }
     const described = describeError(error);
-    ctx.error(`${what} failed: ${described.message}${where}`);
+    // The line ends with the service's request id, when it answered (describeError, issue 29).
+    ctx.error(`${what} failed${where}: ${described.message}`);
     return described.exitCode;
   }
 }
