@@ -7,7 +7,9 @@ import type { paths } from './generated/openapi.js';
 import { defaultExport } from './interop.js';
 import { makeRedactor } from './redact.js';
 import { createSessions, type SessionsApi } from './sessions.js';
+import type { ClientTracing } from './tracing.js';
 import { assertSecureTransport, createTransport, type Logger } from './transport.js';
+import { CLIENT_VERSION } from './version.js';
 
 const createClient = defaultExport(createClientImport);
 
@@ -46,6 +48,11 @@ export interface RcsClientOptions extends BackoffOptions {
    * logged per request (issue 29). Default `x-request-id` (then `request-id`).
    */
   requestIdHeader?: string | undefined;
+  /**
+   * Spans for every request, pagination and wait (issue 29): `openTelemetry()` from
+   * `@rcs/client/otel` (an OpenTelemetry tracer, given or global). Default none: no cost.
+   */
+  tracing?: ClientTracing | undefined;
 }
 
 export interface RcsClient {
@@ -76,11 +83,12 @@ const OPTION_KEYS: readonly string[] = [
   'maxResponseBytes',
   'adaptiveRate',
   'requestIdHeader',
+  'tracing',
 ];
 
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_USER_AGENT = 'rcs-client/0.1.0';
+export const DEFAULT_USER_AGENT = `rcs-client/${CLIENT_VERSION}`;
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 function normaliseBaseUrl(raw: unknown): string {
@@ -171,9 +179,10 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
     maxResponseBytes,
     pacer: options.adaptiveRate === false ? undefined : createRatePacer(),
     requestIdHeader,
+    tracing: options.tracing,
   });
   const api = createClient<paths>({ baseUrl, fetch: transport() });
-  const deps = { api, transport, redact, requestIdHeader, baseUrl };
+  const deps = { api, transport, redact, requestIdHeader, baseUrl, tracing: options.tracing };
   const { exports, exportsByResource } = createExports(deps);
   return {
     GET: api.GET,

@@ -6,7 +6,9 @@ import { causeCode } from './cause-code.js';
 import { certificateFailure } from './certificate.js';
 import { ConnectionError, RcsError, TimeoutError } from './errors.js';
 import type { Redactor } from './redact.js';
+import { type RequestSpan, startRequestSpan } from './request-span.js';
 import { parseRetryAfter } from './retry-after.js';
+import { type ClientTracing, errorType, type TracedSpan } from './tracing.js';
 
 /** Per-request overrides of the client's defaults. */
 export interface RequestOptions {
@@ -48,9 +50,19 @@ export interface TransportConfig extends BackoffOptions {
   pacer?: RatePacer | undefined;
   /** The answer header naming the service's request id (issue 29); see `requestIdOf`. */
   requestIdHeader?: string | undefined;
+  /** Spans for requests (issue 29), or none: then nothing of tracing runs. */
+  tracing?: ClientTracing | undefined;
 }
 
 export type FetchLike = (input: Request) => Promise<Response>;
+
+/** What the client's own methods add to a request's options: where its span goes (issue 29). */
+export interface TracedRequestOptions extends RequestOptions {
+  /** The span this request's span is a child of (a pagination, a wait). */
+  parentSpan?: TracedSpan | undefined;
+  /** The path template (`/api/v1/real-call-sessions/{sessionId}`): the span's low-cardinality name. */
+  urlTemplate?: string | undefined;
+}
 
 /** Statuses worth a second try for a request that may safely be repeated. */
 const RETRY_IDEMPOTENT = new Set([408, 429, 500, 502, 503, 504]);
@@ -189,8 +201,31 @@ export function createTransport(config: TransportConfig) {
   let answered = false;
 
   /** Returns the fetch for one logical request, with its per-request options applied. */
-  return function transport(options: RequestOptions = {}): FetchLike {
-    return async (request: Request): Promise<Response> => {
+  return function transport(options: TracedRequestOptions = {}): FetchLike {
+    const tracing = config.tracing;
+    if (!tracing) return (request) => send(request, undefined);
+    return async (request) => {
+      const span = startRequestSpan(
+        tracing,
+        {
+          method: request.method.toUpperCase(),
+          url: request.url,
+          template: options.urlTemplate,
+          ...(options.parentSpan ? { parent: options.parentSpan } : {}),
+        },
+        config,
+      );
+      try {
+        const response = await send(request, span);
+        span.end();
+        return response;
+      } catch (error) {
+        span.end(error);
+        throw error;
+      }
+    };
+
+    async function send(request: Request, span: RequestSpan | undefined): Promise<Response> {
       const url = new URL(request.url);
       assertSecureTransport(url, hasCredentials, config.allowInsecureHttp);
       const method = request.method.toUpperCase();
@@ -202,6 +237,10 @@ export function createTransport(config: TransportConfig) {
       if (config.apiKey) headers.set('X-API-KEY', config.apiKey);
       if (config.token) headers.set('Authorization', `Bearer ${config.token}`);
       if (config.userAgent) headers.set('User-Agent', config.userAgent);
+      // W3C trace context of this request's span, so the service's spans join the trace.
+      for (const [name, value] of Object.entries(span?.span.traceHeaders() ?? {})) {
+        headers.set(name, value);
+      }
       // Buffered once so that every attempt sends the same bytes (bodies are ≤ 1 MiB, D2).
       const body = request.body === null ? undefined : await request.arrayBuffer();
       const where = { method, url: request.url };
@@ -218,7 +257,7 @@ export function createTransport(config: TransportConfig) {
               redirect: hasCredentials ? 'manual' : request.redirect,
               signal,
             }),
-          { callerSignal, timeoutMs, idempotent, where, headers, body },
+          { callerSignal, timeoutMs, idempotent, where, headers, body, span },
         );
         let waitMs: number | undefined;
         if (attempt.response) {
@@ -229,6 +268,7 @@ export function createTransport(config: TransportConfig) {
             `${method} ${request.url} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''}`,
             { status: res.status, attempt: retry + 1, requestId },
           );
+          span?.answered(res, retry);
           const asked = parseRetryAfter(res.headers.get('retry-after'));
           config.pacer?.onAnswer(res.status, asked, attempt.sentAt);
           if (retry >= maxRetries || !(await worthRetrying(res, idempotent))) return res;
@@ -250,14 +290,21 @@ export function createTransport(config: TransportConfig) {
             throw failure;
           }
         }
+        const retryAfter = waitMs !== undefined;
         waitMs ??= fullJitterDelay(retry, backoff);
+        span?.retrying(
+          attempt.response ? String(attempt.response.status) : errorType(attempt.failure),
+          retry + 1,
+          waitMs,
+          retryAfter,
+        );
         config.logger?.warn?.(
           `retrying ${method} ${request.url} in ${waitMs} ms (retry ${retry + 1} of ${maxRetries})`,
           { retry: retry + 1, waitMs },
         );
         await sleep(waitMs, callerSignal);
       }
-    };
+    }
   };
 
   async function sendOnce(
@@ -269,10 +316,16 @@ export function createTransport(config: TransportConfig) {
       where: { method: string; url: string };
       headers: Headers;
       body: ArrayBuffer | undefined;
+      span: RequestSpan | undefined;
     },
   ): Promise<Attempt> {
     ctx.callerSignal.throwIfAborted();
+    const asked = ctx.span && config.pacer ? Date.now() : 0;
     const sentAt = config.pacer ? await config.pacer.acquire(ctx.callerSignal) : undefined;
+    // Held back by the rate controller (after a 429): an event with the time it waited. (An
+    // attempt let go at once comes back within the millisecond; the clock may tick meanwhile.)
+    const held = ctx.span && config.pacer ? Date.now() - asked : 0;
+    if (held > 1) ctx.span?.paced(held);
     // One fresh controller per attempt, linked to the caller's signal by a listener that is
     // removed afterwards. This is AbortSignal.any by hand: a Request built on a long-lived signal
     // (or on AbortSignal.any of one) leaves a listener on it in undici, ~1.3 kB per request, which
