@@ -76,6 +76,15 @@ function wrap(span: Span, propagate: boolean): TracedSpan {
   return traced;
 }
 
+/**
+ * Runs `work` with `span` (one of `openTelemetry()`'s) as the active span, so the spans started
+ * within (by this client or any other instrumentation) are its children.
+ */
+export function withActiveSpan<T>(span: TracedSpan, work: () => T): T {
+  const otel = spans.get(span);
+  return otel ? context.with(trace.setSpan(context.active(), otel), work) : work();
+}
+
 export function openTelemetry(options: OpenTelemetryOptions = {}): ClientTracing {
   // The global tracer is a proxy: a provider registered after this call is used as well.
   const tracer = options.tracer ?? trace.getTracer('@rcs/client', CLIENT_VERSION);
