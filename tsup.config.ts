@@ -2,9 +2,9 @@ import { defineConfig } from 'tsup';
 import { convertWiringFile } from './scripts/wiring-script.js';
 
 // One build for the whole monorepo. The client and transcript packages ship ESM + CJS + .d.ts
-// (publint / attw check the exports map); the mock ships ESM + .d.ts; the CLI is one bundled,
+// (publint / attw check the exports map); the mock and the export engine ship ESM + .d.ts; the CLI is one bundled,
 // ESM executable whose heavy commands are split into lazily imported chunks.
-const workspace = ['@rcs/transcript', '@rcs/client', '@rcs/mock'];
+const workspace = ['@rcs/transcript', '@rcs/client', '@rcs/mock', '@rcs/export'];
 
 export default defineConfig([
   {
@@ -45,6 +45,20 @@ export default defineConfig([
     // The mock's own dependencies stay external (they are in its package.json); bundling msw
     // would copy its graphql chunk into dist.
     external: [...workspace, 'msw', /^msw\//, 'zod', 'jose'],
+    clean: true,
+    sourcemap: true,
+  },
+  {
+    name: 'export',
+    entry: { index: 'packages/export/src/index.ts' },
+    outDir: 'packages/export/dist',
+    format: ['esm'],
+    dts: true,
+    tsconfig: 'tsconfig.json',
+    platform: 'node',
+    target: 'node22',
+    // Its dependencies stay external (they are in its package.json).
+    external: [...workspace, 'csv-stringify', /^csv-stringify\//, /^hyparquet/, 'p-limit'],
     clean: true,
     sourcemap: true,
   },

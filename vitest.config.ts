@@ -14,6 +14,7 @@ const alias = [
     replacement: fileURLToPath(new URL('./packages/client/src/otel.ts', import.meta.url)),
   },
   { find: /^@rcs\/mock$/, replacement: src('mock') },
+  { find: /^@rcs\/export$/, replacement: src('export') },
   {
     find: /^@rcs\/mock\/node$/,
     replacement: fileURLToPath(new URL('./packages/mock/src/node.ts', import.meta.url)),
@@ -23,7 +24,7 @@ const alias = [
 export default defineConfig({
   test: {
     projects: [
-      ...['transcript', 'client', 'mock', 'cli'].map((name) => ({
+      ...['transcript', 'client', 'mock', 'export', 'cli'].map((name) => ({
         resolve: { alias },
         test: {
           name,

@@ -1,4 +1,4 @@
-// Generates packages/cli/src/export/generated/record-shapes.ts from openapi.yaml: the type of
+// Generates packages/export/src/generated/record-shapes.ts from openapi.yaml: the type of
 // every property of the export record schemas, as D27 maps them to Parquet (integers INT64,
 // numbers DOUBLE, booleans BOOLEAN, date-times TIMESTAMP, strings UTF8, objects STRUCT, arrays
 // LIST), nullable where the schema says so. Run by `npm run gen`; a test checks it is fresh.
@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 
 const root = new URL('../', import.meta.url);
-const target = new URL('packages/cli/src/export/generated/record-shapes.ts', root);
+const target = new URL('packages/export/src/generated/record-shapes.ts', root);
 
 export function shapesOf(spec) {
   const schemas = spec.components.schemas;

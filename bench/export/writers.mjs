@@ -16,7 +16,7 @@ const total = Number(process.argv[2] ?? 200_000);
 // The writers are internal to the CLI bundle, so bundle them from source for this bench.
 const outfile = join(ROOT, 'bench/.out/export-writers/outputs.js');
 await build({
-  entryPoints: [join(ROOT, 'packages/cli/src/export/outputs.ts')],
+  entryPoints: [join(ROOT, 'packages/export/src/outputs.ts')],
   bundle: true,
   splitting: true,
   outdir: join(ROOT, 'bench/.out/export-writers'),

@@ -114,7 +114,7 @@ export async function writeConfig(path: string, config: ConfigFile): Promise<voi
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   // The export's atomic write: a fresh 0600 file (O_EXCL), fsynced, renamed, directory synced.
   // Loaded here: it brings node:crypto, which reading the config (every command) does not need.
-  const { writeFileAtomically } = await import('./export/atomic-file.js');
+  const { writeFileAtomically } = await import('@rcs/export');
   await writeFileAtomically(path, `${JSON.stringify(config, null, 2)}\n`);
 }
 

@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
+import { DEFAULT_EXPORT_CONCURRENCY, DEFAULT_OUT_DIR } from '@rcs/export';
 import type { CliContext } from '../context.js';
 import { SAMPLE_MEETING_NAME, sampleCall } from '../demo/sample-call.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { DEFAULT_EXPORT_CONCURRENCY, DEFAULT_OUT_DIR } from '../export/options.js';
 import { safeLine } from '../output/sanitize.js';
 import { renderSession } from '../output/session-view.js';
 import { runExport } from './export.js';

@@ -1,27 +1,39 @@
 /**
  * `rcs export <resource...|all>` (cli.md, issue 6): the nine data exports to JSONL or CSV files,
  * complete and exact or not at all. Options are validated here (exit 2), then the run happens in
- * ../export/run.ts; this file maps outcomes to exit codes and one clear line.
+ * @rcs/export; this file maps outcomes to exit codes and one clear line.
  */
+import {
+  type ExportOptions as EngineOptions,
+  type ExportClient,
+  ExportIntegrityError,
+  ExportLockedError,
+  ExportUsageError,
+  exportToDirectory,
+  exportToStream,
+  MAX_CONCURRENCY,
+  type Manifest,
+  planExport,
+  prepareOutputDirectory,
+  ResourceExportError,
+} from '@rcs/export';
 import type { CliContext } from '../context.js';
 import { CliError, describeError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { keepHeapSmall } from '../export/heap.js';
-import { ExportLockedError } from '../export/lock.js';
-import type { Manifest } from '../export/manifest.js';
-import { type ExportOptions, planExport } from '../export/options.js';
-import { prepareOutputDirectory } from '../export/out-dir.js';
-import { ExportIntegrityError } from '../export/pager.js';
-import { createExportProgress, formatCount, renderTable } from '../export/progress.js';
-import {
-  type ExportClient,
-  exportToDirectory,
-  exportToStream,
-  ResourceExportError,
-} from '../export/run.js';
+import { createExportProgress, formatCount, renderTable } from '../output/export-progress.js';
 import { safeLine } from '../output/sanitize.js';
+import { parsePositiveInt } from './validate-flags.js';
 
-export type { ExportOptions } from '../export/options.js';
+/** The engine's options, with `--concurrency` as typed on the command line. */
+export interface ExportOptions extends Omit<EngineOptions, 'concurrency'> {
+  concurrency?: number | string | undefined;
+}
+
+/** Bad input found by the engine is a usage error (exit 2), like the CLI's own. */
+function asCliError(error: unknown): unknown {
+  return error instanceof ExportUsageError ? new CliError(EXIT.usage, error.message) : error;
+}
 
 function summary(manifest: Manifest): string {
   const rows = manifest.resources.map((e) => [
@@ -41,8 +53,16 @@ function summary(manifest: Manifest): string {
 export async function runExport(options: ExportOptions, ctx: CliContext): Promise<number> {
   let plan: ReturnType<typeof planExport>;
   try {
-    plan = planExport(options);
-  } catch (error) {
+    const { concurrency } = options;
+    plan = planExport({
+      ...options,
+      concurrency:
+        typeof concurrency === 'string'
+          ? parsePositiveInt('--concurrency', concurrency, MAX_CONCURRENCY)
+          : concurrency,
+    });
+  } catch (caught) {
+    const error = asCliError(caught);
     // The CLI's one usage-error type (CliError, exit 2), checked before any request.
     if (error instanceof CliError) {
       ctx.error(`export: ${error.message}`);
@@ -94,7 +114,7 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
     progress.stop();
     // Which of the nine failed goes first on the line; the cause decides the exit code.
     const resource = caught instanceof ResourceExportError ? caught.resource : undefined;
-    const error = caught instanceof ResourceExportError ? caught.cause : caught;
+    const error = asCliError(caught instanceof ResourceExportError ? caught.cause : caught);
     const what = resource ? `export ${resource}` : 'export';
     if (ctx.signal.aborted) {
       ctx.error(`export interrupted; nothing was replaced${where}`);

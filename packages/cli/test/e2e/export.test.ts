@@ -10,10 +10,10 @@ import { createRcsClient, EXPORT_TABLE, type RcsClient } from '@rcs/client';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EXPORT_COLUMNS, SESSION_ITEM_COLUMNS } from '../../../export/src/formats/columns.js';
+import type { ExportOptions } from '../../src/commands/export.js';
 import { runExport } from '../../src/commands/export.js';
 import { InterruptedError } from '../../src/errors.js';
-import { EXPORT_COLUMNS, SESSION_ITEM_COLUMNS } from '../../src/export/columns.js';
-import type { ExportOptions } from '../../src/export/options.js';
 import { fakeContext } from '../support/context.js';
 import { HOSTILE_API_KEY, HOSTILE_CELLS, hostileFixture } from '../support/hostile-fixture.js';
 

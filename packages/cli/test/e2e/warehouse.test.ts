@@ -7,11 +7,15 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXPORT_TABLE } from '@rcs/client';
+import { recordShapeOf, SESSION_ITEM_SHAPE } from '@rcs/export';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordShapeOf, SESSION_ITEM_SHAPE } from '../../src/export/parquet-schema.js';
+import {
+  actualRow,
+  expectedRow,
+  readParquet,
+} from '../../../export/test/support/parquet-reader.js';
 import { HOSTILE_API_KEY, HOSTILE_CELLS, hostileFixture } from '../support/hostile-fixture.js';
-import { actualRow, expectedRow, readParquet } from '../support/parquet-reader.js';
 import { assertBuilt, runCli, tempDir } from './helpers.js';
 
 type Rec = { id: string } & Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { EXPORT_RESOURCES } from '@rcs/client';
+import { DEFAULT_OUT_DIR } from '@rcs/export';
 import { describe, expect, it } from 'vitest';
 import type { CliIO } from '../../src/context.js';
-import { DEFAULT_OUT_DIR } from '../../src/export/options.js';
 import { buildProgram } from '../../src/program.js';
 
 describe('the commander wiring', () => {

@@ -1,0 +1,512 @@
+/**
+ * `--changes` (D27): `DIR/<resource>.changes.jsonl`, what was inserted, updated and deleted since
+ * the previous successful run in DIR, one line per record in id order:
+ * `{"op":"insert"|"update"|"delete","id":…,"record":{…}}` (no `record` for a delete).
+ *
+ * The state it compares with is `DIR/.<resource>.changes-state`: a header line, then one line per
+ * record, `<id as JSON>\t<content hash>`, sorted by id. It is compact (an id and a hash, never the
+ * data) and written aside and renamed with the export's files, so a failed or interrupted run
+ * leaves the last good state in place.
+ *
+ * The content hash is SHA-256 (first 128 bits) of the record's canonical JSON: object keys sorted
+ * at every level, so a record whose properties come back in another order is not an update.
+ *
+ * Memory stays flat at any size: records are hashed as pages arrive and kept in a batch that is
+ * sorted and spilled to a run file (`.partial`, removed at the end or by the next run's lock)
+ * when it reaches its share of CHANGES_MEMORY (the run's exports share it, as they run at once);
+ * the end is one merge of the sorted runs (a heap over their heads, read buffers of 64 KB, smaller when there are many runs) with the
+ * sorted previous state, streaming both. The exports of a run merge one at a time (MergeGate).
+ */
+import { hash, randomBytes } from 'node:crypto';
+import { type FileHandle, open, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { AtomicFile, PARTIAL_SUFFIX, type WrittenFile } from '../files/atomic-file.js';
+import type { ApiRecord } from '../formats/encoders.js';
+
+const STATE_VERSION = 1;
+/**
+ * Record text held in batches by all the exports of a run together, before they spill. Smaller
+ * batches mean more (smaller) run files to merge, which costs little; 16 MB put ~20 MB more on
+ * the peak RSS of a lone Parquet export with --changes; 2 MB with Parquet's 2 MB is 8 MB below
+ * 4 MB at 1M records (issue 13, figures in parquet-encoder.ts).
+ */
+export const CHANGES_MEMORY = 2 * 1024 * 1024;
+/** Run files of one level merged into one (issue 13: bounds open files and merge memory). */
+export const MERGE_FAN_IN = 32;
+/** Write the changes and state files in pieces of about this size. */
+const WRITE_CHUNK = 256 * 1024;
+
+export function changesFileOf(resource: string): string {
+  return `${resource}.changes.jsonl`;
+}
+
+export function stateFileOf(resource: string): string {
+  return `.${resource}.changes-state`;
+}
+
+function stateHeader(resource: string): string {
+  return `rcs-changes-state ${STATE_VERSION} ${JSON.stringify(resource)}`;
+}
+
+/** Keys as JSON text, kept for the few property names an export repeats on every record. */
+const QUOTED = new Map<string, string>();
+const QUOTED_MAX = 4096;
+
+function quoted(key: string): string {
+  let text = QUOTED.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key);
+    if (QUOTED.size < QUOTED_MAX) QUOTED.set(key, text);
+  }
+  return text;
+}
+
+/** Sorts in place as `Array.prototype.sort()` would (UTF-16 order), without its work copy. */
+function sortKeys(keys: string[]): string[] {
+  if (keys.length > 32) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+/**
+ * JSON with object keys sorted at every level (arrays keep their order). Built by appending to
+ * one string (issue 13: the per-object filter/map/join arrays were a large share of what a
+ * `--changes` run allocated); the text is the same as before, so states stay comparable.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      out += canonicalJson(value[i]);
+    }
+    return `${out}]`;
+  }
+  const object = value as Record<string, unknown>;
+  const keys = sortKeys(Object.keys(object));
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const item = object[key];
+    if (item === undefined) continue;
+    if (!first) out += ',';
+    first = false;
+    out += quoted(key);
+    out += ':';
+    out += canonicalJson(item);
+  }
+  return `${out}}`;
+}
+
+export function contentHash(record: unknown): string {
+  // One-shot hash (no Hash object per record); SHA-256, first 128 bits, base64url.
+  return hash('sha256', canonicalJson(record), 'base64url').slice(0, 22);
+}
+
+/** The state or a run names a record by its id as JSON text; order is the id string's order. */
+interface Entry {
+  id: string;
+  /** `JSON.stringify(id)`. */
+  idJson: string;
+  hash: string;
+  /** The record as JSON (runs only; the state keeps no data). */
+  record?: string;
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export class ChangesStateError extends Error {
+  override name = 'ChangesStateError';
+}
+
+/** Read buffer of the previous state, and of each run file when there are few. */
+const READ_BUFFER = 64 * 1024;
+/**
+ * What the merge's run readers hold together (their buffers, and the text each keeps of its
+ * current piece, about as much again): with many runs (a long export, a run's exports sharing
+ * CHANGES_MEMORY), each reads in smaller pieces instead of 64 KB each (issue 13: real-call
+ * sessions spilled about 200 runs at 1,000,000 records, 2 × 64 KB each held at once).
+ */
+const MERGE_MEMORY = 4 * 1024 * 1024;
+const MIN_READ_BUFFER = 4 * 1024;
+
+/** The read buffer of each of `runs` run files in one merge. */
+export function runReadBuffer(runs: number): number {
+  const share = Math.floor(MERGE_MEMORY / (2 * Math.max(1, runs)));
+  return Math.max(MIN_READ_BUFFER, Math.min(READ_BUFFER, share));
+}
+
+/** Reads a file line by line (no line is ever larger than one record). */
+async function* lines(handle: FileHandle, size = READ_BUFFER): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  const buffer = Buffer.allocUnsafe(size);
+  let rest = '';
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) break;
+    const text = rest + decoder.write(buffer.subarray(0, bytesRead));
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      yield text.slice(start, nl);
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+  }
+  rest += decoder.end();
+  if (rest !== '') yield rest;
+}
+
+function parseIdJson(idJson: string): string | undefined {
+  try {
+    const id = JSON.parse(idJson) as unknown;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The previous state, streamed in id order and checked as it goes (a damaged file is loud). */
+async function* previousState(path: string, resource: string): AsyncGenerator<Entry> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    // No previous successful run with --changes here: every record is an insert (D27).
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const damaged = (line: number, why: string) =>
+    new ChangesStateError(
+      `${path} is damaged (line ${line}: ${why}); delete it to start over (the next run lists every record as an insert)`,
+    );
+  try {
+    let n = 0;
+    let last: string | undefined;
+    for await (const line of lines(handle)) {
+      n++;
+      if (n === 1) {
+        if (line !== stateHeader(resource)) throw damaged(1, 'not a change state of this export');
+        continue;
+      }
+      const tab = line.lastIndexOf('\t');
+      const idJson = line.slice(0, tab);
+      const hash = line.slice(tab + 1);
+      const id = tab > 0 ? parseIdJson(idJson) : undefined;
+      if (id === undefined || !/^[A-Za-z0-9_-]{22}$/.test(hash))
+        throw damaged(n, 'not an id and a hash');
+      if (last !== undefined && compareIds(last, id) >= 0) throw damaged(n, 'ids out of order');
+      last = id;
+      yield { id, idJson, hash };
+    }
+    if (n === 0) throw damaged(1, 'empty');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A sorted run file of this export's records. */
+async function* runEntries(path: string, readBuffer: number): AsyncGenerator<Entry> {
+  const handle = await open(path, 'r');
+  try {
+    for await (const line of lines(handle, readBuffer)) {
+      const a = line.indexOf('\t');
+      const b = line.indexOf('\t', a + 1);
+      const idJson = line.slice(0, a);
+      yield {
+        id: JSON.parse(idJson) as string,
+        idJson,
+        hash: line.slice(a + 1, b),
+        record: line.slice(b + 1),
+      };
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+async function* fromArray(entries: readonly Entry[]): AsyncGenerator<Entry> {
+  yield* entries;
+}
+
+/** Merges sorted sources into one sorted stream: a binary heap over the sources' heads. */
+async function* mergeSorted(sources: AsyncGenerator<Entry>[]): AsyncGenerator<Entry> {
+  const heap: { entry: Entry; source: AsyncGenerator<Entry> }[] = [];
+  const less = (a: number, b: number) => compareIds(heap[a]!.entry.id, heap[b]!.entry.id) < 0;
+  const swap = (a: number, b: number) => {
+    [heap[a], heap[b]] = [heap[b]!, heap[a]!];
+  };
+  const up = (start: number) => {
+    for (let i = start; i > 0 && less(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
+  };
+  const down = (start: number) => {
+    for (let i = start; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let min = i;
+      if (l < heap.length && less(l, min)) min = l;
+      if (r < heap.length && less(r, min)) min = r;
+      if (min === i) return;
+      swap(i, min);
+      i = min;
+    }
+  };
+  for (const source of sources) {
+    const first = await source.next();
+    if (!first.done) {
+      heap.push({ entry: first.value, source });
+      up(heap.length - 1);
+    }
+  }
+  while (heap.length > 0) {
+    const top = heap[0]!;
+    yield top.entry;
+    const next = await top.source.next();
+    if (next.done) {
+      const last = heap.pop()!;
+      if (heap.length === 0) return;
+      heap[0] = last;
+    } else {
+      heap[0] = { entry: next.value, source: top.source };
+    }
+    down(0);
+  }
+}
+
+interface ChangeCounts {
+  inserts: number;
+  updates: number;
+  deletes: number;
+}
+
+export interface ChangesResult extends ChangeCounts {
+  file: string;
+  written: WrittenFile;
+}
+
+/** Buffers text for an atomic file and writes it in pieces of about WRITE_CHUNK. */
+class ChunkedWriter {
+  #parts: string[] = [];
+  #size = 0;
+  constructor(readonly file: AtomicFile) {}
+  async add(text: string): Promise<void> {
+    this.#parts.push(text);
+    this.#size += text.length;
+    if (this.#size >= WRITE_CHUNK) await this.flush();
+  }
+  async flush(): Promise<void> {
+    if (this.#parts.length === 0) return;
+    const text = this.#parts.join('');
+    this.#parts = [];
+    this.#size = 0;
+    await this.file.write(text);
+  }
+}
+
+/**
+ * Runs `fn` when no other merge of the run is running. A merge holds MERGE_MEMORY of read buffers
+ * and text; the exports of `rcs export all` spill and merge at once, and several merges together
+ * put their buffers on the peak RSS at once (issue 13). One at a time costs little: the run has
+ * one thread, and an export waiting for its merge holds only its window of pages meanwhile.
+ */
+export type MergeGate = <R>(fn: () => Promise<R>) => Promise<R>;
+
+const ungated: MergeGate = (fn) => fn();
+
+/** One export's change tracking: `add` each page, `finish`, then `commit` with the data files. */
+export class ChangeTracker {
+  readonly resource: string;
+  readonly #dir: string;
+  #batch: Entry[] = [];
+  #batchBytes = 0;
+  /** Sorted run files on disk, oldest first, and how many merges made each (its level). */
+  #runs: { path: string; level: number }[] = [];
+  #runNumber = 0;
+  #spills = 0;
+  #changes: AtomicFile | undefined;
+  #state: AtomicFile | undefined;
+  #tag = randomBytes(4).toString('hex');
+  readonly #batchLimit: number;
+  readonly #mergeGate: MergeGate;
+
+  constructor(
+    dir: string,
+    resource: string,
+    options: { batchBytes?: number; mergeGate?: MergeGate } = {},
+  ) {
+    this.#dir = dir;
+    this.resource = resource;
+    this.#batchLimit = options.batchBytes ?? CHANGES_MEMORY;
+    this.#mergeGate = options.mergeGate ?? ungated;
+  }
+
+  /** Batches spilled to run files so far (for tests of the spill path). */
+  get runs(): number {
+    return this.#spills;
+  }
+
+  /** Run files on disk now (at most MERGE_FAN_IN - 1 per level). */
+  get runFiles(): number {
+    return this.#runs.length;
+  }
+
+  /** Hashes a page of records (the caller has already dropped repeated ids). */
+  async add(records: readonly ApiRecord[]): Promise<void> {
+    for (const record of records) {
+      const text = JSON.stringify(record);
+      this.#batch.push({
+        id: record.id,
+        idJson: JSON.stringify(record.id),
+        hash: contentHash(record),
+        record: text,
+      });
+      this.#batchBytes += text.length + record.id.length + 32;
+    }
+    if (this.#batchBytes >= this.#batchLimit) await this.#spill();
+  }
+
+  #sortedBatch(): Entry[] {
+    const batch = this.#batch;
+    this.#batch = [];
+    this.#batchBytes = 0;
+    return batch.sort((a, b) => compareIds(a.id, b.id));
+  }
+
+  async #spill(): Promise<void> {
+    await this.#writeRun(this.#sortedBatch(), 0);
+    this.#spills++;
+    // Whenever MERGE_FAN_IN runs of one level are on disk, merge them into one run of the next
+    // level (levels only decrease along #runs): open files and the final merge stay bounded,
+    // and each record is rewritten about log_MERGE_FAN_IN(runs) times.
+    for (;;) {
+      const n = this.#runs.length;
+      if (n < MERGE_FAN_IN) return;
+      const tail = this.#runs.slice(n - MERGE_FAN_IN);
+      const level = tail[0]!.level;
+      if (!tail.every((r) => r.level === level)) return;
+      const readBuffer = runReadBuffer(MERGE_FAN_IN);
+      await this.#mergeGate(() =>
+        this.#writeRun(mergeSorted(tail.map((r) => runEntries(r.path, readBuffer))), level + 1),
+      );
+      // Only now out of #runs: until the merged run is written, discard() removes them.
+      this.#runs.splice(n - MERGE_FAN_IN, MERGE_FAN_IN);
+      await Promise.all(tail.map((r) => unlink(r.path).catch(() => {})));
+    }
+  }
+
+  /** Writes sorted entries as a run file of the given level. */
+  async #writeRun(entries: Entry[] | AsyncIterable<Entry>, level: number): Promise<void> {
+    const path = join(
+      this.#dir,
+      `.${this.resource}.changes-run${this.#runNumber++}.${process.pid}.${this.#tag}${PARTIAL_SUFFIX}`,
+    );
+    this.#runs.push({ path, level });
+    const handle = await open(path, 'wx', 0o600);
+    try {
+      let text = '';
+      const full = (e: Entry): boolean => {
+        text += `${e.idJson}\t${e.hash}\t${e.record}\n`;
+        return text.length >= WRITE_CHUNK;
+      };
+      const flush = async () => {
+        await handle.write(text);
+        text = '';
+      };
+      if (Array.isArray(entries)) {
+        for (const e of entries) if (full(e)) await flush();
+      } else {
+        for await (const e of entries) if (full(e)) await flush();
+      }
+      if (text !== '') await handle.write(text);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * Compares with the previous state and writes the changes file and the new state aside
+   * (fsynced and verified, not yet visible).
+   */
+  async finish(): Promise<ChangesResult> {
+    // The last batch joins the runs on disk first (its spill may merge, under the gate itself).
+    if (this.#runs.length > 0 && this.#batch.length > 0) await this.#spill();
+    return this.#mergeGate(() => this.#compare());
+  }
+
+  async #compare(): Promise<ChangesResult> {
+    const current = this.#runs.length === 0 ? [fromArray(this.#sortedBatch())] : [];
+    if (this.#runs.length > 0) {
+      const readBuffer = runReadBuffer(this.#runs.length);
+      for (const run of this.#runs) current.push(runEntries(run.path, readBuffer));
+    }
+    const file = changesFileOf(this.resource);
+    this.#changes = await AtomicFile.create(join(this.#dir, file));
+    this.#state = await AtomicFile.create(join(this.#dir, stateFileOf(this.resource)));
+    const changes = new ChunkedWriter(this.#changes);
+    const state = new ChunkedWriter(this.#state);
+    await state.add(`${stateHeader(this.resource)}\n`);
+    const counts: ChangeCounts = { inserts: 0, updates: 0, deletes: 0 };
+
+    const previous = previousState(join(this.#dir, stateFileOf(this.resource)), this.resource);
+    const records = mergeSorted(current);
+    let prev = (await previous.next()).value ?? undefined;
+    let cur = (await records.next()).value ?? undefined;
+    let lastId: string | undefined;
+    while (prev || cur) {
+      const order = !prev ? -1 : !cur ? 1 : compareIds(cur.id, prev.id);
+      if (order <= 0 && cur) {
+        if (lastId !== undefined && compareIds(lastId, cur.id) >= 0) {
+          throw new Error(`${this.resource}: record ${cur.idJson} was exported twice`);
+        }
+        lastId = cur.id;
+        await state.add(`${cur.idJson}\t${cur.hash}\n`);
+        if (order < 0) {
+          counts.inserts++;
+          await changes.add(`{"op":"insert","id":${cur.idJson},"record":${cur.record}}\n`);
+        } else if (cur.hash !== prev!.hash) {
+          counts.updates++;
+          await changes.add(`{"op":"update","id":${cur.idJson},"record":${cur.record}}\n`);
+        }
+        if (order === 0) prev = (await previous.next()).value ?? undefined;
+        cur = (await records.next()).value ?? undefined;
+      } else if (prev) {
+        counts.deletes++;
+        await changes.add(`{"op":"delete","id":${prev.idJson}}\n`);
+        prev = (await previous.next()).value ?? undefined;
+      }
+    }
+    await changes.flush();
+    await state.flush();
+    await this.#removeRuns();
+    const written = await this.#changes.finish();
+    await this.#state.finish();
+    return { file, written, ...counts };
+  }
+
+  /** Makes the changes file and the new state visible (after the data files). */
+  async commit(): Promise<void> {
+    await this.#changes?.commit();
+    await this.#state?.commit();
+  }
+
+  async #removeRuns(): Promise<void> {
+    const runs = this.#runs;
+    this.#runs = [];
+    await Promise.all(runs.map((run) => unlink(run.path).catch(() => {})));
+  }
+
+  /** Removes everything this run wrote aside; the previous state stays. Never throws. */
+  async discard(): Promise<void> {
+    this.#batch = [];
+    await this.#removeRuns();
+    await Promise.all([this.#changes?.discard(), this.#state?.discard()]);
+  }
+}

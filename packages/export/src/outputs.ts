@@ -1,0 +1,221 @@
+/**
+ * Where one export's pages go: files in the output directory (written aside, committed by
+ * rename) or a stream (stdout for `--out -`). Both take pages in page order.
+ */
+import { once } from 'node:events';
+import { join } from 'node:path';
+import type { ExportResource } from '@rcs/client';
+import { AtomicFile, type WrittenFile } from './files/atomic-file.js';
+import type { ExportFormat } from './files/manifest.js';
+import { columnsOf, SESSION_ITEMS_FILE_STEM, SESSION_ITEMS_RESOURCE } from './formats/columns.js';
+import {
+  type ApiRecord,
+  type Chunk,
+  csvEncoder,
+  jsonlEncoder,
+  type PageEncoder,
+  sessionItemsEncoder,
+} from './formats/encoders.js';
+
+export interface OutputSettings {
+  format: ExportFormat;
+  csvRaw: boolean;
+  bom: boolean;
+  /** Exports of the run writing at once: they share the memory for Parquet row groups. */
+  sharedBy?: number;
+}
+
+function fileNameOf(resource: string, format: ExportFormat): string {
+  return `${resource}.${format}`;
+}
+
+function sessionItemsFileOf(format: ExportFormat): string {
+  return `${SESSION_ITEMS_FILE_STEM}.${format}`;
+}
+
+/** Names the writer in a Parquet file's footer (`created_by`). */
+const CREATED_BY = 'rcs (hyparquet-writer)';
+
+/** The main encoder of an export, and the items encoder when the export has a child table. */
+async function encodersOf(
+  resource: ExportResource,
+  settings: OutputSettings,
+): Promise<{ main: PageEncoder; items: PageEncoder | undefined }> {
+  if (settings.format === 'jsonl') return { main: jsonlEncoder(), items: undefined };
+  if (settings.format === 'parquet') {
+    // Loaded for this format only: the writer is a chunk of its own (start-up, bench/cli).
+    const [parquet, schema] = await Promise.all([
+      import('./formats/parquet-encoder.js'),
+      import('./formats/parquet-schema.js'),
+    ]);
+    const hasItems = resource === SESSION_ITEMS_RESOURCE;
+    const limits = parquet.rowGroupLimits((settings.sharedBy ?? 1) * (hasItems ? 2 : 1));
+    return {
+      main: parquet.parquetEncoder(
+        schema.recordShapeOf(resource),
+        parquet.recordRows,
+        CREATED_BY,
+        limits,
+      ),
+      items: hasItems
+        ? parquet.parquetEncoder(
+            schema.SESSION_ITEM_SHAPE,
+            parquet.sessionItemRows,
+            CREATED_BY,
+            limits,
+          )
+        : undefined,
+    };
+  }
+  const csv = { raw: settings.csvRaw, bom: settings.bom };
+  return {
+    main: csvEncoder(columnsOf(resource), csv),
+    // Real-call sessions in CSV also get one row per analysis item (issue 6); JSONL keeps the
+    // items inside each record, so it needs no child table.
+    items: resource === SESSION_ITEMS_RESOURCE ? sessionItemsEncoder(csv) : undefined,
+  };
+}
+
+function itemCount(records: readonly ApiRecord[]): number {
+  let n = 0;
+  for (const record of records) {
+    const items = (record.analysis as { items?: unknown } | null | undefined)?.items;
+    if (Array.isArray(items)) n += items.length;
+  }
+  return n;
+}
+
+export interface FileResult {
+  file: string;
+  written: WrittenFile;
+  items: { file: string; written: WrittenFile; count: number } | undefined;
+}
+
+/** One export's files in the output directory, invisible until `commit()`. */
+export class FileOutput {
+  #main: AtomicFile;
+  #items: AtomicFile | undefined;
+  #encoders: { main: PageEncoder; items: PageEncoder | undefined };
+  #itemRows = 0;
+  readonly file: string;
+  readonly itemsFile: string;
+
+  private constructor(
+    file: string,
+    itemsFile: string,
+    main: AtomicFile,
+    items: AtomicFile | undefined,
+    encoders: { main: PageEncoder; items: PageEncoder | undefined },
+  ) {
+    this.file = file;
+    this.itemsFile = itemsFile;
+    this.#main = main;
+    this.#items = items;
+    this.#encoders = encoders;
+  }
+
+  static async open(dir: string, resource: ExportResource, settings: OutputSettings) {
+    const encoders = await encodersOf(resource, settings);
+    const file = fileNameOf(resource, settings.format);
+    const itemsFile = sessionItemsFileOf(settings.format);
+    const main = await AtomicFile.create(join(dir, file));
+    let items: AtomicFile | undefined;
+    try {
+      if (encoders.items) items = await AtomicFile.create(join(dir, itemsFile));
+    } catch (error) {
+      await main.discard();
+      throw error;
+    }
+    const output = new FileOutput(file, itemsFile, main, items, encoders);
+    await main.write(encoders.main.preamble);
+    if (items && encoders.items) await items.write(encoders.items.preamble);
+    return output;
+  }
+
+  async writePage(records: readonly ApiRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const pending = [this.#main.write(this.#encoders.main.encode(records))];
+    if (this.#items && this.#encoders.items) {
+      this.#itemRows += itemCount(records);
+      pending.push(this.#items.write(this.#encoders.items.encode(records)));
+    }
+    await Promise.all(pending);
+  }
+
+  /** The encoders' last bytes, fsync + verify; nothing is visible yet. */
+  async finish(): Promise<FileResult> {
+    const last = [this.#main.write(this.#encoders.main.end?.() ?? '')];
+    if (this.#items && this.#encoders.items) {
+      last.push(this.#items.write(this.#encoders.items.end?.() ?? ''));
+    }
+    await Promise.all(last);
+    const written = await this.#main.finish();
+    const items = this.#items
+      ? { file: this.itemsFile, written: await this.#items.finish(), count: this.#itemRows }
+      : undefined;
+    return { file: this.file, written, items };
+  }
+
+  async commit(): Promise<void> {
+    await this.#main.commit();
+    await this.#items?.commit();
+  }
+
+  async discard(): Promise<void> {
+    await Promise.all([this.#main.discard(), this.#items?.discard()]);
+  }
+}
+
+export interface WritableLike {
+  write(chunk: Chunk): boolean;
+  once(event: string, listener: (...args: unknown[]) => void): unknown;
+  removeListener(event: string, listener: (...args: unknown[]) => void): unknown;
+}
+
+/** Writes honouring backpressure; a closed pipe (`| head`) ends the wait with an error. */
+async function writeToStream(stream: WritableLike, chunk: Chunk): Promise<void> {
+  if (chunk.length === 0 || stream.write(chunk)) return;
+  const ac = new AbortController();
+  try {
+    await Promise.race([
+      once(stream as unknown as NodeJS.EventEmitter, 'drain', { signal: ac.signal }),
+      once(stream as unknown as NodeJS.EventEmitter, 'close', { signal: ac.signal }).then(() => {
+        throw new Error('standard output was closed before the export ended');
+      }),
+      // `once` rejects with the stream's 'error' itself.
+    ]);
+  } finally {
+    ac.abort();
+  }
+}
+
+/** `--out -`: one export streamed to stdout, for `jq` or a loader (no files, no manifest). */
+export class StreamOutput {
+  #stream: WritableLike;
+  #encoder: PageEncoder;
+  #started = false;
+
+  private constructor(stream: WritableLike, encoder: PageEncoder) {
+    this.#stream = stream;
+    this.#encoder = encoder;
+  }
+
+  static async open(stream: WritableLike, resource: ExportResource, settings: OutputSettings) {
+    // A stream has room for one table: the child items table exists only in directory mode.
+    return new StreamOutput(stream, (await encodersOf(resource, settings)).main);
+  }
+
+  async writePage(records: readonly ApiRecord[]): Promise<void> {
+    if (!this.#started) {
+      this.#started = true;
+      await writeToStream(this.#stream, this.#encoder.preamble);
+    }
+    if (records.length > 0) await writeToStream(this.#stream, this.#encoder.encode(records));
+  }
+
+  /** An empty export still gets its CSV header (and a Parquet file its footer). */
+  async end(): Promise<void> {
+    await this.writePage([]);
+    await writeToStream(this.#stream, this.#encoder.end?.() ?? '');
+  }
+}

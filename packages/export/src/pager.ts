@@ -1,0 +1,139 @@
+/**
+ * The exact pager of one export (issue 6, D7, D9), on the client's one pagination engine
+ * (`runPages`: planning, the read-ahead window under the budget all nine exports share, page
+ * order, de-duplication, the stop rules). What an exact export adds is here: the strict page
+ * shape, an exact id set, and the decision on each anomaly. Any of these is an
+ * ExportIntegrityError (or, with `allowDrift`, a warning):
+ * - a page that echoes another `meta.page` than the one requested;
+ * - `meta.total` that differs from page 1's (the list changed during the export);
+ * - a page that repeats the previous page, or records already written (de-duplicated by `id`);
+ * - `hasNext: false` before `meta.total` records, or `hasNext: true` after them (followed only
+ *   while pages bring new records, at most to twice the announced pages);
+ * - fewer or more records written than `meta.total` at the start and at the end.
+ */
+import { type Limiter, type Page, type PageMeta, runPages } from '@rcs/client';
+import { IdSet } from './changes/id-set.js';
+import type { ApiRecord } from './formats/encoders.js';
+
+/** One page as the export reads it: the client's page of records with ids. */
+export type ExportPage = Page<ApiRecord>;
+
+/** Reads one page; the client's `exports.<name>.list()` behind it does the retries. */
+export type PageLister = (page: number, limit: number, signal: AbortSignal) => Promise<ExportPage>;
+
+export type { Limiter } from '@rcs/client';
+
+interface PageInfo {
+  page: number;
+  total: number;
+  /** Records received on this page, before de-duplication. */
+  received: number;
+}
+
+export interface PagerOptions {
+  resource: string;
+  list: PageLister;
+  limiter: Limiter;
+  /** Pages of this export requested and not yet written, at most (asked again as it goes). */
+  window: number | (() => number);
+  /** Records per page asked for (1 to 100, D7). */
+  limit: number;
+  signal: AbortSignal;
+  allowDrift: boolean;
+  /** Writes one page's new records; called in page order, awaited before the next page. */
+  onPage(records: ApiRecord[], info: PageInfo): Promise<void>;
+}
+
+export interface PagerResult {
+  count: number;
+  /** `meta.total` of page 1. */
+  total: number;
+  /** `meta.total` of the last page read. */
+  totalAtEnd: number;
+  pages: number;
+  duplicates: number;
+  /** Exactness problems accepted under `allowDrift` (empty otherwise: they throw). */
+  warnings: string[];
+}
+
+/** The export was read but is not provably exact (D9). Exit 1 unless `--allow-drift`. */
+export class ExportIntegrityError extends Error {
+  override name = 'ExportIntegrityError';
+  readonly resource: string;
+  constructor(resource: string, message: string) {
+    super(`${resource}: ${message}`);
+    this.resource = resource;
+  }
+}
+
+/** A page the pager cannot read at all (not `{ data, meta }`, a record without id). */
+function checkShape(resource: string, page: unknown, n: number): ExportPage {
+  const p = page as Partial<ExportPage> | null | undefined;
+  const meta = p?.meta as Partial<PageMeta> | undefined;
+  if (
+    !p ||
+    !Array.isArray(p.data) ||
+    !meta ||
+    typeof meta.total !== 'number' ||
+    typeof meta.page !== 'number' ||
+    typeof meta.limit !== 'number' ||
+    typeof meta.hasNext !== 'boolean'
+  ) {
+    throw new ExportIntegrityError(
+      resource,
+      `page ${n} is not { data: [...], meta: { total, page, limit, hasNext } }`,
+    );
+  }
+  for (const record of p.data) {
+    if (!record || typeof record !== 'object' || typeof record.id !== 'string') {
+      throw new ExportIntegrityError(resource, `page ${n} holds a record without a string id`);
+    }
+  }
+  return p as ExportPage;
+}
+
+/** Warnings kept per export under `allowDrift`; the rest are counted. */
+const MAX_WARNINGS = 20;
+
+/**
+ * One export through the client's one pagination engine (runPages): this module keeps only what
+ * an exact export adds: the strict page shape, an exact id set (8 bytes per id), and the choice
+ * between failing and warning on each anomaly.
+ */
+export async function pageThrough(options: PagerOptions): Promise<PagerResult> {
+  const { resource, allowDrift } = options;
+  const warnings: string[] = [];
+  let suppressed = 0;
+  let ids = new IdSet();
+  const result = await runPages<ApiRecord>({
+    read: (page, limit, signal) => options.list(page, limit, signal),
+    limit: options.limit,
+    window: options.window,
+    limiter: options.limiter,
+    signal: options.signal,
+    // Sized by page 1's total once known (checkShape runs first on page 1).
+    ids: { add: (id) => ids.add(id) },
+    checkShape: (page, n) => {
+      const checked = checkShape(resource, page, n);
+      if (n === 1) ids = new IdSet(checked.meta.total);
+      return checked;
+    },
+    onAnomaly: (anomaly) => {
+      if (!allowDrift) throw new ExportIntegrityError(resource, anomaly.message);
+      // A badly drifting list can warn on every page: keep the manifest readable.
+      if (warnings.length < MAX_WARNINGS) warnings.push(anomaly.message);
+      else suppressed++;
+    },
+    onPage: (fresh, info) =>
+      options.onPage(fresh, { page: info.page, total: info.meta.total, received: info.received }),
+  });
+  if (suppressed > 0) warnings.push(`… and ${suppressed} more warning(s) like these`);
+  return {
+    count: result.count,
+    total: result.total,
+    totalAtEnd: result.totalAtEnd,
+    pages: result.pages,
+    duplicates: result.duplicates,
+    warnings,
+  };
+}

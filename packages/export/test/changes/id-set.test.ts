@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { IdSet } from '../../src/changes/id-set.js';
+
+describe('IdSet', () => {
+  it('tells a new id from one already added', () => {
+    const ids = new IdSet(4);
+    expect(ids.add('a')).toBe(true);
+    expect(ids.add('b')).toBe(true);
+    expect(ids.add('a')).toBe(false);
+    expect(ids.size).toBe(2);
+  });
+
+  it('keeps every id distinct past its presized capacity (growth)', () => {
+    const ids = new IdSet(8);
+    const all = Array.from({ length: 50_000 }, () => randomUUID());
+    for (const id of all) expect(ids.add(id)).toBe(true);
+    for (const id of all.slice(0, 1000)) expect(ids.add(id)).toBe(false);
+    expect(ids.size).toBe(50_000);
+  });
+
+  it('distinguishes ids that differ only in their last character, and hex24 ids', () => {
+    const ids = new IdSet(1000);
+    for (let i = 0; i < 1000; i++) {
+      expect(ids.add(`64b7f0c2a1b2c3d4e5f6${i.toString(16).padStart(4, '0')}`)).toBe(true);
+    }
+    expect(ids.add('64b7f0c2a1b2c3d4e5f60000')).toBe(false);
+  });
+});

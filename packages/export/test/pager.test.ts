@@ -1,0 +1,258 @@
+import pLimit from 'p-limit';
+import { describe, expect, it } from 'vitest';
+import type { ApiRecord } from '../src/formats/encoders.js';
+import {
+  ExportIntegrityError,
+  type ExportPage,
+  type PageLister,
+  pageThrough,
+} from '../src/pager.js';
+
+const records = (n: number, prefix = 'r') =>
+  Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, n: i }) as ApiRecord);
+
+/** A well-behaved service over `all`, with a per-page hook to misbehave and a random delay. */
+function service(
+  all: ApiRecord[],
+  tamper: (page: ExportPage, n: number) => ExportPage = (p) => p,
+  delay = () => Math.random() * 5,
+) {
+  const stats = { inFlight: 0, maxInFlight: 0, requested: [] as number[] };
+  const list: PageLister = async (page, limit, signal) => {
+    stats.requested.push(page);
+    stats.inFlight++;
+    stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+    try {
+      await new Promise((r) => setTimeout(r, delay()));
+      signal.throwIfAborted();
+      const data = all.slice((page - 1) * limit, page * limit);
+      const meta = { total: all.length, page, limit, hasNext: page * limit < all.length };
+      return tamper({ data, meta }, page);
+    } finally {
+      stats.inFlight--;
+    }
+  };
+  return { list, stats };
+}
+
+async function collect(
+  list: PageLister,
+  opts: { allowDrift?: boolean; limit?: number; concurrency?: number } = {},
+) {
+  const written: ApiRecord[][] = [];
+  const result = await pageThrough({
+    resource: 'users',
+    list,
+    limiter: pLimit(opts.concurrency ?? 4),
+    window: opts.concurrency ?? 4,
+    limit: opts.limit ?? 10,
+    signal: new AbortController().signal,
+    allowDrift: opts.allowDrift ?? false,
+    async onPage(page) {
+      written.push(page);
+    },
+  });
+  return { result, records: written.flat() };
+}
+
+describe('pageThrough', () => {
+  it('writes every record once, in page order, whatever order pages arrive in', async () => {
+    const all = records(237);
+    const { list } = service(all);
+    const { result, records: got } = await collect(list);
+    expect(got.map((r) => r.id)).toEqual(all.map((r) => r.id));
+    expect(result).toMatchObject({
+      count: 237,
+      total: 237,
+      totalAtEnd: 237,
+      pages: 24,
+      duplicates: 0,
+      warnings: [],
+    });
+  });
+
+  it('treats an empty export as a success with one request', async () => {
+    const { list, stats } = service([]);
+    const { result } = await collect(list);
+    expect(result).toMatchObject({ count: 0, total: 0, pages: 1 });
+    expect(stats.requested).toEqual([1]);
+  });
+
+  it('never has more pages in flight than the shared budget, across two exports', async () => {
+    const a = service(records(500, 'a'));
+    const b = service(records(500, 'b'));
+    const limiter = pLimit(3);
+    let inFlight = 0;
+    let max = 0;
+    const wrap =
+      (list: PageLister): PageLister =>
+      async (...args) => {
+        inFlight++;
+        max = Math.max(max, inFlight);
+        try {
+          return await list(...args);
+        } finally {
+          inFlight--;
+        }
+      };
+    const run = (list: PageLister) =>
+      pageThrough({
+        resource: 'x',
+        list: wrap(list),
+        limiter,
+        window: 3,
+        limit: 10,
+        signal: new AbortController().signal,
+        allowDrift: false,
+        onPage: async () => {},
+      });
+    const [ra, rb] = await Promise.all([run(a.list), run(b.list)]);
+    expect(ra.count + rb.count).toBe(1000);
+    expect(max).toBeLessThanOrEqual(3);
+    expect(max).toBe(3);
+  });
+
+  it('keeps the reorder buffer bounded by the window while a slow page holds the head', async () => {
+    let held = 0;
+    let maxHeld = 0;
+    const all = records(200);
+    const { list } = service(
+      all,
+      (p) => p,
+      () => 1,
+    );
+    const slowFirst: PageLister = async (page, limit, signal) => {
+      held++;
+      maxHeld = Math.max(maxHeld, held);
+      if (page === 2) await new Promise((r) => setTimeout(r, 30));
+      return list(page, limit, signal);
+    };
+    await pageThrough({
+      resource: 'users',
+      list: slowFirst,
+      limiter: pLimit(8),
+      window: 4,
+      limit: 10,
+      signal: new AbortController().signal,
+      allowDrift: false,
+      onPage: async () => {
+        held--;
+      },
+    });
+    expect(maxHeld).toBeLessThanOrEqual(4);
+  });
+
+  it('fails on a page that echoes the wrong meta.page', async () => {
+    const { list } = service(records(50), (p, n) =>
+      n === 3 ? { ...p, meta: { ...p.meta, page: 2 } } : p,
+    );
+    await expect(collect(list)).rejects.toThrow(/page 3 came back as meta\.page 2/);
+  });
+
+  it('fails on a page that repeats the previous page', async () => {
+    const all = records(50);
+    const { list } = service(all, (p, n) => (n === 3 ? { ...p, data: all.slice(10, 20) } : p));
+    await expect(collect(list)).rejects.toThrow(/page 3 repeats page 2/);
+  });
+
+  it('fails on records already exported (a shift between pages) and names the duplicates', async () => {
+    const all = records(50);
+    // The list shifted by one between page 1 and page 2: page 2 starts with page 1's last record.
+    const { list } = service(all, (p, n) => (n === 2 ? { ...p, data: all.slice(9, 19) } : p));
+    const error = await collect(list).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExportIntegrityError);
+    expect((error as Error).message).toMatch(/^users: page 2 repeats 1 record/);
+  });
+
+  it('fails when hasNext is false before meta.total records', async () => {
+    const { list } = service(records(50), (p, n) =>
+      n === 3 ? { ...p, meta: { ...p.meta, hasNext: false } } : p,
+    );
+    await expect(collect(list)).rejects.toThrow(
+      /page 3 says hasNext: false after 30 of 50 records/,
+    );
+  });
+
+  it('fails when meta.total changes during the export', async () => {
+    const { list } = service(records(50), (p, n) =>
+      n === 4 ? { ...p, meta: { ...p.meta, total: 51 } } : p,
+    );
+    await expect(collect(list)).rejects.toThrow(
+      /meta\.total changed from 50 \(page 1\) to 51 \(page 4\)/,
+    );
+  });
+
+  it('fails when fewer records arrive than meta.total says', async () => {
+    const all = records(50);
+    const { list } = service(all, (p, n) => (n === 5 ? { ...p, data: p.data.slice(0, 9) } : p));
+    await expect(collect(list)).rejects.toThrow(/exported 49 records, but meta\.total was 50/);
+  });
+
+  it('with allowDrift, de-duplicates, keeps going and records warnings instead of failing', async () => {
+    const all = records(50);
+    const { list } = service(all, (p, n) =>
+      n === 2 ? { ...p, data: [...all.slice(9, 10), ...all.slice(10, 19)] } : p,
+    );
+    const { result, records: got } = await collect(list, { allowDrift: true });
+    expect(new Set(got.map((r) => r.id)).size).toBe(got.length);
+    expect(result.duplicates).toBe(1);
+    expect(result.count).toBe(49);
+    expect(result.warnings.length).toBeGreaterThanOrEqual(2);
+    expect(result.warnings.join('\n')).toMatch(/repeats 1 record/);
+    expect(result.warnings.join('\n')).toMatch(/exported 49 records/);
+  });
+
+  it('with allowDrift, follows a list that grew past the planned pages until hasNext is false', async () => {
+    const all = records(50);
+    const grown = records(55);
+    const { list } = service(all, (p, n) =>
+      n >= 5
+        ? {
+            data: grown.slice((n - 1) * 10, n * 10),
+            meta: { total: 55, page: n, limit: 10, hasNext: n * 10 < 55 },
+          }
+        : p,
+    );
+    const { result } = await collect(list, { allowDrift: true });
+    expect(result.count).toBe(55);
+    expect(result.totalAtEnd).toBe(55);
+    expect(result.pages).toBe(6);
+  });
+
+  it('refuses a page that is not { data, meta } or a record without id', async () => {
+    const bad1: PageLister = async () => ({ data: 'x' }) as unknown as ExportPage;
+    await expect(collect(bad1)).rejects.toThrow(/page 1 is not \{ data/);
+    const bad2: PageLister = async () =>
+      ({
+        data: [{ name: 'no id' }],
+        meta: { total: 1, page: 1, limit: 10, hasNext: false },
+      }) as unknown as ExportPage;
+    await expect(collect(bad2)).rejects.toThrow(/record without a string id/);
+  });
+
+  it('stops requesting pages once the run is aborted', async () => {
+    const ac = new AbortController();
+    const { list, stats } = service(
+      records(1000),
+      (p) => p,
+      () => 2,
+    );
+    const run = pageThrough({
+      resource: 'users',
+      list,
+      limiter: pLimit(2),
+      window: 2,
+      limit: 10,
+      signal: ac.signal,
+      allowDrift: false,
+      async onPage(_records, info) {
+        if (info.page === 3) ac.abort(new Error('stop'));
+      },
+    });
+    await expect(run).rejects.toThrow();
+    const before = stats.requested.length;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(stats.requested.length).toBe(before);
+    expect(before).toBeLessThan(10);
+  });
+});
