@@ -8,7 +8,12 @@ import { defaultExport } from './interop.js';
 import { makeRedactor } from './redact.js';
 import { createSessions, type SessionsApi } from './sessions.js';
 import type { ClientTracing } from './tracing.js';
-import { assertSecureTransport, createTransport, type Logger } from './transport.js';
+import {
+  assertSecureTransport,
+  createTransport,
+  type Logger,
+  type RequestStats,
+} from './transport.js';
 import { CLIENT_VERSION } from './version.js';
 
 const createClient = defaultExport(createClientImport);
@@ -64,6 +69,8 @@ export interface RcsClient {
   /** The accessor of an export by its path name (`track-assignments`), for run-time choices. */
   exportsByResource(resource: string): AnyExportAccessor;
   readonly baseUrl: string;
+  /** What this client's requests came to so far: attempts, retries, 429s, waits, bytes. */
+  readonly stats: Readonly<RequestStats>;
 }
 
 const OPTION_KEYS: readonly string[] = [
@@ -194,5 +201,8 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
     exports,
     exportsByResource,
     baseUrl,
+    get stats() {
+      return { ...transport.stats };
+    },
   };
 }

@@ -58,5 +58,11 @@ export type {
   TraceAttributeValue,
   TracedSpan,
 } from './tracing.js';
-export { isLoopbackHost, isUnreachable, type Logger, type RequestOptions } from './transport.js';
+export {
+  isLoopbackHost,
+  isUnreachable,
+  type Logger,
+  type RequestOptions,
+  type RequestStats,
+} from './transport.js';
 export type * from './types.js';

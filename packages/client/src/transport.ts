@@ -56,6 +56,20 @@ export interface TransportConfig extends BackoffOptions {
 
 export type FetchLike = (input: Request) => Promise<Response>;
 
+/** What a client's requests came to (issue 29: the run summary of `rcs`). Counted always. */
+export interface RequestStats {
+  /** HTTP attempts sent (a retry is one more). */
+  requests: number;
+  /** Attempts that were retries. */
+  retries: number;
+  /** Answers 429 (rate limited). */
+  rateLimited: number;
+  /** Time spent waiting because of rate limits: Retry-After after a 429, the pacer's holds. */
+  rateLimitWaitMs: number;
+  /** Bytes of answer bodies read. */
+  bytesReceived: number;
+}
+
 /** What the client's own methods add to a request's options: where its span goes (issue 29). */
 export interface TracedRequestOptions extends RequestOptions {
   /** The span this request's span is a child of (a pagination, a wait). */
@@ -199,9 +213,18 @@ export function createTransport(config: TransportConfig) {
   const hasCredentials = Boolean(config.apiKey || config.token);
   /** Whether this service ever answered: then a refused connection is an outage, not a typo. */
   let answered = false;
+  const stats: RequestStats = {
+    requests: 0,
+    retries: 0,
+    rateLimited: 0,
+    rateLimitWaitMs: 0,
+    bytesReceived: 0,
+  };
 
   /** Returns the fetch for one logical request, with its per-request options applied. */
-  return function transport(options: TracedRequestOptions = {}): FetchLike {
+  transport.stats = stats;
+  return transport;
+  function transport(options: TracedRequestOptions = {}): FetchLike {
     const tracing = config.tracing;
     if (!tracing) return (request) => send(request, undefined);
     return async (request) => {
@@ -269,6 +292,7 @@ export function createTransport(config: TransportConfig) {
             { status: res.status, attempt: retry + 1, requestId },
           );
           span?.answered(res, retry);
+          if (res.status === 429) stats.rateLimited++;
           const asked = parseRetryAfter(res.headers.get('retry-after'));
           config.pacer?.onAnswer(res.status, asked, attempt.sentAt);
           if (retry >= maxRetries || !(await worthRetrying(res, idempotent))) return res;
@@ -292,6 +316,8 @@ export function createTransport(config: TransportConfig) {
         }
         const retryAfter = waitMs !== undefined;
         waitMs ??= fullJitterDelay(retry, backoff);
+        stats.retries++;
+        if (attempt.response?.status === 429) stats.rateLimitWaitMs += waitMs;
         span?.retrying(
           attempt.response ? String(attempt.response.status) : errorType(attempt.failure),
           retry + 1,
@@ -305,7 +331,7 @@ export function createTransport(config: TransportConfig) {
         await sleep(waitMs, callerSignal);
       }
     }
-  };
+  }
 
   async function sendOnce(
     build: (signal: AbortSignal) => Request,
@@ -320,12 +346,16 @@ export function createTransport(config: TransportConfig) {
     },
   ): Promise<Attempt> {
     ctx.callerSignal.throwIfAborted();
-    const asked = ctx.span && config.pacer ? Date.now() : 0;
+    stats.requests++;
+    const asked = config.pacer ? Date.now() : 0;
     const sentAt = config.pacer ? await config.pacer.acquire(ctx.callerSignal) : undefined;
     // Held back by the rate controller (after a 429): an event with the time it waited. (An
     // attempt let go at once comes back within the millisecond; the clock may tick meanwhile.)
-    const held = ctx.span && config.pacer ? Date.now() - asked : 0;
-    if (held > 1) ctx.span?.paced(held);
+    const held = config.pacer ? Date.now() - asked : 0;
+    if (held > 1) {
+      stats.rateLimitWaitMs += held;
+      ctx.span?.paced(held);
+    }
     // One fresh controller per attempt, linked to the caller's signal by a listener that is
     // removed afterwards. This is AbortSignal.any by hand: a Request built on a long-lived signal
     // (or on AbortSignal.any of one) leaves a listener on it in undici, ~1.3 kB per request, which
@@ -348,6 +378,7 @@ export function createTransport(config: TransportConfig) {
       const chunks = NULL_BODY_STATUS.has(res.status)
         ? null
         : await readCapped(res, config.maxResponseBytes, `${ctx.where.method} ${ctx.where.url}`);
+      for (const chunk of chunks ?? []) stats.bytesReceived += chunk.byteLength;
       // The body is decoded now: its encoding and length headers no longer describe it.
       const headers = new Headers(res.headers);
       headers.delete('content-encoding');

@@ -6,7 +6,13 @@ export { ChangesStateError } from './changes/changes.js';
 export { ExportUsageError } from './errors.js';
 export { writeFileAtomically } from './files/atomic-file.js';
 export { ExportLockedError } from './files/lock.js';
-export type { ExportFormat, Manifest, ManifestEntry, ResourceStatus } from './files/manifest.js';
+export type {
+  ExportFormat,
+  Manifest,
+  ManifestEntry,
+  ResourceStatus,
+  RunSummary,
+} from './files/manifest.js';
 export { prepareOutputDirectory } from './files/out-dir.js';
 export { recordShapeOf, SESSION_ITEM_SHAPE } from './formats/parquet-schema.js';
 export {
@@ -21,8 +27,10 @@ export { ExportIntegrityError } from './pager.js';
 export type { ExportProgress } from './progress.js';
 export {
   type ExportClient,
+  type ExportScope,
   exportToDirectory,
   exportToStream,
+  type RequestCounts,
   ResourceExportError,
   type RunDeps,
 } from './run.js';

@@ -19,6 +19,7 @@ import {
   type ManifestEntry,
   manifestStatus,
   manifestText,
+  type RunSummary,
 } from './files/manifest.js';
 import { prepareOutputDirectory } from './files/out-dir.js';
 import type { ApiRecord } from './formats/encoders.js';
@@ -53,7 +54,31 @@ export interface RunDeps {
   progress: ExportProgress;
   version: string;
   now?: () => Date;
+  /**
+   * Runs each export's work in a unit the caller observes (issue 29: `rcs` makes it a span, so
+   * the export's requests are its children); `report` gives it the export's figures at the end.
+   */
+  scope?: ExportScope;
+  /** The client's request counts so far (`RcsClient.stats`), for the manifest's run summary. */
+  requestStats?: () => RequestCounts;
 }
+
+/** What `RcsClient.stats` counts; the manifest's run summary takes it as is. */
+export interface RequestCounts {
+  requests: number;
+  retries: number;
+  rateLimited: number;
+  rateLimitWaitMs: number;
+  bytesReceived: number;
+}
+
+export type ExportScope = <T>(
+  resource: string,
+  work: (report: (figures: Record<string, string | number | undefined>) => void) => Promise<T>,
+) => Promise<T>;
+
+/** Without a scope, the work runs as it is. */
+const unobserved: ExportScope = (_resource, work) => work(() => {});
 
 function listerFor(client: ExportClient, entry: ExportEntry, plan: ExportPlan) {
   const accessor = client.exportsByResource(entry.resource);
@@ -193,17 +218,35 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
     }
     const limiter = pLimit(plan.concurrency);
     const share = windowShare(plan.concurrency);
-    const done = await allOrFirstError(plan.entries, deps.signal, async (entry, signal) => {
-      const output = outputs.get(entry.resource)!;
-      const tracker = trackers.get(entry.resource);
-      const timed = await exportOne(entry, plan, deps, limiter, share, signal, async (records) => {
-        await output.writePage(records);
-        await tracker?.add(records);
-      });
-      // fsync + verify as soon as this export is complete, while the others still download.
-      const file = await output.finish();
-      return { ...timed, file, changes: await tracker?.finish() };
-    });
+    const scope = deps.scope ?? unobserved;
+    const done = await allOrFirstError(plan.entries, deps.signal, (entry, signal) =>
+      scope(entry.resource, async (report) => {
+        const output = outputs.get(entry.resource)!;
+        const tracker = trackers.get(entry.resource);
+        const timed = await exportOne(
+          entry,
+          plan,
+          deps,
+          limiter,
+          share,
+          signal,
+          async (records) => {
+            await output.writePage(records);
+            await tracker?.add(records);
+          },
+        );
+        // fsync + verify as soon as this export is complete, while the others still download.
+        const file = await output.finish();
+        const changes = await tracker?.finish();
+        report({
+          'rcs.export.records': timed.result.count,
+          'rcs.export.bytes': file.written.bytes,
+          'rcs.export.pages': timed.result.pages,
+          'rcs.export.format': plan.format,
+        });
+        return { ...timed, file, changes };
+      }),
+    );
 
     // Every export is complete, exact (or accepted drift) and verified: make them visible.
     // Per export, the data files first, then its changes file and last its new state: a crash
@@ -274,6 +317,7 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
       finishedAt: finishedAt.toISOString(),
       durationMs: finishedAt.getTime() - startedAt.getTime(),
       resources: entries,
+      ...(deps.requestStats ? { summary: runSummary(deps.requestStats(), entries) } : {}),
     };
     // Last, and the same atomic way: a reader of the manifest only ever sees complete files.
     await writeFileAtomically(join(dir, MANIFEST_FILE), manifestText(manifest));
@@ -289,6 +333,24 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   }
 }
 
+function runSummary(requests: RequestCounts, entries: readonly ManifestEntry[]): RunSummary {
+  let bytesWritten = 0;
+  const records: Record<string, number> = {};
+  for (const e of entries) {
+    bytesWritten += e.bytes + (e.items?.bytes ?? 0) + (e.changes?.bytes ?? 0);
+    records[e.resource] = e.count;
+  }
+  return {
+    requests: requests.requests,
+    retries: requests.retries,
+    rateLimited: requests.rateLimited,
+    rateLimitWaitMs: requests.rateLimitWaitMs,
+    bytesReceived: requests.bytesReceived,
+    bytesWritten,
+    records,
+  };
+}
+
 /** `--out -`: one export to a stream. Records already sent stay sent; a failure still exits 1. */
 export async function exportToStream(
   plan: ExportPlan,
@@ -301,9 +363,13 @@ export async function exportToStream(
   const limiter = pLimit(plan.concurrency);
   try {
     const share = windowShare(plan.concurrency);
-    const { result } = await exportOne(entry, plan, deps, limiter, share, deps.signal, (records) =>
-      output.writePage(records),
-    );
+    const { result } = await (deps.scope ?? unobserved)(entry.resource, async (report) => {
+      const timed = await exportOne(entry, plan, deps, limiter, share, deps.signal, (records) =>
+        output.writePage(records),
+      );
+      report({ 'rcs.export.records': timed.result.count, 'rcs.export.pages': timed.result.pages });
+      return timed;
+    });
     await output.end();
     return result;
   } catch (error) {

@@ -18,6 +18,9 @@ import {
   ResourceExportError,
 } from '@rcs/export';
 import type { CliContext } from '../context.js';
+
+type Figures = Record<string, string | number | undefined>;
+
 import { CliError, describeError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { keepHeapSmall } from '../export/heap.js';
@@ -89,8 +92,27 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
   try {
     // The output path is checked before any request (cli.md "Unattended runs": exit 2).
     if (plan.dir !== undefined) await prepareOutputDirectory(plan.dir);
-    const client: ExportClient = await ctx.getClient();
-    const deps = { client, signal: ctx.signal, progress, version: ctx.version };
+    const rcs = await ctx.getClient();
+    const client: ExportClient = rcs;
+    const tracer = ctx.tracer;
+    const deps = {
+      client,
+      signal: ctx.signal,
+      progress,
+      version: ctx.version,
+      // The run summary of the manifest and --json (issue 29).
+      // (A client made by a test's createClient may not count.)
+      ...(rcs.stats ? { requestStats: () => rcs.stats } : {}),
+      // A traced run: one span per export, its requests its children (issue 29).
+      ...(tracer
+        ? {
+            scope: <T>(resource: string, work: (report: (f: Figures) => void) => Promise<T>) =>
+              tracer.inSpan(`rcs.export ${resource}`, { 'rcs.export.resource': resource }, (span) =>
+                work((figures) => span.setAttributes(figures)),
+              ),
+          }
+        : {}),
+    };
     if (plan.dir === undefined) {
       await exportToStream(
         plan,
