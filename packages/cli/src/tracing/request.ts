@@ -14,7 +14,7 @@ export interface TraceAsk {
 
 const isTrue = (v: string | undefined) => v?.trim().toLowerCase() === 'true';
 
-export function traceAsk(
+function traceAsk(
   env: NodeJS.ProcessEnv,
   traceFile: string | undefined,
 ): TraceAsk | undefined {
