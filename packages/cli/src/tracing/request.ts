@@ -14,10 +14,7 @@ export interface TraceAsk {
 
 const isTrue = (v: string | undefined) => v?.trim().toLowerCase() === 'true';
 
-function traceAsk(
-  env: NodeJS.ProcessEnv,
-  traceFile: string | undefined,
-): TraceAsk | undefined {
+function traceAsk(env: NodeJS.ProcessEnv, traceFile: string | undefined): TraceAsk | undefined {
   const file = traceFile ?? (env.RCS_TRACE_FILE || undefined);
   // OTEL_SDK_DISABLED turns the OpenTelemetry environment off; a trace file asked for by name
   // (flag or RCS_TRACE_FILE) is still written.
