@@ -1,5 +1,4 @@
 import { defineConfig } from 'tsup';
-import { convertWiringFile } from './scripts/wiring-script.js';
 
 // One build for the whole monorepo. The client and transcript packages ship ESM + CJS + .d.ts
 // (publint / attw check the exports map); the mock and the export engine ship ESM + .d.ts; the CLI is one bundled,
@@ -64,9 +63,7 @@ export default defineConfig([
   },
   {
     name: 'cli',
-    // main.ts runs the wiring (commander and the command declarations) as a classic script with
-    // a code cache made after a run: scripts/wiring-script.ts converts its chunk (bench/cli).
-    entry: { rcs: 'packages/cli/src/main.ts', wiring: 'packages/cli/src/wiring.ts' },
+    entry: { rcs: 'packages/cli/src/main.ts' },
     outDir: 'packages/cli/dist',
     format: ['esm'],
     platform: 'node',
@@ -76,9 +73,16 @@ export default defineConfig([
     // bundled too (the root package.json lists them as devDependencies), each split into a chunk
     // that only the commands using it import: `rcs --help` loads commander and the wiring only.
     noExternal: workspace,
-    banner: { js: '#!/usr/bin/env node' },
+    // Bundled CommonJS (commander) calls `require`, which an ES module lacks (esbuild: "Dynamic
+    // require of … is not supported"): each chunk gets a module-scoped one from createRequire.
+    banner: {
+      js: [
+        '#!/usr/bin/env node',
+        "import { createRequire as __rcsCreateRequire } from 'node:module';",
+        'const require = __rcsCreateRequire(import.meta.url);',
+      ].join('\n'),
+    },
     clean: true,
     sourcemap: false,
-    onSuccess: async () => convertWiringFile('packages/cli/dist/wiring.js'),
   },
 ]);

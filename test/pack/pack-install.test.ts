@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -9,8 +9,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anchors, codeBlocks, links } from './readme-blocks.js';
 
 // Issue 10 items 4 and 5: the packages as users get them. Every package is packed (`npm pack`,
 // after `npm run build`), installed from its tarball into fresh projects outside the workspace
@@ -288,3 +290,156 @@ describe('the packed READMEs', () => {
     }
   });
 });
+
+/**
+ * Issue 28: the READMEs as a newcomer reads them, from inside the tarballs (and the repository's
+ * own README): every fenced block follows the info-string convention of readme-blocks.ts, every
+ * link resolves where the reader is (a file of the same tarball, or an absolute URL), no
+ * repository-only command is shown, and every runnable block runs, in document order, in a fresh
+ * project against a real `rcs mock` (test/pack/README.md).
+ */
+describe('the READMEs, as a newcomer reads and runs them (issue 28)', () => {
+  let dir = '';
+  let mock: ChildProcess | undefined;
+  let url = '';
+  let key = '';
+
+  beforeAll(async () => {
+    dir = project('readmes');
+    sh('npm', ['install', ...Object.values(tarballs)], dir);
+    mock = spawn(join(dir, 'node_modules/.bin/rcs'), ['mock', '--port', '0'], {
+      cwd: dir,
+      env: ENV,
+    });
+    const lines = createInterface({ input: mock.stdout! });
+    for await (const line of lines) {
+      if (!url) url = line.trim();
+      const k = /^API key: (\S+)/.exec(line);
+      if (k) key = k[1]!;
+      if (url && key) break;
+    }
+  }, 600_000);
+  afterAll(() => {
+    mock?.kill('SIGTERM');
+  });
+
+  /** [what, path, the tarball's root (links resolve there) or the repository]. */
+  const docs = (): [string, string, string][] => [
+    ['the root README', join(REPO, 'README.md'), REPO],
+    ...PACKAGES.map((name): [string, string, string] => [
+      `@rcs/${name} README.md`,
+      join(dir, 'node_modules/@rcs', name, 'README.md'),
+      join(dir, 'node_modules/@rcs', name),
+    ]),
+    [
+      '@rcs/cli EXPORT.md',
+      join(dir, 'node_modules/@rcs/cli/EXPORT.md'),
+      join(dir, 'node_modules/@rcs/cli'),
+    ],
+  ];
+
+  it('every link resolves where the reader is: in the tarball, or an absolute https URL', () => {
+    const broken: string[] = [];
+    for (const [what, path, root] of docs()) {
+      const text = readFileSync(path, 'utf8');
+      for (const { target, line } of links(text)) {
+        const where = `${what}:${line}: ${target}`;
+        if (/^https:\/\/[^/]+/.test(target)) continue;
+        if (/^[a-z]+:/i.test(target)) {
+          broken.push(`${where} (not https)`);
+          continue;
+        }
+        const [file = '', anchor] = target.split('#');
+        const resolved = file === '' ? path : join(dirname(path), file);
+        if (!resolved.startsWith(root) || !existsSync(resolved)) {
+          broken.push(`${where} (not in ${root === REPO ? 'the repository' : 'the tarball'})`);
+          continue;
+        }
+        if (anchor && !anchors(readFileSync(resolved, 'utf8')).has(anchor)) {
+          broken.push(`${where} (no heading #${anchor})`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('the packed docs show commands as an installed user types them', () => {
+    for (const [what, path, root] of docs()) {
+      if (root === REPO) continue;
+      const text = readFileSync(path, 'utf8');
+      expect(text, what).not.toMatch(/npm run (build|demo|gen)\b|node packages\/|\.\.\/\.\.\/docs/);
+      // The sample a newcomer uses ships with the CLI (`rcs demo --write-sample`).
+      expect(text, what).not.toMatch(/examples\/integration\/sample-call\.srt/);
+    }
+  });
+
+  it('every runnable block runs against a real rcs mock, in document order', () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const redirect = join(dir, 'redirect.mjs');
+    writeFileSync(redirect, REDIRECT);
+    let ran = 0;
+    for (const [what, path] of docs()) {
+      const blocks = codeBlocks(readFileSync(path, 'utf8'), what);
+      const cwd = join(dir, `run-${ran++}`);
+      mkdirSync(cwd, { recursive: true });
+      // As a reader who started `rcs mock` has them; a config directory per document.
+      const env = {
+        ...ENV,
+        RCS_BASE_URL: url,
+        RCS_API_KEY: key,
+        RCS_README_SERVICE: url,
+        XDG_CONFIG_HOME: join(cwd, '.config'),
+      };
+      for (const block of blocks.filter((b) => b.run)) {
+        const where = `${what}:${block.line}`;
+        const [command, args] = blockCommand(block, cwd, redirect, url);
+        const r = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 300_000 });
+        expect(
+          r.status,
+          `${where} exited ${r.status}:\n${block.code}\n${r.stdout}\n${r.stderr}`,
+        ).toBe(0);
+      }
+    }
+  }, 900_000);
+});
+
+/**
+ * How a runnable block runs (test/pack/README.md): `sh` with bash, `@rcs/<name>` of an
+ * `npm install` line as its tarball and the README's mock port as the test mock's URL; `ts` and
+ * `js` as a module file on this Node, with the redirect below preloaded.
+ */
+function blockCommand(
+  block: { lang: string; line: number; code: string },
+  cwd: string,
+  redirect: string,
+  url: string,
+): [string, string[]] {
+  if (block.lang === 'sh') {
+    const script = block.code
+      .replace(/^(npm (?:install|i)\b.*)$/gm, (line) =>
+        line.replace(
+          /@rcs\/(transcript|client|mock|cli)\b/g,
+          (_m, name: string) => tarballs[name as (typeof PACKAGES)[number]],
+        ),
+      )
+      .replaceAll('http://127.0.0.1:4010', url);
+    return ['bash', ['-e', '-o', 'pipefail', '-c', script]];
+  }
+  const file = join(cwd, `block-${block.line}.${block.lang === 'ts' ? 'mts' : 'mjs'}`);
+  writeFileSync(file, block.code);
+  return [process.execPath, ['--import', pathToFileURL(redirect).href, file]];
+}
+
+/**
+ * Loaded before a README's TypeScript or JavaScript block: `https://api.example.com`, the
+ * service in every example, is this test's `rcs mock` (the block's code is run as written).
+ */
+const REDIRECT = `const service = process.env.RCS_README_SERVICE;
+const real = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  if (!href.startsWith('https://api.example.com/')) return real(input, init);
+  const to = service + href.slice('https://api.example.com'.length);
+  return real(input instanceof Request ? new Request(to, input) : to, init);
+};
+`;

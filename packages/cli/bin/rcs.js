@@ -1,12 +1,7 @@
 #!/usr/bin/env node
 // The `rcs` command. It exists before the build (unlike dist/), so that `npm ci` on a fresh
-// clone links it into node_modules/.bin. It enables Node's on-disk compile cache (V8 code cache,
-// Node >= 22.1; NODE_DISABLE_COMPILE_CACHE=1 turns it off) before loading the bundle: modules
-// loaded before that do not benefit, so this file stays tiny (bench/cli). dist/rcs.js then runs the
-// wiring script with a code cache of its own (src/main.ts).
-import module from 'node:module';
-
-module.enableCompileCache?.();
+// clone links it into node_modules/.bin. dist/rcs.js (src/main.ts) turns on Node's compile cache
+// in a directory of the user's own and runs the program.
 try {
   await import('../dist/rcs.js');
 } catch (error) {

@@ -13,7 +13,7 @@ import { EXIT } from './exit-codes.js';
 export const CONFIG_KEYS = ['base-url', 'api-key', 'token'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export const SECRET_KEYS: readonly ConfigKey[] = ['api-key', 'token'];
-const DEFAULT_PROFILE = 'default';
+export const DEFAULT_PROFILE = 'default';
 
 export type Profile = Partial<Record<ConfigKey, string>>;
 export interface ConfigFile {

@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import type { RcsClient } from '@rcs/client';
-import { configPath, type Profile, profileNameOf, profileOf, readConfig } from './config.js';
-import { CliError, usageError } from './errors.js';
+import {
+  configPath,
+  DEFAULT_PROFILE,
+  type Profile,
+  profileNameOf,
+  profileOf,
+  readConfig,
+} from './config.js';
+import { CliError, type CredentialSources, noteCredentialSources, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { createProgress, type Progress } from './output/progress.js';
 import { safeLine } from './output/sanitize.js';
@@ -37,15 +44,6 @@ export interface CliIO {
   outputClosed?: AbortSignal;
   /** Builds the SDK client; defaults to `createRcsClient` (tests pass a fake or a mock's fetch). */
   createClient?: (options: import('@rcs/client').RcsClientOptions) => RcsClient;
-  /**
-   * Commander's own output to stdout (help, version), which runFromProcess writes without
-   * creating Node's stdout stream when stdout is not a terminal (start-up, bench/cli). Absent:
-   * commander writes to `stdout`.
-   */
-  commanderOutput?: Pick<
-    import('@commander-js/extra-typings').OutputConfiguration,
-    'writeOut' | 'getOutHelpWidth' | 'getOutHasColors'
-  >;
 }
 
 export interface CliContext {
@@ -69,6 +67,11 @@ export interface CliContext {
   cwd: string;
   /** Resolves base URL and credentials (flag > env > config profile) and builds the client once. */
   getClient(): Promise<RcsClient>;
+  /**
+   * The credentials the client sends (resolved as for getClient). Only for fingerprints that
+   * reveal nothing of them (D28, the upload ledger); never for output.
+   */
+  getCredentials(): Promise<{ apiKey?: string | undefined; token?: string | undefined }>;
   /** Human prose on stderr: only on a TTY and not with --quiet. */
   log(msg: string): void;
   /** A warning or error line on stderr, always (scripts need to see why something failed). */
@@ -86,6 +89,8 @@ export interface ResolvedSettings {
   baseUrl: string | undefined;
   apiKey: string | undefined;
   token: string | undefined;
+  /** Where each credential came from, as the user gave it (the 401 hint names it, issue 28). */
+  sources: CredentialSources;
 }
 
 async function readSecretFile(path: string, flag: string): Promise<string> {
@@ -131,16 +136,22 @@ export async function resolveSettings(
     );
   }
   let apiKey = globals.apiKey;
+  const sources: CredentialSources = {};
+  if (apiKey !== undefined) sources.apiKey = '--api-key';
   if (apiKey === undefined && globals.apiKeyFile !== undefined) {
     apiKey = await readSecretFile(globals.apiKeyFile, '--api-key-file');
+    sources.apiKey = `--api-key-file ${globals.apiKeyFile}`;
   }
   if (apiKey === undefined && globals.apiKeyStdin) {
     apiKey = (await readAll(io.stdin)).trim();
     if (apiKey === '') throw usageError('--api-key-stdin: standard input was empty');
+    sources.apiKey = '--api-key-stdin';
   }
   let token = globals.token;
+  if (token !== undefined) sources.token = '--token';
   if (token === undefined && globals.tokenFile !== undefined) {
     token = await readSecretFile(globals.tokenFile, '--token-file');
+    sources.token = `--token-file ${globals.tokenFile}`;
   }
   // An explicit credential flag wins over every other source of either kind, so that
   // `--token X` is not silently combined with an RCS_API_KEY from the environment (D22: when both
@@ -149,45 +160,58 @@ export async function resolveSettings(
   if (!flagged) {
     apiKey = env.RCS_API_KEY || undefined;
     token = env.RCS_TOKEN || undefined;
+    if (apiKey !== undefined) sources.apiKey = 'RCS_API_KEY';
+    if (token !== undefined) sources.token = 'RCS_TOKEN';
   }
   if (apiKey === undefined && token === undefined) {
     apiKey = profile?.['api-key'];
     token = profile?.token;
+    const where = `${path} (profile ${profileName})`;
+    if (apiKey !== undefined) sources.apiKey = where;
+    if (token !== undefined) sources.token = where;
+    const named = profileName === DEFAULT_PROFILE ? '' : ` --profile ${profileName}`;
+    if (apiKey !== undefined || token !== undefined) {
+      sources.replaceWith = `rcs config set ${apiKey !== undefined ? 'api-key' : 'token'} -${named}`;
+    }
   }
   const baseUrl = globals.baseUrl ?? (env.RCS_BASE_URL || undefined) ?? profile?.['base-url'];
-  return { profile: profileName, baseUrl, apiKey, token };
+  return { profile: profileName, baseUrl, apiKey, token, sources };
+}
+
+/** The network deadline of one request when RCS_NETWORK_TIMEOUT is not set (cli.md "Networks"). */
+const DEFAULT_NETWORK_TIMEOUT_SECONDS = 60;
+
+/**
+ * RCS_NETWORK_TIMEOUT: the seconds one request may take in all, connection, proxy, TLS, answer
+ * and retries included (issue 25 item 7: one deadline for every network wait).
+ */
+export function networkDeadlineMs(env: NodeJS.ProcessEnv): number {
+  const raw = env.RCS_NETWORK_TIMEOUT?.trim();
+  if (!raw) return DEFAULT_NETWORK_TIMEOUT_SECONDS * 1000;
+  const seconds = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(seconds > 0) || seconds > 86_400) {
+    throw usageError(
+      `RCS_NETWORK_TIMEOUT must be a number of seconds from 0.1 to 86400, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return Math.max(100, Math.round(seconds * 1000));
 }
 
 /**
- * The fetch for a proxied machine (issue 15), or on Node without a proxy the CLI's own over
- * node:http (issue 11), or undefined to use the global one (Bun, Deno). With
+ * The CLI's one HTTP stack (issue 27): undici with a dispatcher for every request, direct or
+ * through the proxy of the environment (network/fetch.ts), or undefined under Bun and Deno. With
  * --verbose, one line names the proxies in use, never their credentials.
  */
 async function networkFetch(
   env: NodeJS.ProcessEnv,
+  deadlineMs: number,
   log: ((message: string) => void) | undefined,
 ): Promise<typeof fetch | undefined> {
-  const { proxySettings, proxiedFetch, showProxy } = await import('./network/proxy.js');
+  const { proxySettings, describeProxies } = await import('./network/proxy.js');
   const settings = proxySettings(env);
-  if (!settings) {
-    // Node's own http: less CPU and memory per page than the global fetch (node-fetch.ts).
-    const { createNodeFetch, isNode } = await import('./network/node-fetch.js');
-    return isNode() ? createNodeFetch() : undefined;
-  }
-  if (log) {
-    const via = [
-      settings.httpsProxy ? `https via ${showProxy(settings.httpsProxy)}` : '',
-      settings.httpProxy ? `http via ${showProxy(settings.httpProxy)}` : '',
-    ].filter(Boolean);
-    log(
-      `proxy: ${via.join(', ')}; not for loopback${settings.noProxy ? ` or NO_PROXY ${settings.noProxy}` : ''}`,
-    );
-  }
-  try {
-    return await proxiedFetch(settings);
-  } catch (error) {
-    throw usageError(`${(error as Error).message} (a proxy variable of the environment)`);
-  }
+  if (settings && log) log(describeProxies(settings));
+  const { createNetworkFetch } = await import('./network/fetch.js');
+  return createNetworkFetch(settings, deadlineMs);
 }
 
 /** A URL that carries `user:password@` is refused (cli.md "Unattended runs"), shown without it. */
@@ -211,6 +235,11 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
   const quiet = Boolean(globals.quiet);
   const verbose = Boolean(globals.verbose) && !quiet;
   let client: Promise<RcsClient> | undefined;
+  let resolved: Promise<ResolvedSettings> | undefined;
+  const settingsOnce = () => {
+    resolved ??= resolveSettings(globals, io);
+    return resolved;
+  };
   // Until the client is built there are no credentials to remove; the client (and its redactor)
   // is loaded only by the commands that talk to the service, not by `rcs check` or `rcs config`.
   let redactSecrets: (text: string) => string = (text) => text;
@@ -245,10 +274,14 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
       client ??= build();
       return client;
     },
+    async getCredentials() {
+      const { apiKey, token } = await settingsOnce();
+      return { apiKey, token };
+    },
   };
 
   async function build(): Promise<RcsClient> {
-    const settings = await resolveSettings(globals, io);
+    const settings = await settingsOnce();
     if (settings.baseUrl) assertNoUrlCredentials(settings.baseUrl, 'the base URL');
     if (!settings.baseUrl) {
       throw usageError(
@@ -261,12 +294,15 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
         'no credentials: set RCS_API_KEY (or RCS_TOKEN), pass --api-key-file FILE, or run `rcs config set api-key -`',
       );
     }
+    noteCredentialSources(settings.sources);
     const { createRcsClient, makeRedactor } = await import('@rcs/client');
     const redact = makeRedactor([settings.apiKey, settings.token]);
     redactSecrets = redact;
     const create = io.createClient ?? createRcsClient;
+    const deadlineMs = networkDeadlineMs(io.env);
     const fetch = await networkFetch(
       io.env,
+      deadlineMs,
       verbose ? (m) => io.stderr.write(`[rcs] ${m}\n`) : undefined,
     );
     try {
@@ -278,6 +314,7 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
         // A refused connection or an unknown host is a wrong base URL far more often than an
         // outage: one retry, then the error with its hint, within about a second (issue 11).
         unreachableRetries: 1,
+        deadlineMs,
         ...(fetch ? { fetch } : {}),
         // A traced run (issue 29): each request a span, under the span current at its call.
         ...(ctx.tracer ? { tracing: ctx.tracer.clientTracing } : {}),

@@ -1,4 +1,5 @@
 import { EXIT } from './exit-codes.js';
+import { classifyFailure, describeFailure, proxyOf } from './network/failure.js';
 import { safeLine } from './output/sanitize.js';
 
 /**
@@ -66,6 +67,56 @@ export function interruptedExitCode(reason: unknown): number {
   return reason instanceof InterruptedError ? signalExitCode(reason.signal) : EXIT.interrupted;
 }
 
+/**
+ * Where the credentials of this run came from, as the user gave them: `--api-key`,
+ * `--api-key-file FILE`, `RCS_API_KEY`, or the config file's path and profile. A 401 names it
+ * (issue 28: "check RCS_API_KEY" misleads a user who typed --api-key). A run resolves its
+ * credentials once; context.ts notes them when it builds the client, and every caller of
+ * describeError (the command wrapper, the upload batch, the export) gets the same line.
+ */
+export interface CredentialSources {
+  apiKey?: string | undefined;
+  token?: string | undefined;
+  /** Set when a credential came from the config file: the command that replaces it. */
+  replaceWith?: string | undefined;
+}
+
+let credentialSources: CredentialSources = {};
+
+export function noteCredentialSources(sources: CredentialSources): void {
+  credentialSources = sources;
+}
+
+function unauthorizedMessage(sources: CredentialSources): string {
+  const from = [
+    sources.apiKey && `the API key from ${sources.apiKey}`,
+    sources.token && `the token from ${sources.token}`,
+  ].filter(Boolean);
+  if (from.length === 0) {
+    return 'the credentials were refused (401); check RCS_API_KEY / RCS_TOKEN or run `rcs config set api-key -`';
+  }
+  return (
+    `the credentials were refused (401); check ${from.join(' and ')}` +
+    (sources.replaceWith ? `, or replace it with \`${sources.replaceWith}\`` : '')
+  );
+}
+
+/** What a user checks on a 404: the base URL, and for a session read, the id too (issue 28). */
+function notFoundMessage(e: { method?: string | undefined; url?: string | undefined }): string {
+  let path: string | undefined;
+  try {
+    path = e.url ? new URL(e.url).pathname : undefined;
+  } catch {
+    path = undefined;
+  }
+  const root =
+    "is --base-url the API's root? It is the service's origin, such as https://api.example.com";
+  if (path && e.method === 'GET' && /\/api\/v1\/real-call-sessions\/[^/]+$/.test(path)) {
+    return `not found (404): no such session in your organization; check the id. If it is right: ${root}`;
+  }
+  return `not found (404)${path ? ` at ${safeLine(path)}` : ''}: ${root}`;
+}
+
 export interface Described {
   exitCode: number;
   /** One line; for a request the service answered, it ends with `(request id …)` (issue 29). */
@@ -82,8 +133,11 @@ function detailOf(error: { detail?: string | undefined; message: string }): stri
  * service's request id when the service answered the failed request (issue 29, cli.md "Errors"):
  * the id a user quotes to the service's support. The one place the id is appended.
  */
-export function describeError(error: unknown): Described {
-  const described = describeFailure(error);
+export function describeError(
+  error: unknown,
+  credentials: CredentialSources = credentialSources,
+): Described {
+  const described = describeWithoutRequestId(error, credentials);
   const requestId = (error as { requestId?: unknown } | null)?.requestId;
   if (typeof requestId !== 'string' || requestId === '') return described;
   const suffix = ` (request id ${safeLine(requestId)})`;
@@ -96,7 +150,7 @@ export function describeError(error: unknown): Described {
  * The exit code and line for any error. Works on the client's error classes by `name` so that
  * this module stays free of the client import (start-up time) and works across bundle chunks.
  */
-function describeFailure(error: unknown): Described {
+function describeWithoutRequestId(error: unknown, credentials: CredentialSources): Described {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   // An AbortError (e.g. from node:timers/promises) carries the abort reason as its cause.
   const isAbort = error instanceof Error && error.name === 'AbortError';
@@ -124,16 +178,14 @@ function describeFailure(error: unknown): Described {
     code?: string;
     detail?: string;
     sessionId?: string;
+    method?: string;
+    url?: string;
     mayHaveBeenCreated?: boolean;
     retryAfterMs?: number;
   };
   switch (e.name) {
     case 'AuthenticationError':
-      return {
-        exitCode: EXIT.auth,
-        message:
-          'the credentials were refused (401); check RCS_API_KEY / RCS_TOKEN or run `rcs config set api-key -`',
-      };
+      return { exitCode: EXIT.auth, message: unauthorizedMessage(credentials) };
     case 'WaitTimeoutError':
       return {
         exitCode: EXIT.waitTimeout,
@@ -158,10 +210,7 @@ function describeFailure(error: unknown): Described {
     case 'UnprocessableError':
       return { exitCode: EXIT.failure, message: unprocessableMessage(e.code, detailOf(e)) };
     case 'NotFoundError':
-      return {
-        exitCode: EXIT.failure,
-        message: 'not found (404): no such session in your organization; check the id',
-      };
+      return { exitCode: EXIT.failure, message: notFoundMessage(e) };
     case 'BadRequestError':
       return {
         exitCode: EXIT.failure,
@@ -185,12 +234,7 @@ function describeFailure(error: unknown): Described {
       };
     case 'ConnectionError':
     case 'TimeoutError':
-      return {
-        exitCode: EXIT.failure,
-        message: e.mayHaveBeenCreated
-          ? `the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (check the sessions export before using --force): ${safeLine(e.message)}`
-          : `could not reach the service: ${safeLine(e.message)}; check --base-url / RCS_BASE_URL and your network`,
-      };
+      return { exitCode: EXIT.failure, message: connectionMessage(e) };
     case 'ApiError':
       return {
         exitCode: EXIT.failure,
@@ -199,6 +243,28 @@ function describeFailure(error: unknown): Described {
     default:
       return { exitCode: EXIT.failure, message: safeLine(e.message) };
   }
+}
+
+/**
+ * A request that failed on the network (issue 25 item 7, issue 28): one line from the shared
+ * classification (network/failure.ts), naming the proxy when the request went through one.
+ */
+function connectionMessage(
+  e: Error & { mayHaveBeenCreated?: boolean; url?: string; method?: string; timeoutMs?: number },
+): string {
+  if (e.mayHaveBeenCreated) {
+    return `the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first, D28): ${safeLine(e.message)}`;
+  }
+  const failure = classifyFailure(e.cause);
+  if (e.name === 'TimeoutError') {
+    const seconds = Math.round((e.timeoutMs ?? 0) / 100) / 10;
+    const proxy = proxyOf(e.cause);
+    return `no answer within ${seconds} s from ${safeLine(e.url)}${
+      proxy ? ` through the proxy ${proxy.shown} (${proxy.variable})` : ''
+    }; check your network${proxy ? ' and the proxy' : ''}, or allow longer with RCS_NETWORK_TIMEOUT=SECONDS`;
+  }
+  if (failure) return safeLine(describeFailure(failure, e.url));
+  return `could not reach the service: ${safeLine(e.message)}; check --base-url / RCS_BASE_URL and your network`;
 }
 
 /** R3, R8, D2, D3: the 422 reasons, each with what the user can do about it. */

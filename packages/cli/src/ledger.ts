@@ -9,12 +9,23 @@ import {
   readSync,
   writeSync,
 } from 'node:fs';
+import { newSalt, type ServiceIdentity, saltOf } from './upload/service.js';
 
 /**
- * The upload ledger (`.rcs-ledger.jsonl`): one JSON line per finished upload, appended the moment
- * it finishes, so an interrupted batch re-run uploads only what is missing. The create POST is not
+ * The upload ledger (`.rcs-ledger.jsonl`): one JSON line per upload, appended the moment it is
+ * sent, so an interrupted batch re-run uploads only what is missing. The create POST is not
  * idempotent (R10: the service has no de-duplication), so an upload whose outcome is unknown
  * (the connection dropped after sending) is recorded as `unknown` and never silently re-sent.
+ *
+ * D28 One upload, one service: each line names the service it went to (`service`, the base URL's
+ * origin and path) and a fingerprint of the credential (`credential`, upload/service.ts), and only
+ * lines of the run's own service and credential count. A `created` line stays in force whatever
+ * comes after it for the same text and rep: a `--force` that fails (or whose outcome is unknown)
+ * does not erase an earlier success.
+ *
+ * Lines written before D28 carry no service: they apply to no service on their own. A `created` or
+ * unknown one is handed to the run as `legacy`, which looks for it on the service (resolve.ts)
+ * rather than guessing, and records what it found as a line of this service.
  *
  * Write-ahead (issue 11): before each create its line is written and fsynced with the status
  * `sending` and room for the outcome; the upload is not sent when that fails. The outcome is then
@@ -33,12 +44,35 @@ export interface LedgerEntry {
   sha256: string;
   /** `email:<lowercased>` or `userId:<uuid>`: the same text for another rep is another upload. */
   rep: string;
+  /** D28: the base URL's origin and path. Absent on lines written before D28. */
+  service?: string;
+  /** D28: `scrypt1.<salt>.<hash>` of the credential (upload/service.ts). */
+  credential?: string;
   status: LedgerStatus;
   sessionId?: string;
-  /** Why it failed or why the outcome is unknown. */
+  /** Why it failed or why the outcome is unknown; or how an unknown outcome was resolved. */
   error?: string;
+  note?: string;
   at: string;
 }
+
+/** A line as read back, with where it is (for `--dry-run` and `-v`). */
+export interface LedgerRecord extends LedgerEntry {
+  /** 1-based line number in the ledger file. */
+  line: number;
+}
+
+/**
+ * What the ledger says about a text and rep on this service:
+ * - `uploaded`: a `created` line of this service (the latest one);
+ * - `unknown`: the last word of this service is an upload whose outcome is unknown;
+ * - `legacy`: no line of this service, but a `created` or unknown line without a service;
+ * - undefined: nothing, or the last attempt failed: upload it.
+ */
+export type LedgerMatch =
+  | { kind: 'uploaded'; record: LedgerRecord }
+  | { kind: 'unknown'; record: LedgerRecord }
+  | { kind: 'legacy'; record: LedgerRecord };
 
 export function contentHash(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -63,6 +97,7 @@ export interface LedgerIntent {
   readonly at: string;
   /** Byte offset of the reserved room (it starts with `,"status":"sending"`). */
   readonly offset: number;
+  readonly line: number;
 }
 
 const SENDING = ',"status":"sending"';
@@ -73,16 +108,32 @@ const SENDING = ',"status":"sending"';
 const OUTCOME_ROOM = 256;
 const RESERVED = `${SENDING}${' '.repeat(OUTCOME_ROOM - SENDING.length)}}`;
 
+/** What this service's lines say about one text and rep. */
+interface Known {
+  created?: LedgerRecord;
+  last: LedgerRecord;
+}
+
 export class Ledger {
-  private readonly latest = new Map<string, LedgerEntry>();
+  /** This service's lines, by text and rep. */
+  private readonly known = new Map<string, Known>();
+  /** Lines without a service (written before D28), the last `created` or unknown one per key. */
+  private readonly legacy = new Map<string, LedgerRecord>();
+  /** Session ids any line of this service records: a resolution never claims one of them twice. */
+  readonly recordedSessionIds = new Set<string>();
   /** Lines that could not be read (e.g. cut by a crash mid-write); reported, never fatal. */
   readonly unreadableLines: number[] = [];
   /** A crash mid-write can leave the file without its final newline: start on a fresh line. */
   private needsNewline = false;
+  /** Lines in the file, so that the next one's number is known. */
+  private lines = 0;
+  /** The salt of this ledger's fingerprints: the first one found, else a fresh one. */
+  private salt: string | undefined;
 
   /** `redact` runs over every line before it is written (no credential in the ledger). */
   constructor(
     readonly path: string,
+    private readonly service: ServiceIdentity,
     private readonly redact: (text: string) => string = (text) => text,
   ) {}
 
@@ -97,22 +148,57 @@ export class Ledger {
     }
     this.needsNewline = text.length > 0 && !text.endsWith('\n');
     const lines = text.split('\n');
+    this.lines = text.length === 0 ? 0 : text.endsWith('\n') ? lines.length - 1 : lines.length;
     lines.forEach((line, i) => {
       if (line.trim() === '') return;
+      let entry: LedgerEntry;
       try {
-        const entry = JSON.parse(line) as LedgerEntry;
+        entry = JSON.parse(line) as LedgerEntry;
         if (typeof entry.sha256 !== 'string' || typeof entry.rep !== 'string') throw new Error();
-        this.latest.set(
-          key(entry.sha256, entry.rep),
-          entry.status === 'sending'
-            ? { ...entry, status: 'unknown', error: 'no outcome was recorded after sending' }
-            : entry,
-        );
       } catch {
         this.unreadableLines.push(i + 1);
+        return;
       }
+      const record: LedgerRecord =
+        entry.status === 'sending'
+          ? {
+              ...entry,
+              status: 'unknown',
+              error: 'no outcome was recorded after sending',
+              line: i + 1,
+            }
+          : { ...entry, line: i + 1 };
+      this.take(record);
     });
     return this;
+  }
+
+  /** Files a line read back or just written under what it says. */
+  private take(record: LedgerRecord): void {
+    const k = key(record.sha256, record.rep);
+    if (record.service === undefined) {
+      if (record.status !== 'failed') this.legacy.set(k, record);
+      return;
+    }
+    const salt = saltOf(record.credential);
+    this.salt ??= salt;
+    if (
+      salt === undefined ||
+      record.service !== this.service.url ||
+      record.credential !== this.service.fingerprint(salt)
+    ) {
+      return; // Another service, or another credential (another organization): D28.
+    }
+    if (record.sessionId !== undefined) this.recordedSessionIds.add(record.sessionId);
+    const known = this.known.get(k);
+    const created = record.status === 'created' ? record : known?.created;
+    this.known.set(k, created ? { created, last: record } : { last: record });
+  }
+
+  /** The fields that tie a new line to this run's service and credential (D28). */
+  private serviceFields(): Pick<LedgerEntry, 'service' | 'credential'> {
+    this.salt ??= newSalt();
+    return { service: this.service.url, credential: this.service.fingerprint(this.salt) };
   }
 
   /**
@@ -124,9 +210,18 @@ export class Ledger {
     return this;
   }
 
-  /** The last recorded outcome for this text and rep, if any. */
-  find(sha256: string, rep: string): LedgerEntry | undefined {
-    return this.latest.get(key(sha256, rep));
+  /** What the ledger says about this text and rep on this run's service (see LedgerMatch). */
+  find(sha256: string, rep: string): LedgerMatch | undefined {
+    const k = key(sha256, rep);
+    const known = this.known.get(k);
+    // A success stays in force: a later failed or unknown `--force` does not erase it (D28).
+    if (known?.created) return { kind: 'uploaded', record: known.created };
+    if (known?.last.status === 'unknown' || known?.last.status === 'sending') {
+      return { kind: 'unknown', record: known.last };
+    }
+    if (known) return undefined;
+    const legacy = this.legacy.get(k);
+    return legacy ? { kind: 'legacy', record: legacy } : undefined;
   }
 
   /**
@@ -135,10 +230,13 @@ export class Ledger {
    */
   intend(subject: LedgerSubject): LedgerIntent {
     const at = new Date().toISOString();
-    const head = this.redact(JSON.stringify({ ...subject, at })).slice(0, -1);
-    const offset = this.append(`${head}${RESERVED}`) + Buffer.byteLength(head, 'utf8');
-    this.latest.set(key(subject.sha256, subject.rep), { ...subject, status: 'sending', at });
-    return { subject, at, offset };
+    const head = this.redact(JSON.stringify({ ...subject, ...this.serviceFields(), at })).slice(
+      0,
+      -1,
+    );
+    const { offset, line } = this.append(`${head}${RESERVED}`);
+    this.take({ ...subject, ...this.serviceFields(), status: 'sending', at, line });
+    return { subject, at, offset: offset + Buffer.byteLength(head, 'utf8'), line };
   }
 
   /**
@@ -146,11 +244,17 @@ export class Ledger {
    * fit or the room is not where it was (another writer), as a line of its own.
    */
   settle(intent: LedgerIntent, outcome: LedgerOutcome): LedgerEntry {
-    const full: LedgerEntry = { ...intent.subject, at: intent.at, ...outcome };
+    const full: LedgerEntry = {
+      ...intent.subject,
+      ...this.serviceFields(),
+      at: intent.at,
+      ...outcome,
+    };
     const tail = this.tailOf(outcome);
     if (Buffer.byteLength(tail, 'utf8') < OUTCOME_ROOM && this.overwrite(intent.offset, tail)) {
-      this.latest.set(key(full.sha256, full.rep), full);
-      return full;
+      const record = { ...full, line: intent.line };
+      this.take(record);
+      return record;
     }
     return this.record(full);
   }
@@ -167,16 +271,26 @@ export class Ledger {
     return text;
   }
 
-  /** Appends a whole entry as a line of its own and fsyncs it. Throws when it cannot. */
-  record(entry: Omit<LedgerEntry, 'at'> & { at?: string }): LedgerEntry {
-    const full: LedgerEntry = { ...entry, at: entry.at ?? new Date().toISOString() };
-    this.append(this.redact(JSON.stringify(full)));
-    this.latest.set(key(full.sha256, full.rep), full);
-    return full;
+  /**
+   * Appends a whole entry of this run's service as a line of its own and fsyncs it. Throws when it
+   * cannot.
+   */
+  record(
+    entry: Omit<LedgerEntry, 'at' | 'service' | 'credential'> & { at?: string },
+  ): LedgerRecord {
+    const full: LedgerEntry = {
+      ...entry,
+      ...this.serviceFields(),
+      at: entry.at ?? new Date().toISOString(),
+    };
+    const { line } = this.append(this.redact(JSON.stringify(full)));
+    const record = { ...full, line };
+    this.take(record);
+    return record;
   }
 
-  /** Appends `line` and a newline, fsynced; returns the offset where `line` starts. */
-  private append(line: string): number {
+  /** Appends `line` and a newline, fsynced; returns the offset where `line` starts, and its number. */
+  private append(line: string): { offset: number; line: number } {
     const prefix = this.needsNewline ? '\n' : '';
     const fd = openSync(this.path, 'a', 0o600);
     try {
@@ -186,7 +300,8 @@ export class Ledger {
       for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
       fsyncSync(fd);
       this.needsNewline = false;
-      return offset;
+      this.lines += 1;
+      return { offset, line: this.lines };
     } finally {
       closeSync(fd);
     }

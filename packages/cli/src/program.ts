@@ -1,4 +1,3 @@
-import './node-require.js';
 import { Command, CommanderError } from '@commander-js/extra-typings';
 import pkg from '../package.json' with { type: 'json' };
 import { registerCheck } from './commands/check.command.js';
@@ -18,7 +17,6 @@ import { registerUpload } from './commands/upload.command.js';
 import type { CliIO, GlobalOptions } from './context.js';
 import { describeError, InterruptedError, maskCommanderError } from './errors.js';
 import { EXIT, EXIT_CODE_TABLE, exitCodesText } from './exit-codes.js';
-import { certainlyNotATerminal, colorFromEnv, writeDirect } from './output/direct-stdout.js';
 import { commandSpanName } from './tracing/command-name.js';
 import { startTracing } from './tracing/request.js';
 
@@ -26,9 +24,8 @@ import { startTracing } from './tracing/request.js';
  * `rcs`: the global flags and the list of commands, nothing else (GitHub-CLI style, issue 12).
  * Each command declares its flags and typed options in commands/<name>.command.ts and runs in
  * commands/<name>.ts, which its action imports lazily, so `rcs --help` loads nothing but
- * commander and the declarations (start-up goal: bench/cli). bin/rcs.js, the command, turns on
- * Node's compile cache and then loads the bundle (main.ts, which runs this module as part of
- * the wiring script, wiring.ts).
+ * commander and the declarations (start-up goal: bench/cli). main.ts, the bundle's entry, turns on
+ * Node's compile cache (compile-cache.ts) and then imports this module.
  */
 
 const COMMANDS: readonly RegisterCommand[] = [
@@ -76,7 +73,6 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): RootCo
             .trim()
             .replace(/\s*\n\s*/g, ' ')} (see rcs --help)\n`,
         ),
-      ...io.commanderOutput,
     })
     .addHelpText(
       'after',
@@ -124,26 +120,6 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): RootCo
   const kit: CommandKit = { io, action };
   for (const register of COMMANDS) register(program, kit);
   return program;
-}
-
-/**
- * Formats every command's help once, writing nothing. main.ts calls it before it writes the
- * wiring's code cache, so that the cache holds the help code whichever command made it (a cache
- * made by `rcs upload …` would otherwise leave `rcs --help` compiling it on every start).
- */
-export function warmHelp(): void {
-  const silent = {
-    commanderOutput: {
-      writeOut: () => {},
-      getOutHelpWidth: () => undefined as unknown as number,
-      getOutHasColors: () => false,
-    },
-  } as unknown as CliIO;
-  const visit = (command: RootCommand) => {
-    command.outputHelp();
-    for (const sub of command.commands) visit(sub as unknown as RootCommand);
-  };
-  visit(buildProgram(silent, () => {}));
 }
 
 /** Parses and runs; resolves with the exit code (the caller sets process.exitCode). */
@@ -214,61 +190,18 @@ export async function runFromProcess(): Promise<void> {
     }
     if (!outputClosed.signal.aborted) outputClosed.abort(new InterruptedError('SIGPIPE'));
   };
-  // Node's stdio streams are created on first use, and creating one loads Node's stream modules
-  // (~2 ms of every start, bench/cli): `rcs --help` and `rcs --version` need neither when stdout
-  // is a file, a pipe or /dev/null (commander's output is then written directly), and nothing
-  // needs stderr unless something goes there. A command's context takes both streams first thing.
-  let stdoutStream: NodeJS.WriteStream | undefined;
-  const stdout = (): NodeJS.WriteStream => {
-    if (!stdoutStream) {
-      stdoutStream = process.stdout;
-      stdoutStream.on('error', onStdoutError);
-    }
-    return stdoutStream;
-  };
-  let direct: boolean | undefined;
-  const writesDirectly = () => {
-    if (stdoutStream) return false;
-    direct ??= certainlyNotATerminal(1);
-    return direct;
-  };
-  let directFailed = false;
+  process.stdout.on('error', onStdoutError);
   try {
     const code = await main(process.argv, {
-      get stdout() {
-        return stdout();
-      },
-      get stderr() {
-        return process.stderr;
-      },
+      stdout: process.stdout,
+      stderr: process.stderr,
       // A getter: creating process.stdin loads fs streams and readline (~1 ms of every start,
       // bench/cli); only --api-key-stdin and the like read it.
       get stdin() {
         return process.stdin;
       },
-      get stdoutIsTTY() {
-        return Boolean(stdout().isTTY);
-      },
-      get stderrIsTTY() {
-        return Boolean(process.stderr.isTTY);
-      },
-      // Commander's defaults, less the stream when stdout is certainly not a terminal.
-      commanderOutput: {
-        writeOut: (text) => {
-          if (!writesDirectly()) stdout().write(text);
-          else if (!directFailed) {
-            writeDirect(1, text, stdout, (error) => {
-              directFailed = true; // a stream that failed writes no more either
-              onStdoutError(error);
-            });
-          }
-        },
-        getOutHelpWidth: () =>
-          (writesDirectly() || !stdout().isTTY ? undefined : stdout().columns) as number,
-        getOutHasColors: () =>
-          colorFromEnv(process.env) ??
-          (!writesDirectly() && Boolean(stdout().isTTY && stdout().hasColors?.())),
-      },
+      stdoutIsTTY: Boolean(process.stdout.isTTY),
+      stderrIsTTY: Boolean(process.stderr.isTTY),
       env: process.env,
       cwd: process.cwd(),
       version: pkg.version,

@@ -31,6 +31,11 @@ export interface RcsClientOptions extends BackoffOptions {
   maxRetries?: number | undefined;
   /** Per attempt (default 60 000 ms). */
   timeoutMs?: number | undefined;
+  /**
+   * The most one request may take, all its attempts and the waits between them included
+   * (default: none, each attempt has `timeoutMs`). The CLI sets it: one deadline per request.
+   */
+  deadlineMs?: number | undefined;
   userAgent?: string | undefined;
   /** Receives one line per request and per retry; never a credential. */
   logger?: Logger | undefined;
@@ -80,6 +85,7 @@ const OPTION_KEYS: readonly string[] = [
   'fetch',
   'maxRetries',
   'timeoutMs',
+  'deadlineMs',
   'userAgent',
   'logger',
   'allowInsecureHttp',
@@ -159,6 +165,10 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new RcsError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
   }
+  const deadlineMs = options.deadlineMs;
+  if (deadlineMs !== undefined && (!Number.isFinite(deadlineMs) || deadlineMs <= 0)) {
+    throw new RcsError(`deadlineMs must be a positive number of milliseconds, got ${deadlineMs}`);
+  }
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   if (!Number.isInteger(maxResponseBytes) || maxResponseBytes <= 0) {
     throw new RcsError(`maxResponseBytes must be a positive integer, got ${maxResponseBytes}`);
@@ -177,6 +187,7 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
     allowInsecureHttp: options.allowInsecureHttp,
     maxRetries,
     timeoutMs,
+    deadlineMs,
     logger: options.logger,
     redact,
     initialDelayMs: options.initialDelayMs,

@@ -182,7 +182,7 @@ export class TimeoutError extends ConnectionError {
   readonly timeoutMs: number;
   constructor(
     timeoutMs: number,
-    opts: { mayHaveBeenCreated?: boolean; method?: string; url?: string } = {},
+    opts: { cause?: unknown; mayHaveBeenCreated?: boolean; method?: string; url?: string } = {},
   ) {
     super(
       `${opts.method ?? 'request'} ${opts.url ?? ''} got no answer within ${timeoutMs} ms`.replace(

@@ -20,7 +20,10 @@ export interface WaitOptions {
   /** Give up after this long (default 10 minutes) with a WaitTimeoutError carrying the id. */
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Called with every session read that is not DONE yet (PENDING, PROCESSING). */
+  /**
+   * Called with every session read, DONE included (issue 28: a progress display learns the end
+   * from the same callback as the steps before it), before the wait resolves with it.
+   */
   onProgress?: (session: RealCallSession) => void;
   /** First pause between reads (default 1 s); grows ×1.5 per read, with jitter. */
   initialIntervalMs?: number;
@@ -120,12 +123,12 @@ export function createSessions(deps: SessionDeps): SessionsApi {
         try {
           polls++;
           const { session, response } = await read(sessionId, { signal, parentSpan: span });
+          options.onProgress?.(session);
           if (session.state === 'DONE') {
             span?.setAttributes({ 'rcs.session.state': session.state });
             return session;
           }
           lastState = session.state;
-          options.onProgress?.(session);
           askedMs = parseRetryAfter(response.headers.get('retry-after'));
           lastFailure = undefined;
         } catch (error) {

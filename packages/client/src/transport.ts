@@ -37,6 +37,11 @@ export interface TransportConfig extends BackoffOptions {
   allowInsecureHttp?: boolean | undefined;
   maxRetries: number;
   timeoutMs: number;
+  /**
+   * The most one request may take, every attempt and every wait between them included (issue 25
+   * item 7: one deadline for every network wait). Unset: each attempt has `timeoutMs`, no more.
+   */
+  deadlineMs?: number | undefined;
   logger?: Logger | undefined;
   redact: Redactor;
   /**
@@ -90,7 +95,15 @@ const RETRY_NON_IDEMPOTENT = new Set([429, 503]);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 /** Connection failures where the request provably never left this machine. */
-const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH']);
+const NEVER_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  // A proxy refused, dropped or did not answer the CONNECT: the request never left the tunnel's
+  // start (Chromium's name for it, which a fetch over a proxy may carry in its cause).
+  'ERR_TUNNEL_CONNECTION_FAILED',
+]);
 
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
@@ -255,6 +268,7 @@ export function createTransport(config: TransportConfig) {
       const idempotent = options.idempotent ?? SAFE_METHODS.has(method);
       const maxRetries = Math.max(0, options.maxRetries ?? config.maxRetries);
       const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+      const deadline = deadlineOf(config.deadlineMs);
       const callerSignal = options.signal ?? request.signal;
       const headers = new Headers(request.headers);
       if (config.apiKey) headers.set('X-API-KEY', config.apiKey);
@@ -280,7 +294,7 @@ export function createTransport(config: TransportConfig) {
               redirect: hasCredentials ? 'manual' : request.redirect,
               signal,
             }),
-          { callerSignal, timeoutMs, idempotent, where, headers, body, span },
+          { callerSignal, timeoutMs, deadline, idempotent, where, headers, body, span },
         );
         let waitMs: number | undefined;
         if (attempt.response) {
@@ -296,8 +310,9 @@ export function createTransport(config: TransportConfig) {
           const asked = parseRetryAfter(res.headers.get('retry-after'));
           config.pacer?.onAnswer(res.status, asked, attempt.sentAt);
           if (retry >= maxRetries || !(await worthRetrying(res, idempotent))) return res;
-          // The service said when; past the cap we stop and let the caller decide.
+          // The service said when; past the cap (or the deadline) we stop and let the caller decide.
           if ((asked ?? 0) > backoff.maxRetryAfterMs) return res;
+          if (deadline.passedBy(asked ?? 0)) return res;
           waitMs = asked;
         } else {
           const failure = attempt.failure as ConnectionError;
@@ -305,7 +320,9 @@ export function createTransport(config: TransportConfig) {
             attempt: retry + 1,
           });
           // A request that may have reached the service is never sent again (unknown outcome).
-          if (retry >= maxRetries || failure.mayHaveBeenCreated) throw failure;
+          if (retry >= maxRetries || failure.mayHaveBeenCreated || deadline.passedBy(0)) {
+            throw failure;
+          }
           if (
             !answered &&
             retry >= (config.unreachableRetries ?? Number.POSITIVE_INFINITY) &&
@@ -316,6 +333,11 @@ export function createTransport(config: TransportConfig) {
         }
         const retryAfter = waitMs !== undefined;
         waitMs ??= fullJitterDelay(retry, backoff);
+        // No wait past the deadline: the last answer or failure is the request's outcome.
+        if (deadline.passedBy(waitMs)) {
+          if (attempt.response) return attempt.response;
+          throw attempt.failure as ConnectionError;
+        }
         stats.retries++;
         if (attempt.response?.status === 429) stats.rateLimitWaitMs += waitMs;
         span?.retrying(
@@ -338,6 +360,7 @@ export function createTransport(config: TransportConfig) {
     ctx: {
       callerSignal: AbortSignal;
       timeoutMs: number;
+      deadline: Deadline;
       idempotent: boolean;
       where: { method: string; url: string };
       headers: Headers;
@@ -365,11 +388,14 @@ export function createTransport(config: TransportConfig) {
     // Stryker disable next-line ObjectLiteral,BooleanLiteral: the listener is removed in `finally` anyway
     ctx.callerSignal.addEventListener('abort', onCallerAbort, { once: true });
     let timedOut = false;
+    // The attempt's own timeout, or what is left of the request's deadline when that is sooner.
+    const left = ctx.deadline.left();
+    const timeoutMs = Math.min(ctx.timeoutMs, left);
     // setTimeout rather than AbortSignal.timeout: fake timers drive it in tests, and it is cleared.
     const timer = setTimeout(() => {
       timedOut = true;
       attempt.abort();
-    }, ctx.timeoutMs);
+    }, timeoutMs);
     const signal = attempt.signal;
     const base = config.fetch ?? globalThis.fetch;
     try {
@@ -401,9 +427,12 @@ export function createTransport(config: TransportConfig) {
       // Once a non-idempotent request may have reached the service, its outcome is unknown.
       if (timedOut) {
         return {
-          failure: new TimeoutError(ctx.timeoutMs, {
+          // Stopped by the deadline: the line says the deadline, which is what the user set.
+          failure: new TimeoutError(left <= ctx.timeoutMs ? ctx.deadline.ms : ctx.timeoutMs, {
             ...ctx.where,
             mayHaveBeenCreated: !ctx.idempotent,
+            // What the fetch said when it was stopped (e.g. which proxy it went through).
+            cause: error,
           }),
         };
       }
@@ -470,6 +499,32 @@ async function followSameOrigin(
       signal,
     });
   }
+}
+
+/** A request's deadline (issue 25 item 7), or none. */
+interface Deadline {
+  /** The deadline as configured, for messages. */
+  ms: number;
+  /** Milliseconds left (at least 1, so that a timer still runs and fails the attempt). */
+  left(): number;
+  /** Whether waiting `ms` more would reach the deadline. */
+  passedBy(ms: number): boolean;
+}
+
+function deadlineOf(deadlineMs: number | undefined): Deadline {
+  if (deadlineMs === undefined) {
+    return {
+      ms: Number.POSITIVE_INFINITY,
+      left: () => Number.POSITIVE_INFINITY,
+      passedBy: () => false,
+    };
+  }
+  const end = Date.now() + deadlineMs;
+  return {
+    ms: deadlineMs,
+    left: () => Math.max(1, end - Date.now()),
+    passedBy: (ms) => Date.now() + ms >= end,
+  };
 }
 
 function definedOnly(o: BackoffOptions): BackoffOptions {

@@ -1,4 +1,5 @@
 import type { RealCallSession } from '@rcs/client';
+import { expect } from 'vitest';
 import { createRatePacer } from '../src/adaptive-rate.js';
 
 export const BASE = 'https://rcs.test';
@@ -47,4 +48,15 @@ export function paced() {
       now = t;
     },
   };
+}
+
+/**
+ * A cut of the pacer's rate after a 429 (AIMD's decrease): below what the service accepted in the
+ * second it measured, so the next second asks for less than was refused, and not collapsed to
+ * less than half of it. Returns the rate for the checks that follow.
+ */
+export function expectCutFrom(rate: number | undefined, accepted: number): number {
+  expect(rate).toBeLessThan(accepted);
+  expect(rate).toBeGreaterThanOrEqual(accepted / 2);
+  return rate as number;
 }

@@ -61,29 +61,6 @@ describe('retries of GET', () => {
     },
   );
 
-  it('waits with full-jitter exponential backoff: ≤ 500 ms, then ≤ 1000 ms', async () => {
-    const calls = sequence('get', SESSION_URL, [503, 503]);
-    const pending = client().sessions.get(SESSION_ID);
-    await vi.advanceTimersByTimeAsync(498);
-    expect(calls).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(2); // 499 ms = floor(0.999999 × 500)
-    expect(calls).toHaveLength(2);
-    await vi.advanceTimersByTimeAsync(997);
-    expect(calls).toHaveLength(2);
-    await vi.advanceTimersByTimeAsync(2); // 999 ms = floor(0.999999 × 1000)
-    expect(calls).toHaveLength(3);
-    await expect(pending).resolves.toMatchObject({ state: 'DONE' });
-  });
-
-  it('the jitter is random: with Math.random() = 0 the retry is immediate', async () => {
-    vi.spyOn(Math, 'random').mockReturnValue(0);
-    const calls = sequence('get', SESSION_URL, [500]);
-    const pending = client().sessions.get(SESSION_ID);
-    await vi.advanceTimersByTimeAsync(0);
-    await expect(pending).resolves.toBeDefined();
-    expect(calls).toHaveLength(2);
-  });
-
   it('gives up after maxRetries and throws the typed error of the last answer', async () => {
     const calls = sequence('get', SESSION_URL, [500, 500, 500, 500]);
     const pending = client().sessions.get(SESSION_ID);

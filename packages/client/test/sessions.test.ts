@@ -94,7 +94,7 @@ describe('sessions.waitUntilDone', () => {
     return reads;
   }
 
-  it('polls until DONE, reporting progress, and resolves with the DONE session', async () => {
+  it('polls until DONE, reporting every state read, DONE included, and resolves with the DONE session', async () => {
     const reads = states(['PENDING', 'PROCESSING', 'PROCESSING', 'DONE']);
     const progress: string[] = [];
     const pending = client().sessions.waitUntilDone(SESSION_ID, {
@@ -103,8 +103,20 @@ describe('sessions.waitUntilDone', () => {
     });
     await vi.advanceTimersByTimeAsync(60_000);
     await expect(pending).resolves.toMatchObject({ state: 'DONE', completed: true });
-    expect(progress).toEqual(['PENDING', 'PROCESSING', 'PROCESSING']);
+    expect(progress).toEqual(['PENDING', 'PROCESSING', 'PROCESSING', 'DONE']);
     expect(reads).toHaveLength(4);
+  });
+
+  it('a session already DONE at the first read is reported once, as DONE (issue 28)', async () => {
+    states(['DONE']);
+    const progress: string[] = [];
+    const pending = client().sessions.waitUntilDone(SESSION_ID, {
+      timeoutMs: 60_000,
+      onProgress: (s) => progress.push(s.state),
+    });
+    await vi.advanceTimersByTimeAsync(60_000);
+    await expect(pending).resolves.toMatchObject({ state: 'DONE' });
+    expect(progress).toEqual(['DONE']);
   });
 
   it('backs off exponentially (×1.5) under maxIntervalMs', async () => {

@@ -178,10 +178,16 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   // `Expect: 100-continue` with a declared body over 1 MiB: refused before the body is sent.
   server.on('checkContinue', (req, res) => {
     if (Number(req.headers['content-length'] ?? Number.NaN) > MAX_BODY_BYTES) {
-      sendProblem(res, payloadTooLarge(), cors.answerHeaders(originOf(req)));
+      // The client may send the body anyway: this connection cannot carry another request.
+      sendProblem(res, payloadTooLarge(), {
+        ...cors.answerHeaders(originOf(req)),
+        connection: 'close',
+      });
       return;
     }
-    res.writeContinue();
+    // Behind a pipelined request the answer waits its turn (no socket yet): an interim 100 would
+    // come out after it, so it is left out (RFC 9110 §10.1.1: the client sends the body anyway).
+    if (res.socket) res.writeContinue();
     server.emit('request', req, res);
   });
   server.keepAliveTimeout = 5000;
@@ -269,6 +275,12 @@ async function handle(
   const method = req.method ?? 'GET';
   const corsHeaders = cors.answerHeaders(originOf(req));
   const refuse = (p: ProblemError) => sendProblem(res, p, corsHeaders);
+  // RFC 9112 §3.2: a request with more than one Host field is a 400 (Node keeps only the first).
+  const hosts = hostFields(req.rawHeaders);
+  if (hosts > 1) {
+    refuse(badRequest(`The request has ${hosts} Host header fields; HTTP/1.1 allows exactly one.`));
+    return;
+  }
   const host = req.headers.host;
   if (host !== undefined && !HOST_HEADER.test(host)) {
     refuse(badRequest(`The Host header ${clipEcho(host)} is not a valid host[:port].`));
@@ -313,7 +325,8 @@ async function handle(
   if (hasBody) {
     const read = await readBody(req);
     if (read === 'too-large') {
-      refuse(payloadTooLarge());
+      // The rest of the body may still be coming: this connection cannot carry another request.
+      sendProblem(res, payloadTooLarge(), { ...corsHeaders, connection: 'close' });
       return;
     }
     body = read;
@@ -365,6 +378,14 @@ async function handle(
   res.end(payload);
 }
 
+function hostFields(rawHeaders: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]?.toLowerCase() === 'host') n++;
+  }
+  return n;
+}
+
 function badRequest(detail: string): ProblemError {
   return new ProblemError(400, 'bad_request', detail);
 }
@@ -395,6 +416,10 @@ function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   });
 }
 
+/**
+ * A refusal keeps the connection (a request read whole, or whose unread body Node drains after the
+ * answer): the requests pipelined behind it are answered in order, like any others.
+ */
 function sendProblem(
   res: ServerResponse,
   p: ProblemError,
@@ -406,7 +431,6 @@ function sendProblem(
     ...p.headers,
     'content-type': 'application/problem+json',
     'content-length': String(Buffer.byteLength(payload)),
-    connection: 'close',
   });
   res.end(payload);
 }

@@ -233,6 +233,30 @@ describe('paths and queries', () => {
     expect((await r.json()).code).toBe('not_found');
   });
 
+  it('a path with a prefix before /api/v1 (a base URL with a path): 404 problem naming /api/v1, as the real service', async () => {
+    for (const [method, path] of [
+      ['GET', '/foo/api/v1/data-exports/users'],
+      ['GET', `/api/api/v1/real-call-sessions/${ACME.session}`],
+      ['POST', '/foo/api/v1/real-call-sessions'],
+    ] as const) {
+      const r = await fetch(`${m.server.url}${path}`, {
+        method,
+        headers: { 'x-api-key': ACME.key, 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: JSON.stringify(valid) } : {}),
+      });
+      expect(r.status, path).toBe(404);
+      expect(r.headers.get('content-type')).toMatch(/problem\+json/);
+      const body = await r.json();
+      expect(body).toMatchObject({ status: 404, code: 'not_found' });
+      expect(body.detail).toBe(
+        `No operation ${method} ${JSON.stringify(path.length > 64 ? `${path.slice(0, 64)}…` : path)}: the API's paths start with /api/v1 at the root of the service, so a base URL is the service's origin (no path before /api/v1).`,
+      );
+    }
+    expect(m.state.counts().createdSessions).toBe(0);
+    // The same paths at the root still work.
+    expect((await m.get(ACME.session)).status).toBe(201);
+  });
+
   it('any query on an export: 200 or 400, never 500 (property)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.string(), fc.string(), async (page, limit) => {

@@ -45,6 +45,14 @@ it('creates, processes in virtual time, reads and exports', async () => {
   });
 });
 
+it('answers 404 for the API under another path (`https://host/foo/api/v1/…`), as the real service', async () => {
+  const headers = { 'x-api-key': ACME.key };
+  const r = await fetch(`${BASE}/foo/api/v1/data-exports/users`, { headers });
+  expect(r.status).toBe(404);
+  expect((await r.json()).detail).toMatch(/paths start with \/api\/v1 at the root/);
+  expect((await fetch(`${BASE}/api/v1/data-exports/users`, { headers })).status).toBe(200);
+});
+
 it('refuses a body over 1 MiB with 413 without a server in front', async () => {
   const r = await fetch(`${BASE}/api/v1/real-call-sessions`, {
     method: 'POST',

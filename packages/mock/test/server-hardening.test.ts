@@ -306,3 +306,77 @@ describe('slow, departing and too many clients', () => {
     expect(after.status).toBe(200);
   });
 });
+
+/** Writes `bytes` in one write and reads until the server closes: the status of each answer. */
+function statuses(url: string, bytes: string): Promise<number[]> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let data = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => {
+      data += d;
+    });
+    socket.on('error', reject);
+    socket.on('close', () =>
+      resolve([...data.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))),
+    );
+    socket.write(bytes);
+  });
+}
+
+describe('HTTP/1.1 on one connection (issue 25)', () => {
+  const close = { connection: 'close' };
+
+  it('pipelined requests are answered, each, in order', async () => {
+    const s = await start();
+    expect(
+      await statuses(
+        s.url,
+        get('/api/v1/data-exports/teams?limit=1') +
+          get('/api/v1/real-call-sessions/3f2a9c1e-5b7d-4e8f-8a1b-0c2d3e4f5a6b') +
+          get('/api/v1/data-exports/teams?limit=2', close),
+      ),
+    ).toEqual([200, 404, 200]);
+  });
+
+  it('a refusal (400, 405, 404) keeps the connection for the requests behind it', async () => {
+    const s = await start();
+    const answers = await statuses(
+      s.url,
+      get('/api/v1/data-exports/teams?limit=0') +
+        `TRACE /api/v1/data-exports/teams HTTP/1.1\r\nhost: localhost\r\n\r\n` +
+        get('/nowhere') +
+        get('/api/v1/data-exports/teams', { host: 'a b' }) +
+        get('/api/v1/data-exports/teams', close),
+    );
+    expect(answers).toEqual([400, 405, 404, 400, 200]);
+  });
+
+  it('Expect: 100-continue behind a pipelined request: no interim 100 after its answer', async () => {
+    const s = await start();
+    const post = (extra: string) =>
+      `POST /api/v1/real-call-sessions HTTP/1.1\r\nhost: localhost\r\nx-api-key: ${ACME.key}\r\n` +
+      `content-type: application/json\r\nexpect: 100-continue\r\ncontent-length: 2\r\n${extra}\r\n{}`;
+    expect(await statuses(s.url, post('') + post('connection: close\r\n'))).toEqual([
+      100, 400, 400,
+    ]);
+  });
+
+  it('a 413 closes the connection: the rest of the body may still be coming', async () => {
+    const s = await start();
+    const big = `POST /api/v1/real-call-sessions HTTP/1.1\r\nhost: localhost\r\nx-api-key: ${ACME.key}\r\ncontent-type: application/json\r\ncontent-length: 2000000\r\n\r\n${'x'.repeat(2_000_000)}`;
+    expect(await statuses(s.url, big + get('/api/v1/data-exports/teams', close))).toEqual([413]);
+  });
+
+  it('two Host fields: 400 (RFC 9112 §3.2), whatever their values', async () => {
+    const s = await start();
+    const twice = (a: string, b: string) =>
+      `GET /api/v1/data-exports/teams HTTP/1.1\r\nHost: ${a}\r\nhost: ${b}\r\nx-api-key: ${ACME.key}\r\nconnection: close\r\n\r\n`;
+    expect(await statuses(s.url, twice('localhost', 'evil.example'))).toEqual([400]);
+    expect(await statuses(s.url, twice('localhost', 'localhost'))).toEqual([400]);
+    const one = await raw(s.url, twice('localhost', 'evil.example'));
+    expect(JSON.parse(one.body)).toMatchObject({ status: 400, code: 'bad_request' });
+    expect(one.body).toMatch(/2 Host header fields/);
+  });
+});

@@ -19,6 +19,12 @@ export { IMPORT_SOURCES, type ImportSource } from './importers/types.js';
 export { parseWebVtt } from './importers/vtt.js';
 export { computeKpis, countWords, type Kpis, MONOLOGUE_GAP_MS } from './kpis.js';
 export { classifyLabel, extractLabel, type LabelMatch, MAX_LABEL_LENGTH } from './labels.js';
+export {
+  type Lookalike,
+  type LookalikeKind,
+  lookalike,
+  ONE_LONG_LINE_MIN,
+} from './lookalike.js';
 export { stripMarkup } from './markup.js';
 export { parseTranscript } from './parse.js';
 export {

@@ -9,15 +9,7 @@ function isTagStart(c: number): boolean {
   );
 }
 
-/** True when the text may contain markup (cheap pre-check before stripMarkup). */
-export function mayHaveMarkup(s: string): boolean {
-  // Stryker disable next-line all: only ever a fast path before stripMarkup, which keeps such text.
-  return s.indexOf('<') >= 0 || s.indexOf('{') >= 0;
-}
-
 export function stripMarkup(s: string): string {
-  // Stryker disable next-line all: a fast path only; the scan below returns such text unchanged.
-  if (!mayHaveMarkup(s)) return s;
   let out = '';
   let last = 0;
   const n = s.length;

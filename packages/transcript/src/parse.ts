@@ -1,7 +1,7 @@
 import { DiagnosticList } from './diagnostics.js';
 import { classifyLabel, extractLabel, normalizeDomains } from './labels.js';
 import { isBlank, isWhitespace, splitLines } from './lines.js';
-import { mayHaveMarkup, stripMarkup } from './markup.js';
+import { stripMarkup } from './markup.js';
 import { isValidEmail } from './patterns.js';
 import {
   describeTimingFlags,
@@ -471,7 +471,7 @@ function finishCue(
       text = first;
       for (let k = 1; k < lines.length; k++) text += `\n${lines[k]}`;
     }
-    if (markup && mayHaveMarkup(first)) {
+    if (markup) {
       const hidden = extractLabel(stripMarkup(first));
       if (hidden !== null) {
         diags.add(
@@ -571,7 +571,7 @@ function parsePlain(body: string, diags: DiagnosticList): ParsedTranscript {
       startMs: null,
       endMs: null,
       lines: [line],
-      text: mayHaveMarkup(line) ? stripMarkup(line) : line,
+      text: stripMarkup(line),
       label: null,
       labelLine: null,
       speaker: NONE,

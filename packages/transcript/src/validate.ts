@@ -7,6 +7,7 @@ import {
   UPLOAD_FIELDS,
 } from './create-request.js';
 import { computeKpis, type Kpis, NULL_KPIS } from './kpis.js';
+import { type Lookalike, lookalike } from './lookalike.js';
 import { clip, parseTranscript } from './parse.js';
 import { codePointLength, isValidEmail, normalizeEmail } from './patterns.js';
 import { removedLabels, type SpeakerSummary, speakerSummary } from './speakers.js';
@@ -40,6 +41,8 @@ export interface UploadReport {
  * they never count against `ok`.
  */
 export interface UploadWarning {
+  /** `not_a_transcript` for the look-alike check (issue 28); absent for the parser's errors. */
+  code?: 'not_a_transcript';
   field?: string;
   line?: number;
   message: string;
@@ -53,6 +56,12 @@ export interface PrevalidateResult {
   report: UploadReport;
   /** The parsed, classified transcript (null when `transcript` is not a string). */
   parsed: ParsedTranscript | null;
+  /**
+   * What the transcript looks like when it is not one (a CSV export, JSON, XML/HTML, binary, one
+   * long line), else null (issue 28). The service accepts it (plain text, D11) and scores it 0,
+   * so it is a warning, never a problem: the caller decides whether to refuse.
+   */
+  notTranscript: Lookalike | null;
 }
 
 export interface PrevalidateOptions {
@@ -100,6 +109,7 @@ export function prevalidateUpload(
   // transcript: D17's conservative counting.
   const transcript = body.transcript;
   let parsed: ParsedTranscript | null = null;
+  let notTranscript: Lookalike | null = null;
   if (transcript === undefined) {
     bad('transcript', 'transcript is required.');
   } else if (typeof transcript !== 'string') {
@@ -125,6 +135,15 @@ export function prevalidateUpload(
     for (const d of parsed.diagnostics) {
       if (d.severity === 'error')
         warnings.push({ field: 'transcript', line: d.line, message: d.message });
+    }
+    notTranscript = lookalike(transcript);
+    if (notTranscript) {
+      warnings.push({
+        code: 'not_a_transcript',
+        field: 'transcript',
+        line: notTranscript.line,
+        message: `This does not look like a transcript: ${notTranscript.reason}.`,
+      });
     }
   }
 
@@ -182,7 +201,7 @@ export function prevalidateUpload(
     kpis: parsed ? computeKpis(parsed, rep) : { ...NULL_KPIS },
     diagnostics: parsed?.diagnostics ?? [],
   };
-  return { ok: problems.length === 0, problems, warnings, report, parsed };
+  return { ok: problems.length === 0, problems, warnings, report, parsed, notTranscript };
 }
 
 function describe(v: unknown): string {

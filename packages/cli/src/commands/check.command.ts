@@ -14,6 +14,7 @@ export const registerCheck: RegisterCommand = (root, kit) => {
       'map a meeting-tool speaker to an email (repeatable)',
       collect,
     )
+    .option('--strict', 'a file that does not look like a transcript (CSV, JSON, HTML …) fails')
     .addHelpText(
       'after',
       examples([

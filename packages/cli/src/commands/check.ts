@@ -22,6 +22,8 @@ export interface CheckOptions {
   /** Comma-separated organization domains for the D13 classification. */
   domains?: string;
   speaker?: string[];
+  /** --strict: a text that does not look like a transcript is a problem, not a warning (issue 28). */
+  strict?: boolean;
 }
 
 function parseDomains(raw: string | undefined): string[] | undefined {
@@ -56,14 +58,18 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
     throw usageError(loaded.problems.map((p) => safeLine(formatProblem(opts.file, p))).join('; '));
   }
   const body = requestBody(loaded, rep);
-  const { result, problems: all } = prevalidate(loaded, body, domains);
+  const { result, problems: all, notTranscript } = prevalidate(loaded, body, domains);
   const repGiven = rep.email !== undefined || rep.userId !== undefined;
   // Without --email/--user-id the missing rep (D5) is not the transcript's problem: say so once.
   const problems: Problem[] = [
     ...loaded.problems,
     ...all.filter((_p, i) => repGiven || result.problems[i]?.field !== undefined),
   ];
+  const warnings: Problem[] = [...loaded.warnings];
+  if (notTranscript) (opts.strict ? problems : warnings).push(notTranscript);
   const { report } = result;
+  const domainsHint = domains === undefined ? domainsHintOf(report.speakers, rep.email) : undefined;
+  if (domainsHint) warnings.push({ code: 'domains_unknown', message: domainsHint });
   const segments = result.parsed ? segmentsOf(result.parsed) : [];
   const repEmail = rep.email?.toLowerCase();
 
@@ -77,7 +83,7 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
         ...report,
         importedSpeakers: loaded.speakers,
         problems,
-        warnings: loaded.warnings,
+        warnings,
       })}\n`,
     );
   } else {
@@ -126,15 +132,22 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
     if (repEmail) out.push(`KPI preview: ${formatKpis(report.kpis)}`);
     const timeline = renderTimeline(segments, repEmail ? { rep: repEmail } : {});
     if (timeline) out.push('', timeline);
-    if (loaded.warnings.length > 0) {
+    if (warnings.length > 0) {
       out.push('', 'Warnings:');
-      for (const w of loaded.warnings) out.push(`  ${safeLine(formatProblem(opts.file, w))}`);
+      for (const w of warnings) out.push(`  ${safeLine(formatProblem(opts.file, w))}`);
     }
     if (problems.length > 0) {
       out.push('', s.red('Problems (the upload would be rejected):'));
       for (const p of problems) out.push(`  ${safeLine(formatProblem(opts.file, p))}`);
     } else {
-      out.push('', s.green('OK: the upload would pass pre-validation.'));
+      out.push(
+        '',
+        s.green(
+          notTranscript
+            ? 'OK: the upload would pass pre-validation, but the file does not look like a transcript (--strict refuses it).'
+            : 'OK: the upload would pass pre-validation.',
+        ),
+      );
     }
     ctx.stdout.write(`${out.join('\n')}\n`);
   }
@@ -145,4 +158,25 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
     );
   }
   return EXIT.ok;
+}
+
+/**
+ * Without --domains every e-mail label is internal (D13: no domains configured), the buyer's
+ * too, so the classification cannot tell the rep's side from the buyer's. When the labels carry
+ * more than one domain, say which flag fixes it, with the rep's domain when it is known (issue 28).
+ */
+function domainsHintOf(
+  speakers: readonly { email?: string | undefined }[],
+  repEmail: string | undefined,
+): string | undefined {
+  const seen = [
+    ...new Set(speakers.flatMap((sp) => (sp.email ? [sp.email.split('@')[1]!.toLowerCase()] : []))),
+  ];
+  if (seen.length < 2) return undefined;
+  const repDomain = repEmail?.split('@')[1]?.toLowerCase();
+  const pass =
+    repDomain && seen.includes(repDomain)
+      ? `pass --domains ${repDomain}`
+      : `pass --domains with your organization's domain (the labels have ${seen.join(', ')})`;
+  return `without --domains every e-mail label counts as internal, the buyer's too (rule 4, D13); ${pass} to tell the rep's side from the buyer's`;
 }

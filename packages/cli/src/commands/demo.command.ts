@@ -5,11 +5,25 @@ export const registerDemo: RegisterCommand = (root, kit) => {
   root
     .command('demo')
     .description('try everything locally: mock, upload, score, export (no set-up needed)')
-    .addHelpText('after', examples(['rcs demo', 'rcs demo --json']))
+    .option(
+      '--write-sample <file>',
+      "write the demo's sample call (speaker-labeled SRT for the rep of `rcs mock`) to FILE, and stop",
+    )
+    .addHelpText(
+      'after',
+      examples(['rcs demo', 'rcs demo --json', 'rcs demo --write-sample call.srt']),
+    )
     .action(
-      kit.action(async (ctx) => {
+      kit.action(async (ctx, opts) => {
         const { run } = await import('./demo.js');
-        return run({}, ctx);
+        const { howToRun } = await import('./invocation.js');
+        return run(
+          {
+            ...(opts.writeSample !== undefined ? { writeSample: opts.writeSample } : {}),
+            rcs: howToRun(process.argv[1], ctx.env),
+          },
+          ctx,
+        );
       }),
     );
 };

@@ -11,7 +11,14 @@ import { runExport } from './export.js';
 export interface DemoOptions {
   /** Where the nine exports go (default ./rcs-export, as the README promises). */
   out?: string;
+  /** --write-sample FILE: write the sample call there and stop (no mock, no upload). */
+  writeSample?: string;
+  /** How the user types `rcs` (`rcs`, `npx rcs`, `npx @rcs/cli`: invocation.ts); default `npx rcs`. */
+  rcs?: string;
 }
+
+/** The sample's file name in the next steps: the one `--write-sample` is shown writing. */
+const SAMPLE_FILE = 'call.srt';
 
 /** Short enough that the demo is quick, long enough that the spinner shows the lifecycle (D18). */
 const DEMO_PROCESSING_MS = 1500;
@@ -22,6 +29,7 @@ const DEMO_PROCESSING_MS = 1500;
  * resources, and say what to try next.
  */
 export async function run(opts: DemoOptions, ctx: CliContext): Promise<number> {
+  if (opts.writeSample !== undefined) return writeSample(opts.writeSample, ctx);
   const outDir = opts.out ?? DEFAULT_OUT_DIR;
   const progress = ctx.progress();
   progress.set('demo', 'starting a local mock API');
@@ -69,7 +77,12 @@ export async function run(opts: DemoOptions, ctx: CliContext): Promise<number> {
       );
 
     const exported = await exportAll(ctx, client, outDir);
-    ctx.log(nextSteps(server.url, rep, exported ? outDir : undefined));
+    // On a terminal or not (a CI log, a pipe): stderr, so stdout stays the results (cli.md).
+    if (!ctx.quiet) {
+      ctx.stderr.write(
+        `${nextSteps({ url: server.url, rep, apiKey, rcs: opts.rcs ?? 'npx rcs', outDir: exported ? outDir : undefined })}\n`,
+      );
+    }
     return exported ? EXIT.ok : EXIT.failure;
   } finally {
     progress.stop();
@@ -100,18 +113,61 @@ async function exportAll(
   return code === EXIT.ok;
 }
 
-function nextSteps(url: string, rep: string, outDir: string | undefined): string {
+/**
+ * What to type next, as the user runs `rcs` (issue 28): the sample as a file, a mock that keeps
+ * running (same seed, so the same API key and rep as this demo's), and the commands against it.
+ */
+function nextSteps(o: {
+  url: string;
+  rep: string;
+  apiKey: string;
+  rcs: string;
+  outDir: string | undefined;
+}): string {
+  const domain = o.rep.split('@')[1] ?? '';
+  const steps: [command: string, why?: string][] = [
+    [`${o.rcs} demo --write-sample ${SAMPLE_FILE}`, 'the sample call, as a file'],
+    [`${o.rcs} check ${SAMPLE_FILE} --email ${o.rep} --domains ${domain}`],
+    [`${o.rcs} mock --port 4010`, 'in another terminal: a mock that keeps running'],
+    [`export RCS_BASE_URL=http://127.0.0.1:4010 RCS_API_KEY=${o.apiKey}`],
+    [`${o.rcs} upload ${SAMPLE_FILE} --email ${o.rep} --wait`],
+    [`${o.rcs} export users --format csv`],
+  ];
+  const width = Math.max(...steps.filter(([, why]) => why).map(([command]) => command.length));
   return [
     '',
-    outDir ? `The nine exports are in ./${outDir} (with manifest.json).` : '',
-    'Next, against your own mock (it keeps running in another terminal):',
-    '  rcs mock --port 4010',
-    `  export RCS_BASE_URL=http://127.0.0.1:4010 RCS_API_KEY=<the key it prints>`,
-    `  rcs check my-call.srt --email ${rep}`,
-    `  rcs upload my-call.srt --email ${rep} --wait`,
-    '  rcs export users --format csv',
-    `(this demo's mock at ${url} has stopped with the demo)`,
+    o.outDir ? `The nine exports are in ./${o.outDir} (with manifest.json).` : '',
+    `Next (this demo's mock at ${o.url} has stopped with the demo):`,
+    ...steps.map(([command, why]) => `  ${why ? `${command.padEnd(width)}  # ${why}` : command}`),
   ]
     .filter((l) => l !== '')
     .join('\n');
+}
+
+/**
+ * `--write-sample FILE`: the demo's call as speaker-labeled SRT, labeled with the first rep of
+ * the mock's demo data (the one `rcs mock` prints), so that `check` and `upload` against
+ * `rcs mock` work on it as they are. An existing file is never replaced.
+ */
+async function writeSample(file: string, ctx: CliContext): Promise<number> {
+  const { createMockApi } = await import('@rcs/mock');
+  const rep = createMockApi().info.repEmails[0];
+  if (!rep)
+    throw new CliError(EXIT.failure, 'the demo dataset has no rep; this is a bug in @rcs/mock');
+  const { writeFile } = await import('node:fs/promises');
+  const { resolve } = await import('node:path');
+  try {
+    await writeFile(resolve(ctx.cwd, file), sampleCall(rep), { flag: 'wx' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new CliError(
+      EXIT.usage,
+      code === 'EEXIST'
+        ? `--write-sample: ${file} exists; it is left as it is (name another file)`
+        : `--write-sample: cannot write ${file} (${code})`,
+    );
+  }
+  if (ctx.json) ctx.stdout.write(`${JSON.stringify({ file, rep })}\n`);
+  else if (!ctx.quiet) ctx.stderr.write(`Wrote ${file}: a sample call whose rep is ${rep}\n`);
+  return EXIT.ok;
 }

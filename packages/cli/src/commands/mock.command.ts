@@ -14,6 +14,10 @@ export const registerMock: RegisterCommand = (root, kit) => {
     .option('--latency-ms <n>', 'delay before every answer')
     .option('--fault-rate <p>', 'share of requests that fail (0-1)')
     .option('--rate-limit <n>', 'requests per second per credential, then 429')
+    .option(
+      '--drop-after-create <p>',
+      'share of created sessions (0-1) whose answer is lost: the connection drops after the create',
+    )
     .option('--no-cors', 'answer no CORS headers (D26: CORS is on by default)')
     .option(
       '--cors-origin <origin>',

@@ -15,6 +15,8 @@ export interface MockOptions {
   latencyMs?: string;
   faultRate?: string;
   rateLimit?: string;
+  /** Share (0-1) of created sessions whose answer is lost (the connection is dropped). */
+  dropAfterCreate?: string;
   /** commander's --no-cors: false when given. */
   cors?: boolean;
   corsOrigin?: string[];
@@ -64,6 +66,7 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
   const latencyMs = parseNonNegativeNumber('--latency-ms', opts.latencyMs, 600_000);
   const faultRate = parseNonNegativeNumber('--fault-rate', opts.faultRate, 1);
   const rateLimit = parseNonNegativeNumber('--rate-limit', opts.rateLimit);
+  const dropAfterCreate = parseNonNegativeNumber('--drop-after-create', opts.dropAfterCreate, 1);
 
   if (opts.cors === false && opts.corsOrigin !== undefined) {
     throw new CliError(EXIT.usage, '--no-cors and --cors-origin cannot be used together');
@@ -89,6 +92,7 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
   if (latencyMs !== undefined) faults.latencyMs = latencyMs;
   if (faultRate !== undefined) faults.faultRate = faultRate;
   if (rateLimit !== undefined) faults.rateLimit = rateLimit;
+  if (dropAfterCreate !== undefined) faults.dropAfterCreate = dropAfterCreate;
   let server: Awaited<ReturnType<typeof mock.startMockServer>>;
   try {
     server = await mock.startMockServer({

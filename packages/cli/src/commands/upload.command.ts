@@ -21,7 +21,16 @@ export const registerUpload: RegisterCommand = (root, kit) => {
     .option('--concurrency <n>', 'uploads in flight at once (default 4)')
     .option('--ledger <file>', 'ledger of finished uploads (default .rcs-ledger.jsonl)')
     .option('--force', 'upload again even if the ledger says it was uploaded')
+    .option(
+      '--dry-run',
+      'say what each file would come to and which ledger line decided it; send nothing',
+    )
+    .option(
+      '--no-resolve',
+      'do not look up uploads of unknown outcome on the service (they are reported, not sent)',
+    )
     .option('--no-validate', 'skip the offline pre-validation')
+    .option('--strict', 'refuse a file that does not look like a transcript (CSV, JSON, HTML …)')
     .addHelpText(
       'after',
       examples([

@@ -7,10 +7,13 @@ import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { Ledger, repKey } from '../ledger.js';
+import { decide, settleLookups } from '../upload/decision.js';
+import { reportDryRun } from '../upload/dry-run.js';
 import { DEFAULT_LEDGER, type UploadOptions } from '../upload/options.js';
 import type { Outcome } from '../upload/outcome.js';
 import { planUpload } from '../upload/plan.js';
 import { summarize } from '../upload/report.js';
+import { serviceIdentity } from '../upload/service.js';
 import { UploadTask } from '../upload/task.js';
 
 export type { UploadOptions } from '../upload/options.js';
@@ -18,10 +21,13 @@ export type { UploadOptions } from '../upload/options.js';
 export async function run(opts: UploadOptions, ctx: CliContext): Promise<number> {
   const { files, items, rep, concurrency, timeoutMs } = await planUpload(opts, ctx);
   const client = await ctx.getClient();
+  // D28: the ledger's lines count only for this service and credential.
+  const service = serviceIdentity(client.baseUrl, await ctx.getCredentials());
   const ledgerPath = resolve(ctx.cwd, opts.ledger ?? DEFAULT_LEDGER);
   let ledger: Ledger;
   try {
-    ledger = new Ledger(ledgerPath, ctx.redact).load().assertWritable();
+    ledger = new Ledger(ledgerPath, service, ctx.redact).load();
+    if (!opts.dryRun) ledger.assertWritable();
   } catch (error) {
     throw new CliError(
       EXIT.usage,
@@ -33,6 +39,9 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
       `warning: ignored unreadable line(s) ${ledger.unreadableLines.join(', ')} of the ledger ${opts.ledger ?? DEFAULT_LEDGER}`,
     );
   }
+  const decideConfig = { repKey: repKey(rep), force: Boolean(opts.force) };
+  const decisions = items.map((item) => decide(item, ledger, decideConfig));
+  if (opts.dryRun) return reportDryRun(ctx, items, decisions);
   // Stops the batch on Ctrl-C (requests in flight are cut and recorded as unknown).
   const stop = new AbortController();
   const onAbort = () => stop.abort(ctx.signal.reason);
@@ -46,15 +55,25 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
   const task = new UploadTask(ctx, client, ledger, progress, stop, {
     repKey: repKey(rep),
     repEmail: rep.email,
-    force: Boolean(opts.force),
     wait: Boolean(opts.wait),
     timeoutMs,
   });
   let outcomes: (Outcome | null)[];
   try {
+    // Unknown outcomes first, all in one pass over the sessions export (D28).
+    await settleLookups(ctx, client, ledger, items, decisions, {
+      resolve: opts.resolve !== false,
+      rep,
+      signal: stop.signal,
+      progress,
+    });
     outcomes = await Promise.all(
-      items.map((item) =>
-        limit(() => (stop.signal.aborted || task.authRefused ? null : task.one(item))),
+      items.map((item, i) =>
+        limit(() =>
+          stop.signal.aborted || task.authRefused
+            ? null
+            : task.one(item, decisions[i] ?? { action: 'upload' }),
+        ),
       ),
     );
   } finally {

@@ -1,28 +1,53 @@
 /**
  * Proxies from the environment (issue 15, cli.md "Networks"): `HTTPS_PROXY` for https URLs and
  * `HTTP_PROXY` for http ones, each lower-case first (curl's meaning), and `NO_PROXY` (host
- * names, domain suffixes, with or without a port, `*`) matched by undici's EnvHttpProxyAgent.
- * Loopback (`localhost`, 127.0.0.0/8, ::1) never goes through a proxy, as Go's net/http decides,
- * so `rcs mock` and `rcs demo` keep working on a proxied machine. undici is imported only when a
- * proxy variable is set: start-up without one pays nothing.
+ * names, domain suffixes, with or without a port, `*`). NO_PROXY is matched here rather than
+ * inside undici's EnvHttpProxyAgent, so that the CLI knows which requests went through a proxy
+ * and can name it when one fails.
+ * A value without a scheme (`proxy.corp:3128`, `user:secret@proxy.corp:3128`) means
+ * `http://…`, as curl reads it (issue 25 item 7). The proxy's credentials are sent to it and
+ * never shown: everything that names a proxy goes through `showProxy`.
  */
-import { isLoopbackHost } from '@rcs/client';
+import { usageError } from '../errors.js';
+
+/** One proxy: its URL as it will be used, and the variable it came from (for messages). */
+export interface ProxyVariable {
+  url: string;
+  variable: string;
+}
 
 export interface ProxySettings {
-  httpProxy: string | undefined;
-  httpsProxy: string | undefined;
+  httpProxy: ProxyVariable | undefined;
+  httpsProxy: ProxyVariable | undefined;
   noProxy: string | undefined;
 }
 
-const first = (...values: (string | undefined)[]) =>
-  values.find((v) => v !== undefined && v.trim() !== '')?.trim();
+/** The first variable set to something other than blanks, lower-case first (curl). */
+function first(env: NodeJS.ProcessEnv, ...names: string[]): ProxyVariable | undefined {
+  for (const variable of names) {
+    const value = env[variable]?.trim();
+    if (value) return { url: withScheme(value), variable };
+  }
+  return undefined;
+}
+
+/**
+ * `host:port` and `user:secret@host:port` mean `http://…` (curl's default scheme for a proxy).
+ * Without this, `new URL('user:secret@host:3128')` reads `user:` as a scheme.
+ */
+export function withScheme(raw: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`;
+}
 
 /** The proxy variables in effect, or undefined when none is set. */
 export function proxySettings(env: NodeJS.ProcessEnv): ProxySettings | undefined {
-  const httpProxy = first(env.http_proxy, env.HTTP_PROXY);
-  const httpsProxy = first(env.https_proxy, env.HTTPS_PROXY);
+  const httpProxy = first(env, 'http_proxy', 'HTTP_PROXY');
+  const httpsProxy = first(env, 'https_proxy', 'HTTPS_PROXY');
   if (!httpProxy && !httpsProxy) return undefined;
-  return { httpProxy, httpsProxy, noProxy: first(env.no_proxy, env.NO_PROXY) };
+  const noProxy = env.no_proxy?.trim() || env.NO_PROXY?.trim() || undefined;
+  checkProxyUrl(httpProxy);
+  checkProxyUrl(httpsProxy);
+  return { httpProxy, httpsProxy, noProxy };
 }
 
 /** A proxy URL as it may be shown: scheme, host and port, never its credentials. */
@@ -35,43 +60,63 @@ export function showProxy(raw: string): string {
   }
 }
 
-/** Checks the proxy URLs up front, so a typo is a usage error naming the variable (no secret). */
-function checkProxyUrl(name: string, raw: string | undefined): void {
-  if (raw === undefined) return;
+/**
+ * Checks a proxy URL up front, so a typo is a usage error naming the variable. The value itself
+ * is never quoted: it may hold a password.
+ */
+function checkProxyUrl(proxy: ProxyVariable | undefined): void {
+  if (proxy === undefined) return;
   let url: URL;
   try {
-    url = new URL(raw);
+    url = new URL(proxy.url);
   } catch {
-    throw new Error(`${name} is not a URL such as http://proxy.example:3128`);
+    throw usageError(
+      `${proxy.variable} is not a URL such as http://proxy.example:3128 (a variable of the environment)`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`${name} must be an http:// or https:// proxy URL, got ${url.protocol}`);
+    throw usageError(
+      `${proxy.variable} must be an http:// or https:// proxy URL, got ${url.protocol} (a variable of the environment)`,
+    );
   }
 }
 
+/** The one --verbose line that says which proxies are used, without their credentials. */
+export function describeProxies(settings: ProxySettings): string {
+  const via = [
+    settings.httpsProxy ? `https via ${showProxy(settings.httpsProxy.url)}` : '',
+    settings.httpProxy ? `http via ${showProxy(settings.httpProxy.url)}` : '',
+  ].filter(Boolean);
+  return `proxy: ${via.join(', ')}; not for loopback${settings.noProxy ? ` or NO_PROXY ${settings.noProxy}` : ''}`;
+}
+
 /**
- * A `fetch` that sends each request through the proxy its URL's scheme calls for, or directly
- * (loopback, NO_PROXY, no proxy for that scheme).
+ * Whether NO_PROXY sends `hostname:port` direct, as curl reads it: entries separated by commas
+ * or blanks; `*` alone matches every host; `corp.example` and `.corp.example` match that host
+ * and every name under it; an entry with `:port` matches that port only.
  */
-export async function proxiedFetch(settings: ProxySettings): Promise<typeof fetch> {
-  checkProxyUrl('HTTP_PROXY', settings.httpProxy);
-  checkProxyUrl('HTTPS_PROXY', settings.httpsProxy);
-  // Bundled, undici (CommonJS) may come as a default export only.
-  const undici = (await import('undici')) as typeof import('undici') & {
-    default?: typeof import('undici');
-  };
-  const { EnvHttpProxyAgent } = undici.EnvHttpProxyAgent ? undici : (undici.default ?? undici);
-  const agent = new EnvHttpProxyAgent({
-    ...(settings.httpProxy ? { httpProxy: settings.httpProxy } : {}),
-    ...(settings.httpsProxy ? { httpsProxy: settings.httpsProxy } : {}),
-    noProxy: settings.noProxy ?? '',
-  });
-  return ((input: Request | string | URL, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const proxy = url.protocol === 'https:' ? settings.httpsProxy : settings.httpProxy;
-    // No proxy for this scheme (curl does not send https through HTTP_PROXY), or loopback.
-    if (!proxy || isLoopbackHost(url.hostname)) return globalThis.fetch(input, init);
-    // Node's fetch takes an undici dispatcher; the pinned undici is the version Node bundles.
-    return globalThis.fetch(input, { ...init, dispatcher: agent } as RequestInit);
-  }) as typeof fetch;
+export function noProxyMatches(
+  noProxy: string | undefined,
+  hostname: string,
+  port: number,
+): boolean {
+  if (!noProxy) return false;
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    const entry = raw.toLowerCase();
+    if (entry === '') continue;
+    if (entry === '*') return true;
+    // `name`, `name:port`, `[v6]`, `[v6]:port`; a bare IPv6 address is a name as it stands.
+    const parts = /^(\[[^\]]*\]|[^:]+)(?::(\d+))?$/.exec(entry);
+    if (parts?.[2] !== undefined && Number(parts[2]) !== port) continue;
+    const name = (parts?.[1] ?? entry)
+      .replace(/^\[(.*)\]$/, '$1')
+      .replace(/^\*?\./, '')
+      .replace(/\.$/, '');
+    if (name !== '' && (host === name || host.endsWith(`.${name}`))) return true;
+  }
+  return false;
 }

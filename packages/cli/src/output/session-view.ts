@@ -7,7 +7,7 @@ import { renderTimeline, segmentsOf } from './timeline.js';
 
 export interface SessionViewOptions {
   color?: boolean;
-  /** The rep's email, to mark them in the talk-time timeline. */
+  /** The rep's email: shown as the rep, and marks them in the talk-time timeline. */
   repEmail?: string;
 }
 
@@ -36,7 +36,8 @@ export function renderSession(session: RealCallSession, options: SessionViewOpti
   if (session.missionTitle) facts.push(`mission: ${safeLine(session.missionTitle)}`);
   if (session.trackTitle) facts.push(`track: ${safeLine(session.trackTitle)}`);
   facts.push(`language: ${safeLine(session.language)}`);
-  facts.push(`rep: ${safeLine(session.userId)}`);
+  // The rep by the email the user typed when it is known (issue 28), else the user id.
+  facts.push(`rep: ${safeLine(options.repEmail ?? session.userId)}`);
   if (session.participantUserIds?.length) {
     facts.push(`participants: ${session.participantUserIds.length}`);
   }

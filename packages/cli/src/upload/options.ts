@@ -13,8 +13,14 @@ export interface UploadOptions {
   concurrency?: string;
   ledger?: string;
   force?: boolean;
+  /** --dry-run: say what each file would come to (and which ledger line decided it); send nothing. */
+  dryRun?: boolean;
+  /** false with --no-resolve: unknown outcomes are not looked up on the service (D28). */
+  resolve?: boolean;
   /** false with --no-validate. */
   validate?: boolean;
+  /** --strict: a file that does not look like a transcript is refused (issue 28). */
+  strict?: boolean;
 }
 
 export const DEFAULT_UPLOAD_CONCURRENCY = 4;

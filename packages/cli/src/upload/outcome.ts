@@ -11,6 +11,8 @@ export interface UploadResult {
   error?: { code?: string; status?: number; message: string; problems?: Problem[] };
   /** For `skipped`: the file of this batch with the same text, which was uploaded instead. */
   duplicateOf?: string;
+  /** For `skipped`: an earlier upload whose outcome was unknown was found on the service (D28). */
+  foundOnService?: boolean;
 }
 
 export interface Outcome {

@@ -43,6 +43,7 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
   // Offline pre-validation of every file first: a bad batch sends nothing (cli.md, exit 2).
   const items: Item[] = [];
   let invalid = 0;
+  let unreadableFiles = 0;
   for (const file of files) {
     const loaded = await loadTranscript(file, ctx.cwd, speakers);
     const body = requestBody(loaded, {
@@ -53,10 +54,22 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
     });
     const unreadable = loaded.text === '' && loaded.problems.length > 0;
     const problems = unreadable || validate ? [...loaded.problems] : [];
-    if (validate && !unreadable) problems.push(...prevalidate(loaded, body).problems);
+    if (validate && !unreadable) {
+      const checked = prevalidate(loaded, body);
+      problems.push(...checked.problems);
+      // Issue 28 (docs/cli.md): a file that does not look like a transcript is a warning, always
+      // shown (a wrong file costs a scoring run), and with --strict a problem.
+      if (checked.notTranscript && opts.strict) problems.push(checked.notTranscript);
+      else if (checked.notTranscript) {
+        ctx.error(
+          `warning: ${safeLine(formatProblem(file, checked.notTranscript))} Uploading it anyway; --strict refuses such files`,
+        );
+      }
+    }
     for (const w of loaded.warnings) ctx.log(`${safeLine(formatProblem(file, w))} (warning)`);
     if (problems.length > 0) {
       invalid++;
+      if (unreadable && problems.every((p) => p.code === 'unreadable_file')) unreadableFiles++;
       for (const p of problems) ctx.error(safeLine(formatProblem(file, p)));
       if (ctx.json) {
         writeJson(ctx, {
@@ -70,9 +83,17 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
     items.push({ loaded, body });
   }
   if (invalid > 0) {
+    // A file that cannot be read is not the service's to judge, so --no-validate would not help;
+    // its own line says why ("unreadable: check permissions", issue 28).
+    const hint =
+      unreadableFiles === invalid
+        ? ''
+        : validate
+          ? ' (or pass --no-validate to let the service decide)'
+          : '';
     throw new CliError(
       EXIT.usage,
-      `${invalid} of ${files.length} file${files.length === 1 ? '' : 's'} failed pre-validation, so nothing was uploaded; fix the lines above${validate ? ' (or pass --no-validate to let the service decide)' : ''}`,
+      `${invalid} of ${files.length} file${files.length === 1 ? '' : 's'} failed pre-validation, so nothing was uploaded; fix the lines above${hint}`,
     );
   }
 

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
+import type { CreateRealCallSessionRequest } from '@rcs/client';
 import {
   decodeTranscriptBytes,
   detectSource,
@@ -63,9 +64,14 @@ export async function loadTranscript(
   try {
     bytes = await readFile(resolve(cwd, file));
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
     loaded.problems.push({
       code: 'unreadable_file',
-      message: `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      // A permission problem is the user's to fix, not the service's to judge (issue 28).
+      message:
+        code === 'EACCES' || code === 'EPERM'
+          ? `unreadable: check permissions (${code})`
+          : `cannot read the file (${code})`,
     });
     return loaded;
   }
@@ -107,16 +113,19 @@ export interface UploadFields {
 }
 
 /** The request body of `createRealCallSession` for this file (`meetingName` defaults to the name). */
-export function requestBody(loaded: LoadedTranscript, fields: UploadFields) {
-  const body: Record<string, string> = {
+export function requestBody(
+  loaded: LoadedTranscript,
+  fields: UploadFields,
+): CreateRealCallSessionRequest {
+  const { email, userId, missionId, scorecardId } = fields;
+  return {
     transcript: loaded.text,
     meetingName: fields.meetingName ?? basename(loaded.file, extname(loaded.file)),
+    ...(email !== undefined ? { email } : {}),
+    ...(userId !== undefined ? { userId } : {}),
+    ...(missionId !== undefined ? { missionId } : {}),
+    ...(scorecardId !== undefined ? { scorecardId } : {}),
   };
-  if (fields.email !== undefined) body.email = fields.email;
-  if (fields.userId !== undefined) body.userId = fields.userId;
-  if (fields.missionId !== undefined) body.missionId = fields.missionId;
-  if (fields.scorecardId !== undefined) body.scorecardId = fields.scorecardId;
-  return body as { transcript: string; meetingName: string; email?: string; userId?: string };
 }
 
 /**
@@ -128,8 +137,19 @@ export function prevalidate(
   loaded: LoadedTranscript,
   body: Record<string, unknown>,
   emailDomains?: string[],
-): { result: PrevalidateResult; problems: Problem[] } {
+): { result: PrevalidateResult; problems: Problem[]; notTranscript: Problem | undefined } {
   const result = prevalidateUpload(body, emailDomains ? { emailDomains } : {});
+  // Issue 28: a CSV, JSON, HTML or binary file is accepted by the service (plain text, D11) and
+  // scored 0; a warning by default, a problem with --strict (the caller decides).
+  const lookalike = result.warnings.find((w) => w.code === 'not_a_transcript');
+  const notTranscript: Problem | undefined = lookalike && {
+    code: 'not_a_transcript',
+    line: lookalike.line,
+    message:
+      loaded.converted && lookalike.line
+        ? `${lookalike.message} (line of the converted SRT)`
+        : lookalike.message,
+  };
   const problems = result.problems.map(
     (p): Problem => ({
       code: p.code,
@@ -139,7 +159,7 @@ export function prevalidate(
       message: loaded.converted && p.line ? `${p.message} (line of the converted SRT)` : p.message,
     }),
   );
-  return { result, problems };
+  return { result, problems, notTranscript };
 }
 
 export function formatProblem(file: string, p: Problem): string {

@@ -105,7 +105,12 @@ export function reportOutcome(
     ctx.stdout.write(`skipped  ${file}  (same text as ${safeLine(result.duplicateOf)})\n`);
     return;
   }
-  const note = result.status === 'skipped' ? '  (already uploaded; --force uploads again)' : '';
+  const note =
+    result.status !== 'skipped'
+      ? ''
+      : result.foundOnService
+        ? "  (found on the service: an earlier upload's outcome was unknown; now in the ledger)"
+        : '  (already uploaded; --force uploads again)';
   // The id comes from the service (or the ledger): terminal-safe like any service text.
   ctx.stdout.write(`${result.status}  ${file}  ${safeLine(result.sessionId)}${note}\n`);
   if (outcome.waitTimedOut) {

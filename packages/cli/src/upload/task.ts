@@ -3,10 +3,11 @@ import type { RcsClient, RealCallSession } from '@rcs/client';
 import type { CliContext } from '../context.js';
 import { describeError, InterruptedError, interruptedExitCode } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { contentHash, type Ledger, type LedgerIntent } from '../ledger.js';
+import { contentHash, type Ledger, type LedgerIntent, type LedgerRecord } from '../ledger.js';
 import type { Progress } from '../output/progress.js';
 import { safeLine } from '../output/sanitize.js';
 import { inSpan } from '../tracing/request.js';
+import type { Decision } from './decision.js';
 import { errorInfo, type Item, type Outcome, type UploadResult } from './outcome.js';
 import { reportOutcome } from './report.js';
 
@@ -36,10 +37,34 @@ function ledgerUnwritable(file: string, error: unknown): Outcome {
   };
 }
 
+/** `-v` and `--dry-run`: the ledger line that decided a skip (D28). */
+export function matchedRecord(record: LedgerRecord): string {
+  return `ledger line ${record.line} matched: ${safeLine(record.file)} uploaded to ${safeLine(record.service ?? '(no service recorded)')} as session ${safeLine(record.sessionId ?? '?')} on ${safeLine(record.at)}`;
+}
+
+/** An upload whose outcome stays unknown (D28): reported failed, not sent. */
+function unresolved(
+  file: string,
+  decision: { record: LedgerRecord; reason?: string },
+): UploadResult {
+  const { record } = decision;
+  const what =
+    record.service === undefined
+      ? `ledger line ${record.line}, written by an earlier rcs, does not say which service it went to`
+      : `an earlier upload's outcome is unknown (sent ${record.at}, ledger line ${record.line})`;
+  return {
+    file,
+    status: 'failed',
+    error: {
+      code: 'unknown_outcome',
+      message: `${file}: ${what}: ${decision.reason ?? 'not looked up'}; it was not sent again: run again (without --no-resolve) to look for it on the service, or check \`rcs export real-call-sessions\` and use --force to upload anyway`,
+    },
+  };
+}
+
 export interface TaskConfig {
   repKey: string;
   repEmail: string | undefined;
-  force: boolean;
   wait: boolean;
   timeoutMs: number;
 }
@@ -63,7 +88,7 @@ export class UploadTask {
     return this.ctx.signal.aborted || this.ctx.outputClosed?.aborted === true;
   }
 
-  async one(item: Item): Promise<Outcome> {
+  async one(item: Item, decision: Decision): Promise<Outcome> {
     // One span per file (issue 29): its requests (the create, the wait's reads) are children;
     // it ends with the session id and its final state. The file is the user's own argument.
     const outcome = await inSpan(
@@ -71,7 +96,7 @@ export class UploadTask {
       'rcs.upload.file',
       { 'rcs.upload.file': item.loaded.file },
       async (span) => {
-        const outcome = await this.upload(item);
+        const outcome = await this.upload(item, decision);
         const { result } = outcome;
         span?.setAttributes({
           'rcs.upload.status': result.status,
@@ -86,31 +111,29 @@ export class UploadTask {
     return outcome;
   }
 
-  private async upload({ loaded, body, duplicateOf }: Item): Promise<Outcome> {
+  private async upload({ loaded, body }: Item, decision: Decision): Promise<Outcome> {
     const file = loaded.file;
-    if (duplicateOf !== undefined) {
-      return { result: { file, status: 'skipped', duplicateOf }, exitCode: 0 };
+    if (decision.action === 'duplicate') {
+      return { result: { file, status: 'skipped', duplicateOf: decision.of }, exitCode: 0 };
+    }
+    if (decision.action === 'skip') {
+      const { record } = decision;
+      if (this.ctx.verbose)
+        this.ctx.stderr.write(`[rcs] ${safeLine(file)}: ${matchedRecord(record)}\n`);
+      const sessionId = record.sessionId ?? '';
+      const result: UploadResult = {
+        file,
+        status: 'skipped',
+        sessionId,
+        ...(decision.found ? { foundOnService: true } : {}),
+      };
+      return this.config.wait ? this.waitFor(result, sessionId) : { result, exitCode: 0 };
+    }
+    if (decision.action === 'unknown' || decision.action === 'lookup') {
+      // Never silently re-sent: the first attempt may have created a session (R10, no dedupe).
+      return { result: unresolved(file, decision), exitCode: EXIT.failure };
     }
     const sha256 = contentHash(body.transcript);
-    const prior = this.config.force ? undefined : this.ledger.find(sha256, this.config.repKey);
-    if (prior?.status === 'created' && prior.sessionId) {
-      const result: UploadResult = { file, status: 'skipped', sessionId: prior.sessionId };
-      return this.config.wait ? this.waitFor(result, prior.sessionId) : { result, exitCode: 0 };
-    }
-    if (prior?.status === 'unknown') {
-      // Never silently re-sent: the first attempt may have created a session (R10, no dedupe).
-      return {
-        result: {
-          file,
-          status: 'failed',
-          error: {
-            code: 'unknown_outcome',
-            message: `${file}: an earlier upload's outcome is unknown (the connection dropped after sending, ${prior.at}); it was not re-sent: look for it with \`rcs export real-call-sessions\`, then use --force to upload again`,
-          },
-        },
-        exitCode: EXIT.failure,
-      };
-    }
     this.progress.set(file, `${safeLine(file)}: uploading`);
     // A request can reach the service only if the batch was still running when it was made.
     const sent = !this.stop.signal.aborted;
@@ -125,7 +148,7 @@ export class UploadTask {
     }
     let session: RealCallSession;
     try {
-      session = await this.client.sessions.create(body as never, { signal: this.stop.signal });
+      session = await this.client.sessions.create(body, { signal: this.stop.signal });
     } catch (error) {
       return this.failed(file, intent, error);
     }

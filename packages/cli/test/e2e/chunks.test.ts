@@ -18,18 +18,21 @@ function staticClosure(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
-/** The wiring script (commander and the command declarations) that rcs.js runs (src/main.ts). */
-const WIRING = join(DIST, 'wiring.js');
-
-/** The chunk the wiring imports lazily for a command module (`__rcsImport("./sessions-XXXX.js")`). */
-function commandChunk(name: string): string {
-  const rcs = readFileSync(WIRING, 'utf8');
-  const found = [...rcs.matchAll(/__rcsImport\("\.\/([^"]+)"\)/g)]
+/** The chunk `file` imports lazily whose name starts with `name` (`import("./sessions-XXXX.js")`). */
+function lazyChunk(file: string, name: string): string {
+  const text = readFileSync(join(DIST, file), 'utf8');
+  const found = [...text.matchAll(/import\("\.\/([^"]+)"\)/g)]
     .map((m) => m[1]!)
     .find((f) => f.startsWith(`${name}-`));
-  if (!found) throw new Error(`no lazily imported ${name} chunk in ${WIRING}`);
+  if (!found) throw new Error(`no lazily imported ${name} chunk in ${file}`);
   return found;
 }
+
+/** The program (commander and the command declarations), which rcs.js imports after enabling the cache. */
+const program = () => lazyChunk('rcs.js', 'program');
+
+/** The chunk of a command, which the program imports when that command runs. */
+const commandChunk = (name: string) => lazyChunk(program(), name);
 
 const loads = (name: string) =>
   [...staticClosure(commandChunk(name))].map((f) => readFileSync(join(DIST, f), 'utf8')).join('\n');
@@ -58,7 +61,7 @@ describe('the Parquet writer is paid for by --format parquet only (issue 13)', (
     expect(code).not.toMatch(/class ParquetWriter|ParquetWriter = class/);
     // …but can reach it: the writer is a chunk of its own, imported when the format asks.
     expect(code).toMatch(/import\("\.\/parquet-encoder-[^"]+\.js"\)/);
-    for (const start of [CLI, WIRING]) {
+    for (const start of [CLI, join(DIST, program())]) {
       expect(readFileSync(start, 'utf8')).not.toMatch(/class ParquetWriter|ParquetWriter = class/);
     }
   });

@@ -102,3 +102,74 @@ export function labeledCall(rep: string, n: number, customer = 'buyer@client.exa
     '',
   ].join('\n');
 }
+
+export interface MockProcess {
+  url: string;
+  apiKey: string;
+  repEmails: string[];
+  child: ChildProcess;
+  /** SIGTERM, and waits for the process to end. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A real `rcs mock` process on loopback (cli.md: the first stdout line is the base URL, then
+ * `API key: …` and `Rep emails: …` with the demo dataset). Stop it with `stop()`.
+ */
+export async function startMock(args: string[] = []): Promise<MockProcess> {
+  const dir = tempDir('rcs-mock-');
+  const port = args.includes('--port') ? [] : ['--port', '0'];
+  const child = spawn(process.execPath, [CLI, 'mock', ...port, ...args], { env: baseEnv(dir) });
+  let out = '';
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+  });
+  const lines = await new Promise<string[]>((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const all = out.split('\n');
+      if (all.length > 3) resolve(all);
+    });
+    child.on('close', (code) => reject(new Error(`rcs mock exited ${code}: ${err}`)));
+  });
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  return {
+    url: lines[0] ?? '',
+    apiKey: (lines[1] ?? '').replace(/^API key: /, ''),
+    repEmails: (lines[2] ?? '').replace(/^Rep emails: /, '').split(', '),
+    child,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await closed;
+    },
+  };
+}
+
+/**
+ * How many sessions of the mock's sessions export hold `transcript` (stored as sent: the texts of
+ * `labeledCall` have e-mail labels only, which D16 keeps), counted over every page.
+ */
+export async function sessionsWith(
+  mock: Pick<MockProcess, 'url' | 'apiKey'>,
+  transcripts: readonly string[],
+): Promise<number[]> {
+  const counts = transcripts.map(() => 0);
+  for (let page = 1; ; page++) {
+    const res = await fetch(
+      `${mock.url}/api/v1/data-exports/real-call-sessions?page=${page}&limit=100`,
+      { headers: { 'x-api-key': mock.apiKey } },
+    );
+    if (!res.ok) throw new Error(`the sessions export answered ${res.status}`);
+    const body = (await res.json()) as {
+      data: { transcript: string | null }[];
+      meta: { hasNext: boolean };
+    };
+    for (const s of body.data) {
+      transcripts.forEach((t, i) => {
+        if (s.transcript === t) counts[i] = (counts[i] ?? 0) + 1;
+      });
+    }
+    if (!body.meta.hasNext) return counts;
+  }
+}

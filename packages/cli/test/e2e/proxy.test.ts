@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { createServer as createTcpServer } from 'node:net';
+import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -77,6 +77,40 @@ async function deadPort(): Promise<number> {
 }
 
 let proxy: ConnectProxy;
+
+/**
+ * A proxy that misbehaves (issue 25 item 7): `drop` accepts each CONNECT and closes it, `silent`
+ * never answers, `407` asks for credentials. It counts the CONNECTs and keeps their headers.
+ */
+async function badProxy(mode: 'drop' | 'silent' | '407') {
+  const connects: string[] = [];
+  const authorizations: (string | undefined)[] = [];
+  const server: TcpServer = createTcpServer((socket) => {
+    socket.on('error', () => {});
+    socket.once('data', (head: Buffer) => {
+      const text = head.toString('latin1');
+      connects.push(text.split(' ')[1] ?? '');
+      authorizations.push(/^proxy-authorization: (.*)$/im.exec(text)?.[1]?.trim());
+      if (mode === 'drop') socket.destroy();
+      if (mode === '407') {
+        socket.end(
+          'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n',
+        );
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const hostPort = `127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    hostPort,
+    url: `http://${hostPort}`,
+    connects,
+    authorizations,
+    close: () => {
+      server.close();
+    },
+  };
+}
 
 beforeAll(async () => {
   assertBuilt();
@@ -226,8 +260,8 @@ describe('through an HTTPS proxy (CONNECT)', () => {
   });
 });
 
-// Without a proxy, the CLI sends over node:https (its own fetch, issue 11): the same trust
-// (NODE_EXTRA_CA_CERTS), the same one-line certificate errors, never retried.
+// Without a proxy, the CLI sends over the same undici stack as through one (issue 27): the same
+// trust (NODE_EXTRA_CA_CERTS), the same one-line certificate errors, never retried.
 describe('direct HTTPS, no proxy', () => {
   let direct: HttpsServer;
   let directUrl = '';
@@ -305,5 +339,137 @@ describe('direct HTTPS, no proxy', () => {
     expect(r.stderr).toMatch(
       /the TLS certificate of 127\.0\.0\.1:\d+ was issued for another host name \(\w+\); not retried; check the base URL/,
     );
+  });
+});
+
+/** The reason in the one line of a failed `export teams`. */
+function failed(r: { stderr: string }) {
+  const lines = r.stderr.trim().split('\n');
+  expect(lines, r.stderr).toHaveLength(1);
+  return /^rcs: export teams failed: (.*); files in .* were left as they were$/.exec(
+    lines[0] ?? '',
+  )?.[1];
+}
+
+// Issue 25 item 7: a proxy that drops, never answers, wants credentials or is not there. Each run
+// ends with one line naming the proxy (never its credentials), and the process exits.
+describe('a proxy that misbehaves', () => {
+  it('accepts each CONNECT and closes it: retried with backoff within the deadline, then one line', async () => {
+    const bad = await badProxy('drop');
+    try {
+      const r = await run(['export', 'teams', '--out', 'out'], {
+        HTTPS_PROXY: bad.url,
+        RCS_NETWORK_TIMEOUT: '4',
+      });
+      expect(r.code).toBe(1);
+      expect(failed(r)).toBe(
+        `the proxy ${bad.url} (HTTPS_PROXY) closed the connection instead of opening a tunnel to ${HOST}:443; check HTTPS_PROXY and NO_PROXY, or ask the proxy's administrator`,
+      );
+      // Retried (more than one CONNECT), and not a flood: the export's retry budget at most.
+      expect(bad.connects.length).toBeGreaterThan(1);
+      expect(bad.connects.length).toBeLessThanOrEqual(9);
+      expect(bad.connects.every((c) => c === `${HOST}:443`)).toBe(true);
+    } finally {
+      bad.close();
+    }
+  });
+
+  it('never answers: the run ends at the deadline with one line, and the process exits', async () => {
+    const bad = await badProxy('silent');
+    try {
+      const r = await run(['export', 'teams', '--out', 'out'], {
+        HTTPS_PROXY: bad.url,
+        RCS_NETWORK_TIMEOUT: '2',
+      });
+      expect(r.code).toBe(1);
+      expect(failed(r)).toBe(
+        `no answer within 2 s from ${BASE}/api/v1/data-exports/teams?page=1&limit=100 through the proxy ${bad.url} (HTTPS_PROXY); check your network and the proxy, or allow longer with RCS_NETWORK_TIMEOUT=SECONDS`,
+      );
+    } finally {
+      bad.close();
+    }
+  });
+
+  it('answers 407: "the proxy asked for credentials (407)", final after one CONNECT', async () => {
+    const bad = await badProxy('407');
+    try {
+      const r = await run(['export', 'teams', '--out', 'out'], { HTTPS_PROXY: bad.url });
+      expect(r.code).toBe(1);
+      expect(failed(r)).toBe(
+        `the proxy asked for credentials (407): add them to HTTPS_PROXY as user:password@ before the proxy's host (${bad.url})`,
+      );
+      expect(bad.connects).toHaveLength(1);
+    } finally {
+      bad.close();
+    }
+  });
+
+  it('answers 407 to credentials given without a scheme (user:secret@host:port): they were sent, and are never shown', async () => {
+    const bad = await badProxy('407');
+    const secret = 'pr0xy-s3cret';
+    try {
+      const r = await run(['-v', 'export', 'teams', '--out', 'out'], {
+        https_proxy: `alice:${secret}@${bad.hostPort}`,
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        `rcs: export teams failed: the proxy asked for credentials (407) and refused those in https_proxy (${bad.url}); check the user name and password`,
+      );
+      expect(bad.authorizations).toEqual([
+        `Basic ${Buffer.from(`alice:${secret}`).toString('base64')}`,
+      ]);
+      const output = r.stdout + r.stderr;
+      expect(output).not.toContain(secret);
+      expect(output).not.toContain(Buffer.from(`alice:${secret}`).toString('base64'));
+      expect(output).not.toContain('alice');
+    } finally {
+      bad.close();
+    }
+  });
+
+  it('is refused: the line names the proxy and its variable, not --base-url', async () => {
+    const port = await deadPort();
+    const r = await run(['export', 'teams', '--out', 'out'], {
+      HTTPS_PROXY: `http://127.0.0.1:${port}`,
+    });
+    expect(r.code).toBe(1);
+    expect(failed(r)).toBe(
+      `could not connect to the proxy http://127.0.0.1:${port} (HTTPS_PROXY): connection refused (ECONNREFUSED); check that the proxy runs and that HTTPS_PROXY is its address`,
+    );
+  });
+});
+
+describe('a proxy variable without a scheme means http:// (curl)', () => {
+  it('HTTPS_PROXY=host:port and user:secret@host:port both work; the secret is never shown', async () => {
+    const hostPort = proxy.url.replace('http://', '');
+    const plain = await run(['export', 'teams', '--out', 'out'], { HTTPS_PROXY: hostPort });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(proxy.connects.length).toBeGreaterThan(0);
+    proxy.connects.length = 0;
+    const secret = 'n0-sch3me-secret';
+    const withAuth = await run(['-v', 'export', 'teams', '--out', 'out'], {
+      HTTPS_PROXY: `bob:${secret}@${hostPort}`,
+    });
+    expect(withAuth.code, withAuth.stderr).toBe(0);
+    expect(proxy.connects[0]?.headers['proxy-authorization']).toBe(
+      `Basic ${Buffer.from(`bob:${secret}`).toString('base64')}`,
+    );
+    expect(withAuth.stderr).toContain(`[rcs] proxy: https via ${proxy.url}`);
+    expect(withAuth.stdout + withAuth.stderr).not.toContain(secret);
+  });
+});
+
+// Issue 28: https:// to a port that speaks plain HTTP.
+describe('https:// to a plain-http port', () => {
+  it("says the server speaks plain http and which URL to use, not OpenSSL's words", async () => {
+    const origin = new URL(mock.url);
+    const r = await run(['export', 'teams', '--out', 'out'], {
+      RCS_BASE_URL: `https://127.0.0.1:${origin.port}`,
+    });
+    expect(r.code).toBe(1);
+    expect(failed(r)).toBe(
+      `this server speaks plain http; use http://127.0.0.1:${origin.port} in --base-url / RCS_BASE_URL (https://127.0.0.1:${origin.port} answered without TLS)`,
+    );
+    expect(r.stderr).not.toMatch(/tlsany_meth|EPROTO|wrong version number/);
   });
 });

@@ -110,7 +110,7 @@ describe('rcs upload batches', () => {
     expect(again.stderr).toMatch(/could not reach the service/); // tried again, not "unknown"
   });
 
-  it('an upload whose outcome is unknown is recorded as such and not re-sent without --force', async () => {
+  it('an upload whose outcome is unknown is recorded as such, then found on the service, never re-sent', async () => {
     await start({ faults: { dropAfterCreate: true } });
     const dir = tempDir();
     writeFileSync(join(dir, 'a.srt'), labeledCall(rep, 1));
@@ -122,9 +122,10 @@ describe('rcs upload batches', () => {
       { file: 'a.srt', status: 'unknown' },
     ]);
 
+    // D28: the next run looks for it in the sessions export and finds it.
     const again = await runCli(['upload', 'a.srt', '--email', rep], { cwd: dir, env: env() });
-    expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/earlier upload's outcome is unknown.*--force/);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^skipped {2}a\.srt {2}\S+ {2}\(found on the service/);
     expect(created()).toBe(1); // never silently re-sent
   });
 
@@ -283,15 +284,19 @@ describe('rcs upload batches', () => {
     expect(created()).toBeLessThanOrEqual(done.length + unknown.length);
     expect(new Set(ledger.map((e) => e.file)).size).toBe(ledger.length);
 
-    // The re-run uploads only what is missing, and leaves the unknown ones to the user.
+    // The re-run uploads only what is missing: the unknown ones are looked up on the service
+    // first (D28), so that each file ends with exactly one session.
+    const sessionsBefore = created();
     const rerun = await runCli(['upload', 'calls', '--email', rep, '--concurrency', '8'], {
       cwd: dir,
       env: env(),
     });
+    expect(rerun.code, rerun.stderr).toBe(0);
     const skipped = rerun.stdout.match(/^skipped /gm)?.length ?? 0;
-    expect(skipped).toBe(done.length);
-    expect(rerun.stdout.match(/^created /gm)?.length ?? 0).toBe(30 - done.length - unknown.length);
-    expect(rerun.code).toBe(unknown.length > 0 ? 3 : 0);
+    const uploaded = rerun.stdout.match(/^created /gm)?.length ?? 0;
+    expect(skipped).toBe(sessionsBefore);
+    expect(uploaded).toBe(30 - sessionsBefore);
+    expect(created()).toBe(30);
     expect(readFileSync(ledgerPath, 'utf8').endsWith('\n')).toBe(true);
   });
 });

@@ -47,6 +47,7 @@ export function fakeContext(options: {
     env: {},
     cwd: options.cwd ?? process.cwd(),
     getClient: async () => options.client(),
+    getCredentials: async () => ({ apiKey: 'test-api-key' }),
     log(msg) {
       if (tty && !options.quiet) err.write(`${msg}\n`);
     },

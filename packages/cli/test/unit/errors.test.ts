@@ -11,6 +11,7 @@ import {
   WaitTimeoutError,
 } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
+import { didYouMean } from '../../src/commands/did-you-mean.js';
 import { CliError, describeError, InterruptedError, maskCommanderError } from '../../src/errors.js';
 import { EXIT } from '../../src/exit-codes.js';
 
@@ -74,6 +75,49 @@ describe('describeError: the contract exit code and one actionable line per fail
   it('neutralises control characters in service-supplied detail', () => {
     const d = describeError(new BadRequestError({ ...api(400), detail: 'bad\u001b[2Jfield' }));
     expect(d.message).toContain('bad\\x1b[2Jfield');
+  });
+});
+
+describe('describeError: a 401 names where the credentials came from (issue 28)', () => {
+  const refused = new AuthenticationError(api(401, 'unauthorized'));
+
+  it.each([
+    [{ apiKey: '--api-key' }, 'check the API key from --api-key'],
+    [{ token: 'RCS_TOKEN' }, 'check the token from RCS_TOKEN'],
+    [
+      { apiKey: 'RCS_API_KEY', token: 'RCS_TOKEN' },
+      'check the API key from RCS_API_KEY and the token from RCS_TOKEN',
+    ],
+    [
+      {
+        apiKey: '/home/a/.config/rcs/config.json (profile default)',
+        replaceWith: 'rcs config set api-key -',
+      },
+      'check the API key from /home/a/.config/rcs/config.json (profile default), or replace it with `rcs config set api-key -`',
+    ],
+  ])('%j', (sources, hint) => {
+    expect(describeError(refused, sources)).toEqual({
+      exitCode: EXIT.auth,
+      message: `the credentials were refused (401); ${hint}`,
+    });
+  });
+});
+
+describe("didYouMean: commander's rule for values", () => {
+  const names = ['real-call-sessions', 'users', 'teams', 'tracks', 'missions', 'all'];
+  it.each([
+    ['al', '(Did you mean all?)'],
+    ['user', '(Did you mean users?)'],
+    ['team', '(Did you mean teams?)'],
+    ['trakcs', '(Did you mean tracks?)'],
+    ['real-call-session', '(Did you mean real-call-sessions?)'],
+    ['xyz', ''],
+    ['sessions', '(Did you mean missions?)'], // commander's rule: 2 edits, 75 % alike
+  ])('%s → %j', (typed, hint) => {
+    expect(didYouMean(typed, names)).toBe(hint);
+  });
+  it('names every candidate at the same best distance', () => {
+    expect(didYouMean('rack', ['track', 'racks'])).toBe('(Did you mean one of racks, track?)');
   });
 });
 

@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Authenticator } from '../../src/auth.js';
 import type { Dataset, OrgData } from '../../src/dataset.js';
 import { ProblemError } from '../../src/problem.js';
@@ -136,38 +136,26 @@ describe('Authenticator (D22)', () => {
   });
 });
 
-describe('Authenticator: digests of presented keys', () => {
-  it('hashes a key presented again only once, and still tells each key from the others', async () => {
+describe('Authenticator: keys presented again and again', () => {
+  it('tells each key from the others every time it is presented', async () => {
     const auth = authenticator();
-    const digest = vi.spyOn(crypto.subtle, 'digest');
-    try {
-      for (let i = 0; i < 5; i++) {
-        expect((await auth.authenticate(new Headers({ 'x-api-key': 'acme-key' }))).id).toBe(ACME);
-        expect((await auth.authenticate(new Headers({ 'x-api-key': 'globex-key' }))).id).toBe(
-          GLOBEX,
-        );
-        expect((await refusal(auth, { 'x-api-key': 'acme-keY' })).detail).toBe('Unknown API key.');
-      }
-      // The two fixture keys once, then each of the three presented keys once.
-      expect(digest).toHaveBeenCalledTimes(5);
-    } finally {
-      digest.mockRestore();
+    for (let i = 0; i < 5; i++) {
+      expect((await auth.authenticate(new Headers({ 'x-api-key': 'acme-key' }))).id).toBe(ACME);
+      expect((await auth.authenticate(new Headers({ 'x-api-key': 'globex-key' }))).id).toBe(GLOBEX);
+      expect((await refusal(auth, { 'x-api-key': 'acme-keY' })).detail).toBe('Unknown API key.');
     }
   });
 
-  it('forgets them past 64 different keys (a caller trying keys cannot grow the map)', async () => {
+  it('a caller trying many keys changes nothing: each refused, the real keys still accepted', async () => {
     const auth = authenticator();
-    const digest = vi.spyOn(crypto.subtle, 'digest');
-    try {
-      for (let i = 0; i < 64; i++) await refusal(auth, { 'x-api-key': `wrong-${i}` });
-      expect(digest).toHaveBeenCalledTimes(2 + 64);
-      // The 65th empties the map: a key seen before is hashed again, and still refused.
-      await refusal(auth, { 'x-api-key': 'wrong-64' });
-      await refusal(auth, { 'x-api-key': 'wrong-0' });
-      expect(digest).toHaveBeenCalledTimes(2 + 66);
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 300; i++) {
+        expect((await refusal(auth, { 'x-api-key': `wrong-${i}` })).detail).toBe(
+          'Unknown API key.',
+        );
+      }
       expect((await auth.authenticate(new Headers({ 'x-api-key': 'acme-key' }))).id).toBe(ACME);
-    } finally {
-      digest.mockRestore();
+      expect((await auth.authenticate(new Headers({ 'x-api-key': 'globex-key' }))).id).toBe(GLOBEX);
     }
   });
 });

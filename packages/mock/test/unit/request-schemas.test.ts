@@ -1,6 +1,31 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ProblemError } from '../../src/problem.js';
-import { parseArchived, parseCreateBody, parsePageQuery } from '../../src/request-schemas.js';
+import {
+  type PageQuery,
+  parseArchived,
+  parseCreateBody,
+  parsePageQuery,
+} from '../../src/request-schemas.js';
+import type { CreateRealCallSessionRequest, operations } from '../../src/wire.js';
+
+// Compile-time: what the mock accepts is the contract's (openapi.yaml, generated into wire.ts),
+// both ways, so a change of openapi.yaml not made in request-schemas.ts fails `npm run typecheck`.
+describe("the request shapes are the contract's (types)", () => {
+  it('createRealCallSession body', () => {
+    type Parsed = ReturnType<typeof parseCreateBody>;
+    expectTypeOf<Parsed>().toExtend<CreateRealCallSessionRequest>();
+    expectTypeOf<CreateRealCallSessionRequest>().toExtend<Parsed>();
+  });
+
+  it("the exports' query (page, limit; the tracks export's archived)", () => {
+    type TracksQuery = NonNullable<operations['exportTracks']['parameters']['query']>;
+    expectTypeOf<Required<Omit<TracksQuery, 'archived'>>>().toExtend<PageQuery>();
+    expectTypeOf<PageQuery>().toExtend<Required<Omit<TracksQuery, 'archived'>>>();
+    type Archived = NonNullable<TracksQuery['archived']>;
+    expectTypeOf<ReturnType<typeof parseArchived>>().toExtend<Archived>();
+    expectTypeOf<Archived>().toExtend<ReturnType<typeof parseArchived>>();
+  });
+});
 
 /** D1's 400 body as a client reads it: which fields, and what is wrong with each. */
 function errorsOf(run: () => unknown) {

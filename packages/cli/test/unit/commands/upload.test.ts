@@ -25,7 +25,9 @@ function call(n: number): string {
 
 /** The shared test context, with this file's client and working directory. */
 function fakeContext(cwd: string, client: Partial<RcsClient>, signal?: AbortSignal) {
-  const fake = sharedContext({ client: () => client as RcsClient, cwd, signal });
+  // The ledger keys each upload by the client's base URL (D28).
+  const withUrl = { baseUrl: 'http://127.0.0.1:4010', ...client } as RcsClient;
+  const fake = sharedContext({ client: () => withUrl, cwd, signal });
   return { ctx: fake.ctx, out: fake.stdout, err: fake.stderr };
 }
 

@@ -1,0 +1,113 @@
+import { ConnectionError, createRcsClient, RcsError, TimeoutError } from '@rcs/client';
+import { describe, expect, it } from 'vitest';
+import { API_KEY, BASE, SESSION_ID } from './helpers.js';
+
+// Issue 25 item 7: one deadline for every network wait. `deadlineMs` bounds a request with all
+// its attempts and the waits between them; without it, each attempt has `timeoutMs` only.
+
+const refused = () =>
+  new TypeError('fetch failed', {
+    cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+  });
+
+/** A fetch that fails every attempt at once, counting them. */
+function alwaysFailing() {
+  const starts: number[] = [];
+  const fetch = (async () => {
+    starts.push(starts.length);
+    throw refused();
+  }) as typeof globalThis.fetch;
+  return { fetch, starts };
+}
+
+/** A fetch that never answers (until its signal aborts it). */
+const stalled = (async (input: Request) =>
+  new Promise((_resolve, reject) => {
+    input.signal.addEventListener('abort', () => reject(input.signal.reason), { once: true });
+  })) as typeof globalThis.fetch;
+
+const get = (client: ReturnType<typeof createRcsClient>) => client.sessions.get(SESSION_ID);
+
+describe('deadlineMs', () => {
+  it('a request that keeps failing, with retries to spare, ends at the deadline with its last failure', async () => {
+    const { fetch, starts } = alwaysFailing();
+    const client = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      fetch,
+      maxRetries: 1_000,
+      initialDelayMs: 20,
+      maxDelayMs: 40,
+      deadlineMs: 400,
+      adaptiveRate: false,
+    });
+    const error = await get(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(/ECONNRESET/);
+    expect(starts.length).toBeGreaterThan(1);
+  });
+
+  it('an answer that never comes fails with a TimeoutError that names the deadline', async () => {
+    const client = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      fetch: stalled,
+      timeoutMs: 60_000,
+      deadlineMs: 150,
+    });
+    const error = await get(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).timeoutMs).toBe(150);
+    expect((error as Error).message).toMatch(/got no answer within 150 ms/);
+  });
+
+  it('without it, each attempt has its own timeout and the retries all run', async () => {
+    let attempts = 0;
+    const client = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      fetch: (async (input: Request) => {
+        attempts++;
+        return stalled(input);
+      }) as typeof globalThis.fetch,
+      timeoutMs: 30,
+      maxRetries: 2,
+      initialDelayMs: 1,
+      maxDelayMs: 1,
+    });
+    await expect(get(client)).rejects.toMatchObject({ name: 'TimeoutError', timeoutMs: 30 });
+    expect(attempts).toBe(3);
+  });
+
+  it('must be a positive number of milliseconds', () => {
+    for (const deadlineMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createRcsClient({ baseUrl: BASE, apiKey: API_KEY, deadlineMs })).toThrow(
+        RcsError,
+      );
+    }
+  });
+
+  it('a tunnel that a proxy refused or dropped never reached the service: a create POST is retried', async () => {
+    let attempts = 0;
+    const client = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      maxRetries: 1,
+      initialDelayMs: 1,
+      maxDelayMs: 1,
+      fetch: (async () => {
+        attempts++;
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('the proxy closed the connection'), {
+            code: 'ERR_TUNNEL_CONNECTION_FAILED',
+          }),
+        });
+      }) as typeof globalThis.fetch,
+    });
+    const error = await client.sessions
+      .create({ transcript: 'Hello there.', meetingName: 'Call', email: 'r@a.io' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ConnectionError', mayHaveBeenCreated: false });
+    expect(attempts).toBe(2);
+  });
+});
