@@ -238,7 +238,8 @@ describe('rcs traced with OpenTelemetry (issue 29)', () => {
   it('with no OpenTelemetry variable and no --trace-file, no OpenTelemetry module is loaded; with one, it is', async () => {
     const mock = await startMock([]);
     const dir = tempDir();
-    // A module hook that lists every module the run loads (Node's in-thread hooks).
+    // A module hook that lists every module the run loads that holds OpenTelemetry's API (its
+    // global registration key, in every bundle of @opentelemetry/api; Node's in-thread hooks).
     const hook = join(dir, 'hook.mjs');
     writeFileSync(
       hook,
@@ -248,7 +249,7 @@ import { fileURLToPath } from 'node:url';
 registerHooks({
   load(url, context, next) {
     const result = next(url, context);
-    if (url.startsWith('file:') && readFileSync(fileURLToPath(url), 'utf8').includes('@opentelemetry/')) {
+    if (url.startsWith('file:') && readFileSync(fileURLToPath(url), 'utf8').includes('opentelemetry.js.api')) {
       appendFileSync(process.env.LOADED_LOG, url + '\\n');
     }
     return result;
