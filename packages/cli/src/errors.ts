@@ -138,12 +138,18 @@ export function describeError(
   credentials: CredentialSources = credentialSources,
 ): Described {
   const described = describeWithoutRequestId(error, credentials);
-  const requestId = (error as { requestId?: unknown } | null)?.requestId;
-  if (typeof requestId !== 'string' || requestId === '') return described;
-  const suffix = ` (request id ${safeLine(requestId)})`;
+  const suffix = requestIdSuffix(error);
   // A message taken from the client's own error text may already end with it.
-  if (described.message.endsWith(suffix)) return described;
+  if (suffix === '' || described.message.endsWith(suffix)) return described;
   return { ...described, message: `${described.message}${suffix}` };
+}
+
+/** ` (request id ID)` for an error of a request the service answered, else ''. */
+export function requestIdSuffix(error: unknown): string {
+  const requestId = (error as { requestId?: unknown } | null)?.requestId;
+  return typeof requestId === 'string' && requestId !== ''
+    ? ` (request id ${safeLine(requestId)})`
+    : '';
 }
 
 /**

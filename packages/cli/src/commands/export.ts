@@ -21,7 +21,7 @@ import type { CliContext } from '../context.js';
 
 type Figures = Record<string, string | number | undefined>;
 
-import { CliError, describeError } from '../errors.js';
+import { CliError, describeError, requestIdSuffix } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { keepHeapSmall } from '../export/heap.js';
 import { createExportProgress, formatCount, renderTable } from '../output/export-progress.js';
@@ -170,8 +170,10 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
       return EXIT.failure;
     }
     const described = describeError(error);
-    // The line ends with the service's request id, when it answered (describeError, issue 29).
-    ctx.error(`${what} failed${where}: ${described.message}`);
+    // The line ends with the service's request id, when it answered (issue 29).
+    const id = requestIdSuffix(error);
+    const message = id ? described.message.slice(0, -id.length) : described.message;
+    ctx.error(`${what} failed: ${message}${where}${id}`);
     return described.exitCode;
   }
 }

@@ -535,7 +535,7 @@ describe('rcs export exactness checks over HTTP (a wrapper fetch misbehaves on o
     expect(stderr().trim().split('\n')).toHaveLength(1);
     // The line ends with the service's request id (issue 29, cli.md "Errors").
     expect(stderr()).toMatch(
-      /^rcs: export missions failed; files in .+ were left as they were: the service failed \(500\) after retries.* \(request id req-500\)\n$/,
+      /^rcs: export missions failed: the service failed \(500\) after retries.*; files in .+ were left as they were \(request id req-500\)\n$/,
     );
     expect(await readdir(dir)).toEqual([]);
   });

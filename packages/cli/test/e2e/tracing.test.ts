@@ -235,6 +235,34 @@ describe('rcs traced with OpenTelemetry (issue 29)', () => {
     expect(text).not.toContain(mock.key);
   }, 120_000);
 
+  it('Ctrl-C mid-export: exit 130, and the trace file holds the command and export spans, ended as failed', async () => {
+    const mock = await startMock(['--records', '2000', '--latency-ms', '400']);
+    const dir = tempDir();
+    const trace = join(dir, 'trace.jsonl');
+    let child: ChildProcess | undefined;
+    const done = runCli(['export', 'all', '--out', 'out', '--trace-file', trace], {
+      cwd: dir,
+      env: { RCS_BASE_URL: mock.url, RCS_API_KEY: mock.key, TRACEPARENT },
+      onSpawn: (c) => {
+        child = c;
+      },
+    });
+    // Once requests are being answered, interrupt the run.
+    await expect.poll(() => mock.answers().length, { timeout: 20_000 }).toBeGreaterThan(2);
+    child?.kill('SIGINT');
+    const r = await done;
+    expect(r.code, r.stderr).toBe(130);
+    const spans = fileSpans(trace);
+    const command = spans.find((s) => s.name === 'rcs export all') as CollectedSpan;
+    expect(command.parentSpanId).toBe(CALLER_SPAN);
+    expect(command.attributes['process.exit.code']).toBe(130);
+    expect(command.status.code).toBe(2); // STATUS_CODE_ERROR
+    const exports = spans.filter((s) => s.parentSpanId === command.spanId);
+    expect(exports.length).toBeGreaterThan(0);
+    for (const e of exports) expect(e.status.code).toBe(2);
+    expect(spans.filter(isRequest).length).toBeGreaterThan(0);
+  }, 60_000);
+
   it('with no OpenTelemetry variable and no --trace-file, no OpenTelemetry module is loaded; with one, it is', async () => {
     const mock = await startMock([]);
     const dir = tempDir();
