@@ -10,6 +10,7 @@ const alias = [
   { find: /^@rcs\/transcript$/, replacement: src('transcript') },
   { find: /^@rcs\/client$/, replacement: src('client') },
   { find: /^@rcs\/mock$/, replacement: src('mock') },
+  { find: /^@rcs\/export$/, replacement: src('export') },
   {
     find: /^@rcs\/mock\/node$/,
     replacement: fileURLToPath(new URL('../packages/mock/src/node.ts', import.meta.url)),
@@ -21,6 +22,7 @@ const SOURCE_READING = [
   'test/purity.test.ts', // transcript: no imports, no dependencies (reads src/)
   'test/source-scan.test.ts', // client: no node: import (reads src/)
   'test/generated.test.ts', // client: generated types fresh (reads src/generated)
+  'test/formats/record-shapes.test.ts', // export: generated record shapes fresh (reads src/generated)
   'test/dist.test.ts', // client: the built bundles (reads dist/)
   'test/**/dist*.test.ts',
   'test/**/bundle*.test.ts',
@@ -28,7 +30,7 @@ const SOURCE_READING = [
 ];
 
 const only = process.env.RCS_MUTATION_PACKAGE;
-const packages = ['transcript', 'client', 'mock'].filter((p) => !only || p === only);
+const packages = ['transcript', 'client', 'mock', 'export'].filter((p) => !only || p === only);
 
 export default defineConfig({
   test: {

@@ -28,7 +28,12 @@ export function compileCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   if (process.platform === 'win32' && env.LOCALAPPDATA) {
     return join(env.LOCALAPPDATA, 'rcs', 'compile-cache');
   }
-  const home = homedir();
+  let home: string;
+  try {
+    home = homedir();
+  } catch {
+    return undefined; // no HOME and no passwd entry: no cache
+  }
   return home ? join(home, '.cache', 'rcs', 'compile-cache') : undefined;
 }
 

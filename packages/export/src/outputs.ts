@@ -21,8 +21,9 @@ export interface OutputSettings {
   format: ExportFormat;
   csvRaw: boolean;
   bom: boolean;
-  /** Exports of the run writing at once: they share the memory for Parquet row groups. */
-  sharedBy?: number;
+  /** Parquet: a row group is cut at this many rows, or this many uncompressed bytes. */
+  rowGroupRows: number;
+  rowGroupBytes: number;
 }
 
 function fileNameOf(resource: string, format: ExportFormat): string {
@@ -49,7 +50,7 @@ async function encodersOf(
       import('./formats/parquet-schema.js'),
     ]);
     const hasItems = resource === SESSION_ITEMS_RESOURCE;
-    const limits = parquet.rowGroupLimits((settings.sharedBy ?? 1) * (hasItems ? 2 : 1));
+    const limits = { rows: settings.rowGroupRows, bytes: settings.rowGroupBytes };
     return {
       main: parquet.parquetEncoder(
         schema.recordShapeOf(resource),

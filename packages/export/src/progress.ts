@@ -1,7 +1,16 @@
-/** What the engine reports while it runs: records per resource against the API's total. */
-export interface ExportProgress {
-  update(resource: string, count: number, total: number): void;
-  finish(resource: string, status: string): void;
-  /** Stops redrawing and leaves the last frame on screen. */
-  stop(): void;
+/**
+ * What the engine reports while it runs, once per page written and once when an export ends:
+ * its records written so far against the API's `meta.total`.
+ */
+export interface ExportProgressEvent {
+  /** The export's path name (`users`, `real-call-sessions`, …). */
+  resource: string;
+  /** Records written so far. */
+  count: number;
+  /** `meta.total` of the last page read. */
+  total: number;
+  /** `running` while pages come; `done` at the end, or `drift` when accepted under allowDrift. */
+  status: 'running' | 'done' | 'drift';
 }
+
+export type ProgressListener = (event: ExportProgressEvent) => void;

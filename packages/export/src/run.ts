@@ -1,6 +1,9 @@
 /**
- * One export run: every named export at once under one shared concurrency budget (one p-limit
- * for all resources and all pages), each streamed in page order to its output.
+ * One export run: the named exports one after another, each with `concurrency` pages in flight
+ * (one p-limit for all its pages), streamed in page order to its output. The latency bound is
+ * the pages in flight, not the exports open: one export at a time keeps the budget full but for
+ * one page-1 round trip and one tail per export (issue 26; bench/export/latency.mjs), and holds
+ * one export's pages, buffers and change batches at a time.
  *
  * Directory mode is all-or-nothing: data files are committed (renamed into place) only when every
  * export finished and verified, then the manifest is written last. Any failure or interruption
@@ -9,7 +12,7 @@
 import { join } from 'node:path';
 import type { ExportEntry, ExportResource } from '@rcs/client';
 import pLimit from 'p-limit';
-import { CHANGES_MEMORY, ChangeTracker } from './changes/changes.js';
+import { type ChangesResult, ChangeTracker } from './changes/changes.js';
 import { syncDirectory, writeFileAtomically } from './files/atomic-file.js';
 import { acquireExportLock } from './files/lock.js';
 import {
@@ -24,7 +27,7 @@ import {
 import { prepareOutputDirectory } from './files/out-dir.js';
 import type { ApiRecord } from './formats/encoders.js';
 import { EXPORT_MAX_RETRIES, type ExportPlan, PAGE_LIMIT } from './options.js';
-import { FileOutput, StreamOutput, type WritableLike } from './outputs.js';
+import { FileOutput, type FileResult, StreamOutput, type WritableLike } from './outputs.js';
 import {
   ExportIntegrityError,
   type ExportPage,
@@ -32,8 +35,16 @@ import {
   type PagerResult,
   pageThrough,
 } from './pager.js';
-import type { ExportProgress } from './progress.js';
-import { type WindowShare, windowShare } from './window-share.js';
+import type { ProgressListener } from './progress.js';
+
+/**
+ * Pages of the export requested and not yet written, at most: twice the budget. While a slow
+ * page holds the head of the reorder buffer, the pages behind it that already arrived must not
+ * stop new requests, or most of the budget would sit idle (head-of-line blocking).
+ */
+function windowOf(concurrency: number): number {
+  return concurrency * 2;
+}
 
 /** What the export needs of the SDK client: `RcsClient` satisfies it; tests pass fakes. */
 export interface ExportClient {
@@ -46,12 +57,15 @@ export interface ExportClient {
       maxRetries?: number;
     }): Promise<{ data: unknown[]; meta: unknown }>;
   };
+  /** Request counts (`RcsClient.stats`): the manifest's run summary (issue 29). */
+  readonly stats?: RequestCounts | undefined;
 }
 
 export interface RunDeps {
   client: ExportClient;
   signal: AbortSignal;
-  progress: ExportProgress;
+  onProgress?: ProgressListener | undefined;
+  /** The version in the manifest's `tool`. */
   version: string;
   now?: () => Date;
   /**
@@ -106,42 +120,13 @@ export class ResourceExportError extends Error {
 }
 
 /**
- * Runs `task` for each entry; the first failure aborts the others and is the one rethrown
- * (wrapped in ResourceExportError unless it already names its export).
+ * A failure names its export, unless it already does; an interrupted run fails with the
+ * signal's reason.
  */
-async function allOrFirstError<T>(
-  entries: readonly ExportEntry[],
-  signal: AbortSignal,
-  task: (entry: ExportEntry, signal: AbortSignal) => Promise<T>,
-): Promise<T[]> {
-  const failed = new AbortController();
-  const combined = AbortSignal.any([signal, failed.signal]);
-  let first: { error: unknown } | undefined;
-  const settled = await Promise.allSettled(
-    entries.map(async (entry) => {
-      try {
-        return await task(entry, combined);
-      } catch (error) {
-        // The first failure is the cause; the AbortErrors it provokes elsewhere are not.
-        if (!first && !signal.aborted) {
-          first = {
-            error:
-              error instanceof ExportIntegrityError
-                ? error
-                : new ResourceExportError(entry.resource, error),
-          };
-        }
-        failed.abort(error);
-        throw error;
-      }
-    }),
-  );
-  signal.throwIfAborted();
-  if (first) throw first.error;
-  return settled.map((s) => {
-    if (s.status === 'rejected') throw s.reason;
-    return s.value;
-  });
+function named(entry: ExportEntry, error: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted) return signal.reason;
+  if (error instanceof ExportIntegrityError) return error;
+  return new ResourceExportError(entry.resource, error);
 }
 
 interface Timed {
@@ -155,35 +140,32 @@ async function exportOne(
   plan: ExportPlan,
   deps: RunDeps,
   limiter: Limiter,
-  share: WindowShare,
-  signal: AbortSignal,
   write: (records: ApiRecord[]) => Promise<void>,
 ): Promise<Timed> {
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
   let written = 0;
-  const { window, leave } = share.enter();
-  let result: PagerResult;
-  try {
-    result = await pageThrough({
-      resource: entry.resource,
-      list: listerFor(deps.client, entry, plan),
-      limiter,
-      // This export's share of twice the budget while others run, all of it alone (window-share.ts).
-      window,
-      limit: PAGE_LIMIT,
-      signal,
-      allowDrift: plan.allowDrift,
-      async onPage(records, info) {
-        await write(records);
-        written += records.length;
-        deps.progress.update(entry.resource, written, info.total);
-      },
-    });
-  } finally {
-    leave();
-  }
-  deps.progress.finish(entry.resource, result.warnings.length > 0 ? 'drift' : 'done');
+  const result = await pageThrough({
+    resource: entry.resource,
+    list: listerFor(deps.client, entry, plan),
+    limiter,
+    window: windowOf(plan.concurrency),
+    limit: PAGE_LIMIT,
+    signal: deps.signal,
+    allowDrift: plan.allowDrift,
+    async onPage(records, info) {
+      await write(records);
+      written += records.length;
+      const event = { resource: entry.resource, count: written, total: info.total };
+      deps.onProgress?.({ ...event, status: 'running' });
+    },
+  });
+  deps.onProgress?.({
+    resource: entry.resource,
+    count: written,
+    total: result.totalAtEnd,
+    status: result.warnings.length > 0 ? 'drift' : 'done',
+  });
   return { result, startedAt, finishedAt: now() };
 }
 
@@ -199,54 +181,35 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   const outputs = new Map<ExportResource, FileOutput>();
   // D27 --changes: one tracker per export, committed with its files.
   const trackers = new Map<ExportResource, ChangeTracker>();
-  // One merge of change runs at a time across the run's exports (changes.ts, MergeGate).
-  const mergeGate = pLimit(1);
   try {
-    for (const entry of plan.entries) {
-      outputs.set(
-        entry.resource,
-        await FileOutput.open(dir, entry.resource, { ...plan, sharedBy: plan.entries.length }),
-      );
-      if (plan.changes) {
-        // The exports run at once: each gets its share of the memory for change batches.
-        const batchBytes = Math.floor(CHANGES_MEMORY / plan.entries.length);
-        trackers.set(
-          entry.resource,
-          new ChangeTracker(dir, entry.resource, { batchBytes, mergeGate }),
-        );
-      }
-    }
     const limiter = pLimit(plan.concurrency);
-    const share = windowShare(plan.concurrency);
+    const done: (Timed & { file: FileResult; changes: ChangesResult | undefined })[] = [];
     const scope = deps.scope ?? unobserved;
-    const done = await allOrFirstError(plan.entries, deps.signal, (entry, signal) =>
-      scope(entry.resource, async (report) => {
-        const output = outputs.get(entry.resource)!;
-        const tracker = trackers.get(entry.resource);
-        const timed = await exportOne(
-          entry,
-          plan,
-          deps,
-          limiter,
-          share,
-          signal,
-          async (records) => {
+    for (const entry of plan.entries) {
+      try {
+        await scope(entry.resource, async (report) => {
+          const output = await FileOutput.open(dir, entry.resource, plan);
+          outputs.set(entry.resource, output);
+          const tracker = plan.changes ? new ChangeTracker(dir, entry.resource) : undefined;
+          if (tracker) trackers.set(entry.resource, tracker);
+          const timed = await exportOne(entry, plan, deps, limiter, async (records) => {
             await output.writePage(records);
             await tracker?.add(records);
-          },
-        );
-        // fsync + verify as soon as this export is complete, while the others still download.
-        const file = await output.finish();
-        const changes = await tracker?.finish();
-        report({
-          'rcs.export.records': timed.result.count,
-          'rcs.export.bytes': file.written.bytes,
-          'rcs.export.pages': timed.result.pages,
-          'rcs.export.format': plan.format,
+          });
+          // fsync + verify as soon as this export is complete; nothing is visible yet.
+          const file = await output.finish();
+          done.push({ ...timed, file, changes: await tracker?.finish() });
+          report({
+            'rcs.export.records': timed.result.count,
+            'rcs.export.bytes': file.written.bytes,
+            'rcs.export.pages': timed.result.pages,
+            'rcs.export.format': plan.format,
+          });
         });
-        return { ...timed, file, changes };
-      }),
-    );
+      } catch (error) {
+        throw named(entry, error, deps.signal);
+      }
+    }
 
     // Every export is complete, exact (or accepted drift) and verified: make them visible.
     // Per export, the data files first, then its changes file and last its new state: a crash
@@ -362,9 +325,8 @@ export async function exportToStream(
   const output = await StreamOutput.open(stream, entry.resource, plan);
   const limiter = pLimit(plan.concurrency);
   try {
-    const share = windowShare(plan.concurrency);
     const { result } = await (deps.scope ?? unobserved)(entry.resource, async (report) => {
-      const timed = await exportOne(entry, plan, deps, limiter, share, deps.signal, (records) =>
+      const timed = await exportOne(entry, plan, deps, limiter, (records) =>
         output.writePage(records),
       );
       report({ 'rcs.export.records': timed.result.count, 'rcs.export.pages': timed.result.pages });
@@ -373,7 +335,6 @@ export async function exportToStream(
     await output.end();
     return result;
   } catch (error) {
-    if (error instanceof ExportIntegrityError || deps.signal.aborted) throw error;
-    throw new ResourceExportError(entry.resource, error);
+    throw named(entry, error, deps.signal);
   }
 }

@@ -56,3 +56,58 @@ describe('planExport --concurrency', () => {
     expect(planExport({ ...base, concurrency: undefined }).concurrency).toBe(8);
   });
 });
+
+describe('planExport: each bad input, in words', () => {
+  const NINE = EXPORT_TABLE.map((e) => e.resource).join(', ');
+  it.each([
+    [{ resources: ['a', 'b'] }, `unknown export "a", "b"; the exports are: ${NINE} (or all)`],
+    [{ bom: true }, '--bom applies to --format csv only (JSONL is UTF-8 without a BOM)'],
+    [
+      { format: 'parquet' as const, csvRaw: true },
+      '--csv-raw applies to --format csv only (Parquet is typed and binary)',
+    ],
+    [{ concurrency: 0 }, '--concurrency must be an integer from 1 to 64, got 0'],
+    [{ concurrency: 65 }, '--concurrency must be an integer from 1 to 64, got 65'],
+    [
+      { format: 'parquet' as const, rowGroupRows: 100_000_001 },
+      '--row-group-rows must be an integer from 1 to 100000000, got 100000001',
+    ],
+    [
+      { format: 'parquet' as const, rowGroupBytes: 1.5 },
+      '--row-group-bytes must be an integer from 1 to 1073741824, got 1.5',
+    ],
+    [
+      { format: 'csv' as const, rowGroupBytes: 10 },
+      "--row-group-bytes applies to --format parquet only (row groups are Parquet's)",
+    ],
+    [{ archived: 'some' as 'only' }, '--archived must be include or only (D8), got "some"'],
+    [
+      { resources: ['users'], archived: 'include' as const },
+      '--archived applies to the tracks export only (D8); add tracks or all',
+    ],
+    [
+      { resources: ['users', 'teams'], out: '-' },
+      '--out - streams exactly one export to stdout, but 2 were named; pick one, or write to a directory',
+    ],
+    [
+      { resources: ['users'], out: '-', changes: true },
+      '--changes compares with the previous run kept in the output directory (D27); it needs --out DIR, not -',
+    ],
+  ])('%o', (over, message) => {
+    expect(() => planExport({ ...base, ...over })).toThrow(
+      new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    );
+  });
+
+  it('accepts the bounds themselves, and both archive modes with tracks', () => {
+    expect(planExport({ ...base, concurrency: 64 }).concurrency).toBe(64);
+    expect(planExport({ ...base, concurrency: 1 }).concurrency).toBe(1);
+    const parquet = { ...base, format: 'parquet' as const };
+    expect(planExport({ ...parquet, rowGroupRows: 100_000_000 }).rowGroupRows).toBe(100_000_000);
+    expect(planExport({ ...parquet, rowGroupBytes: 1 }).rowGroupBytes).toBe(1);
+    expect(planExport(parquet)).toMatchObject({ rowGroupRows: 100_000, rowGroupBytes: 64 << 20 });
+    for (const archived of ['include', 'only'] as const) {
+      expect(planExport({ ...base, resources: ['tracks'], archived }).archived).toBe(archived);
+    }
+  });
+});

@@ -14,8 +14,6 @@ const client: ExportClient = {
   }),
 };
 
-const progress = { update() {}, finish() {}, stop() {} };
-
 describe('exportToDirectory: committing the files', () => {
   it('a rename that fails part-way still removes every partial file of the run', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rcs-run-'));
@@ -36,7 +34,6 @@ describe('exportToDirectory: committing the files', () => {
       exportToDirectory(plan, {
         client,
         signal: new AbortController().signal,
-        progress,
         version: 'test',
       }),
     ).rejects.toThrow(/teams\.jsonl/);
@@ -46,32 +43,26 @@ describe('exportToDirectory: committing the files', () => {
   });
 });
 
-describe('exportToDirectory: the read-ahead window of each export', () => {
-  it('shares the window while exports run together; the last one alone gets all of it', async () => {
+describe('exportToDirectory: one export at a time', () => {
+  it('each export has the whole window, and the next starts when it is done', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rcs-run-'));
-    // A page held back blocks the head of its export's reorder buffer: the export then asks for
+    // A page held back blocks the head of the export's reorder buffer: the export then asks for
     // pages up to the held one + its window - 1, and no further, until that page comes.
-    const gate = () => {
-      let open!: () => void;
-      const opened = new Promise<void>((r) => {
-        open = r;
-      });
-      return { opened, open };
-    };
-    const teams = gate();
-    const users2 = gate();
-    const users30 = gate();
+    let open!: () => void;
+    const opened = new Promise<void>((r) => {
+      open = r;
+    });
+    const requests: string[] = [];
     let usersFurthest = 0;
     const client: ExportClient = {
       exportsByResource: (resource) => ({
         list: async ({ page, limit }) => {
-          if (resource === 'teams') await teams.opened;
-          else {
+          requests.push(resource);
+          if (resource === 'users') {
             usersFurthest = Math.max(usersFurthest, page);
-            if (page === 2) await users2.opened;
-            if (page === 30) await users30.opened;
+            if (page === 2) await opened;
           }
-          const pages = resource === 'teams' ? 1 : 60;
+          const pages = resource === 'teams' ? 3 : 60;
           const data = Array.from({ length: limit }, (_, i) => ({
             id: `${resource}-${(page - 1) * limit + i}`,
           }));
@@ -99,17 +90,16 @@ describe('exportToDirectory: the read-ahead window of each export', () => {
     const run = exportToDirectory(plan, {
       client,
       signal: new AbortController().signal,
-      progress,
       version: 'test',
     });
-    // Both running: twice the budget (16) shared by two, 8 pages each.
-    expect(await settled()).toBe(2 + 8 - 1);
-    teams.open();
-    users2.open();
-    // Users alone: the whole window of 16.
-    expect(await settled()).toBe(30 + 16 - 1);
-    users30.open();
+    // Users alone: twice the budget of 8 pages requested and not yet written, and teams waits.
+    expect(await settled()).toBe(2 + 16 - 1);
+    expect(requests).not.toContain('teams');
+    open();
     const manifest = await run;
-    expect(manifest.resources.map((r) => r.count)).toEqual([6000, 100]);
+    expect(manifest.resources.map((r) => r.count)).toEqual([6000, 300]);
+    // Every page of users was asked for before the first page of teams.
+    expect(requests.indexOf('teams')).toBe(60);
+    expect(requests.slice(60)).toEqual(['teams', 'teams', 'teams']);
   });
 });

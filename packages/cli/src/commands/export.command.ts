@@ -62,6 +62,11 @@ export const registerExport: RegisterCommand = (root, kit) => {
       '--allow-drift',
       'accept an export whose count drifted while it ran (warns in the manifest)',
     )
+    .option('--row-group-rows <n>', 'Parquet: cut a row group at this many rows (default 100000)')
+    .option(
+      '--row-group-bytes <n>',
+      'Parquet: or at this many bytes of uncompressed data, if first (default 67108864, 64 MiB)',
+    )
     .option(
       '--changes',
       'also write <resource>.changes.jsonl: what was inserted, updated, deleted since the last run in the directory (D27)',
@@ -79,13 +84,15 @@ export const registerExport: RegisterCommand = (root, kit) => {
       kit.action(async (ctx, resources, opts) => {
         suggestExportNames(resources);
         const { runExport } = await import('./export.js');
-        // Every option, --concurrency included, is checked in planExport (exit 2).
+        // Every option, the integer flags included, is checked in runExport (exit 2).
         return runExport(
           {
             resources,
             format: opts.format,
             out: opts.out,
             concurrency: opts.concurrency,
+            rowGroupRows: opts.rowGroupRows,
+            rowGroupBytes: opts.rowGroupBytes,
             ...(opts.archived ? { archived: opts.archived } : {}),
             csvRaw: Boolean(opts.csvRaw),
             bom: Boolean(opts.bom),

@@ -1,36 +1,52 @@
 /**
- * `rcs export <resource...|all>` (cli.md, issue 6): the nine data exports to JSONL or CSV files,
+ * `rcs export <resource...|all>` (cli.md, issue 6): the nine data exports to JSONL, CSV or Parquet files,
  * complete and exact or not at all. Options are validated here (exit 2), then the run happens in
  * @rcs/export; this file maps outcomes to exit codes and one clear line.
  */
 import {
   type ExportOptions as EngineOptions,
-  type ExportClient,
   ExportIntegrityError,
   ExportLockedError,
+  type ExportProgressEvent,
   ExportUsageError,
-  exportToDirectory,
-  exportToStream,
+  exportResources,
+  exportResourceToStream,
   MAX_CONCURRENCY,
+  MAX_ROW_GROUP_BYTES,
+  MAX_ROW_GROUP_ROWS,
   type Manifest,
   planExport,
-  prepareOutputDirectory,
   ResourceExportError,
+  type WritableLike,
 } from '@rcs/export';
 import type { CliContext } from '../context.js';
-
-type Figures = Record<string, string | number | undefined>;
-
 import { CliError, describeError, requestIdSuffix } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { keepHeapSmall } from '../export/heap.js';
 import { createExportProgress, formatCount, renderTable } from '../output/export-progress.js';
 import { safeLine } from '../output/sanitize.js';
 import { parsePositiveInt } from './validate-flags.js';
 
-/** The engine's options, with `--concurrency` as typed on the command line. */
-export interface ExportOptions extends Omit<EngineOptions, 'concurrency'> {
+type Figures = Record<string, string | number | undefined>;
+
+type IntegerFlags = 'concurrency' | 'rowGroupRows' | 'rowGroupBytes';
+
+/** The engine's options, with the integer flags as typed on the command line. */
+export interface ExportOptions extends Omit<EngineOptions, IntegerFlags> {
   concurrency?: number | string | undefined;
+  rowGroupRows?: number | string | undefined;
+  rowGroupBytes?: number | string | undefined;
+}
+
+/** The integer flags as typed, checked by the CLI's one integer-flag parser (exit 2). */
+function engineOptions(options: ExportOptions): EngineOptions {
+  const whole = (flag: string, value: number | string | undefined, max: number) =>
+    typeof value === 'string' ? parsePositiveInt(flag, value, max) : value;
+  return {
+    ...options,
+    concurrency: whole('--concurrency', options.concurrency, MAX_CONCURRENCY),
+    rowGroupRows: whole('--row-group-rows', options.rowGroupRows, MAX_ROW_GROUP_ROWS),
+    rowGroupBytes: whole('--row-group-bytes', options.rowGroupBytes, MAX_ROW_GROUP_BYTES),
+  };
 }
 
 /** Bad input found by the engine is a usage error (exit 2), like the CLI's own. */
@@ -54,16 +70,12 @@ function summary(manifest: Manifest): string {
 }
 
 export async function runExport(options: ExportOptions, ctx: CliContext): Promise<number> {
+  let settings: EngineOptions;
   let plan: ReturnType<typeof planExport>;
   try {
-    const { concurrency } = options;
-    plan = planExport({
-      ...options,
-      concurrency:
-        typeof concurrency === 'string'
-          ? parsePositiveInt('--concurrency', concurrency, MAX_CONCURRENCY)
-          : concurrency,
-    });
+    // Every option is checked before anything else, the API key included (exit 2).
+    settings = engineOptions(options);
+    plan = planExport(settings);
   } catch (caught) {
     const error = asCliError(caught);
     // The CLI's one usage-error type (CliError, exit 2), checked before any request.
@@ -74,55 +86,40 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
     throw error;
   }
 
-  const heap = keepHeapSmall();
-  const shown = createExportProgress(
+  const progress = createExportProgress(
     ctx.progress(),
     plan.entries.map((e) => e.resource),
   );
-  // Every page also checks the young generation (src/export/heap.ts): its timer waits while a
-  // long synchronous step (a Parquet row group) runs, and V8 could grow it past the target.
-  const progress: typeof shown = {
-    ...shown,
-    update(resource, count, total) {
-      heap.check();
-      shown.update(resource, count, total);
-    },
-  };
   const where = plan.dir === undefined ? '' : `; files in ${plan.dir} were left as they were`;
+  const tracer = ctx.tracer;
+  const run = {
+    ...settings,
+    // Made once the output path is checked (cli.md "Unattended runs": exit 2 before any request).
+    client: () => ctx.getClient(),
+    signal: ctx.signal,
+    version: ctx.version,
+    onProgress: (event: ExportProgressEvent) => {
+      if (event.status === 'running') progress.update(event.resource, event.count, event.total);
+      else progress.finish(event.resource, event.status);
+    },
+    // A traced run: one span per export, its requests its children (issue 29).
+    ...(tracer
+      ? {
+          scope: <T>(resource: string, work: (report: (f: Figures) => void) => Promise<T>) =>
+            tracer.inSpan(`rcs.export ${resource}`, { 'rcs.export.resource': resource }, (span) =>
+              work((figures) => span.setAttributes(figures)),
+            ),
+        }
+      : {}),
+  };
   try {
-    // The output path is checked before any request (cli.md "Unattended runs": exit 2).
-    if (plan.dir !== undefined) await prepareOutputDirectory(plan.dir);
-    const rcs = await ctx.getClient();
-    const client: ExportClient = rcs;
-    const tracer = ctx.tracer;
-    const deps = {
-      client,
-      signal: ctx.signal,
-      progress,
-      version: ctx.version,
-      // The run summary of the manifest and --json (issue 29).
-      // (A client made by a test's createClient may not count.)
-      ...(rcs.stats ? { requestStats: () => rcs.stats } : {}),
-      // A traced run: one span per export, its requests its children (issue 29).
-      ...(tracer
-        ? {
-            scope: <T>(resource: string, work: (report: (f: Figures) => void) => Promise<T>) =>
-              tracer.inSpan(`rcs.export ${resource}`, { 'rcs.export.resource': resource }, (span) =>
-                work((figures) => span.setAttributes(figures)),
-              ),
-          }
-        : {}),
-    };
     if (plan.dir === undefined) {
-      await exportToStream(
-        plan,
-        deps,
-        ctx.stdout as unknown as Parameters<typeof exportToStream>[2],
-      );
+      const stream = ctx.stdout as unknown as WritableLike;
+      await exportResourceToStream({ ...run, resource: plan.entries[0]!.resource, stream });
       progress.stop();
       return EXIT.ok;
     }
-    const manifest = await exportToDirectory(plan, deps);
+    const { manifest } = await exportResources(run);
     progress.stop();
     for (const entry of manifest.resources) {
       // --allow-drift: accepted, but never silently (also in the manifest).

@@ -5,9 +5,15 @@
  * no-op off a TTY or with `--quiet`.
  */
 
-import type { ExportProgress } from '@rcs/export';
 import type { Progress } from './progress.js';
 import { type Column, renderTable as renderAlignedTable } from './table.js';
+
+export interface ExportProgress {
+  update(resource: string, count: number, total: number): void;
+  finish(resource: string, status: string): void;
+  /** Stops redrawing and leaves the last frame on screen. */
+  stop(): void;
+}
 
 interface Line {
   count: number;

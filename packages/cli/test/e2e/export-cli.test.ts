@@ -8,9 +8,25 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { EXPORT_TABLE } from '@rcs/client';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+/** The rows of each row group of a Parquet file, in order, as DuckDB reads its footer. */
+async function rowGroupsOf(path: string): Promise<number[]> {
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  try {
+    const rows = await c.runAndReadAll(
+      `SELECT row_group_id, any_value(row_group_num_rows) AS n FROM parquet_metadata('${path.replaceAll("'", "''")}') GROUP BY row_group_id ORDER BY row_group_id`,
+    );
+    return rows.getRowObjectsJS().map((r) => Number(r.n));
+  } finally {
+    c.closeSync();
+    db.closeSync();
+  }
+}
 
 const RCS = fileURLToPath(new URL('../../dist/rcs.js', import.meta.url));
 
@@ -121,6 +137,44 @@ describe('rcs export (built CLI, spawned)', () => {
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     for (const e of EXPORT_TABLE) expect(stderr).toContain(e.resource);
+  });
+
+  it.each([
+    [['--concurrency', 'abc'], '--concurrency must be a whole number from 1 to 64, got "abc"'],
+    [['--concurrency', '0'], '--concurrency must be a whole number from 1 to 64, got "0"'],
+    [
+      ['--format', 'parquet', '--row-group-rows', '1e5'],
+      '--row-group-rows must be a whole number from 1 to 100000000, got "1e5"',
+    ],
+    [
+      ['--format', 'parquet', '--row-group-bytes', '0'],
+      '--row-group-bytes must be a whole number from 1 to 1073741824, got "0"',
+    ],
+    [['--row-group-rows', '1000'], '--row-group-rows applies to --format parquet only'],
+  ])('%j exits 2 with one line naming the flag, before any request', async (flags, message) => {
+    const out = join(dir, 'never');
+    const { code, stderr } = await rcs(['export', 'users', '--out', 'never', ...flags], mock, dir)
+      .done;
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain(message);
+    await expect(readdir(out)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('--row-group-rows N cuts the Parquet row groups at N rows', async () => {
+    const out = join(dir, 'groups');
+    const { code, stderr } = await rcs(
+      ['export', 'users', '--format', 'parquet', '--row-group-rows', '7', '--out', 'groups'],
+      mock,
+      dir,
+    ).done;
+    expect(code, stderr).toBe(0);
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
+    const users = manifest.resources[0];
+    const groups = await rowGroupsOf(join(out, users.file));
+    expect(groups.reduce((n, g) => n + g, 0)).toBe(users.count);
+    expect(groups.slice(0, -1).every((g) => g === 7)).toBe(true);
+    expect(groups.at(-1)).toBeLessThanOrEqual(7);
   });
 
   for (const [signal, exitCode] of [

@@ -7,10 +7,10 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRcsClient, EXPORT_TABLE, type RcsClient } from '@rcs/client';
+import { csvColumnsOf, recordShapeOf, SESSION_ITEM_SHAPE } from '@rcs/export';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EXPORT_COLUMNS, SESSION_ITEM_COLUMNS } from '../../../export/src/formats/columns.js';
 import type { ExportOptions } from '../../src/commands/export.js';
 import { runExport } from '../../src/commands/export.js';
 import { InterruptedError } from '../../src/errors.js';
@@ -189,7 +189,7 @@ describe('rcs export against the mock (hostile fixture)', () => {
       expect(text.endsWith('\r\n')).toBe(true);
       const [header, ...rows] = await readCsv(join(out, `${resource}.csv`));
       const [rawHeader, ...rawRows] = await readCsv(join(raw, `${resource}.csv`));
-      expect(header).toEqual([...EXPORT_COLUMNS[resource]]);
+      expect(header).toEqual([...csvColumnsOf(recordShapeOf(resource))]);
       expect(rawHeader).toEqual(header);
       expect(rows).toHaveLength(records.length);
       records.forEach((record, i) => {
@@ -226,6 +226,7 @@ describe('rcs export against the mock (hostile fixture)', () => {
     // Items: one row per analysis item, keyed by sessionId, joinable to the sessions table.
     const sessions = await readJsonl(join(jsonl, 'real-call-sessions.jsonl'));
     const [itemHeader, ...items] = await readCsv(join(raw, 'real-call-session-items.csv'));
+    const SESSION_ITEM_COLUMNS = csvColumnsOf(SESSION_ITEM_SHAPE);
     expect(itemHeader).toEqual([...SESSION_ITEM_COLUMNS]);
     const expectedItems = sessions.flatMap((s) =>
       ((s.analysis as { items: Rec[] }).items ?? []).map((item, index) => [

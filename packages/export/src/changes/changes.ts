@@ -13,9 +13,9 @@
  *
  * Memory stays flat at any size: records are hashed as pages arrive and kept in a batch that is
  * sorted and spilled to a run file (`.partial`, removed at the end or by the next run's lock)
- * when it reaches its share of CHANGES_MEMORY (the run's exports share it, as they run at once);
+ * when it reaches CHANGES_MEMORY (the run's exports run one at a time);
  * the end is one merge of the sorted runs (a heap over their heads, read buffers of 64 KB, smaller when there are many runs) with the
- * sorted previous state, streaming both. The exports of a run merge one at a time (MergeGate).
+ * sorted previous state, streaming both.
  */
 import { hash, randomBytes } from 'node:crypto';
 import { type FileHandle, open, unlink } from 'node:fs/promises';
@@ -26,12 +26,12 @@ import type { ApiRecord } from '../formats/encoders.js';
 
 const STATE_VERSION = 1;
 /**
- * Record text held in batches by all the exports of a run together, before they spill. Smaller
+ * Record text held in a batch before it spills. Smaller
  * batches mean more (smaller) run files to merge, which costs little; 16 MB put ~20 MB more on
  * the peak RSS of a lone Parquet export with --changes; 2 MB with Parquet's 2 MB is 8 MB below
  * 4 MB at 1M records (issue 13, figures in parquet-encoder.ts).
  */
-export const CHANGES_MEMORY = 2 * 1024 * 1024;
+const CHANGES_MEMORY = 2 * 1024 * 1024;
 /** Run files of one level merged into one (issue 13: bounds open files and merge memory). */
 export const MERGE_FAN_IN = 32;
 /** Write the changes and state files in pieces of about this size. */
@@ -311,16 +311,6 @@ class ChunkedWriter {
   }
 }
 
-/**
- * Runs `fn` when no other merge of the run is running. A merge holds MERGE_MEMORY of read buffers
- * and text; the exports of `rcs export all` spill and merge at once, and several merges together
- * put their buffers on the peak RSS at once (issue 13). One at a time costs little: the run has
- * one thread, and an export waiting for its merge holds only its window of pages meanwhile.
- */
-export type MergeGate = <R>(fn: () => Promise<R>) => Promise<R>;
-
-const ungated: MergeGate = (fn) => fn();
-
 /** One export's change tracking: `add` each page, `finish`, then `commit` with the data files. */
 export class ChangeTracker {
   readonly resource: string;
@@ -335,17 +325,11 @@ export class ChangeTracker {
   #state: AtomicFile | undefined;
   #tag = randomBytes(4).toString('hex');
   readonly #batchLimit: number;
-  readonly #mergeGate: MergeGate;
 
-  constructor(
-    dir: string,
-    resource: string,
-    options: { batchBytes?: number; mergeGate?: MergeGate } = {},
-  ) {
+  constructor(dir: string, resource: string, options: { batchBytes?: number } = {}) {
     this.#dir = dir;
     this.resource = resource;
     this.#batchLimit = options.batchBytes ?? CHANGES_MEMORY;
-    this.#mergeGate = options.mergeGate ?? ungated;
   }
 
   /** Batches spilled to run files so far (for tests of the spill path). */
@@ -393,9 +377,7 @@ export class ChangeTracker {
       const level = tail[0]!.level;
       if (!tail.every((r) => r.level === level)) return;
       const readBuffer = runReadBuffer(MERGE_FAN_IN);
-      await this.#mergeGate(() =>
-        this.#writeRun(mergeSorted(tail.map((r) => runEntries(r.path, readBuffer))), level + 1),
-      );
+      await this.#writeRun(mergeSorted(tail.map((r) => runEntries(r.path, readBuffer))), level + 1);
       // Only now out of #runs: until the merged run is written, discard() removes them.
       this.#runs.splice(n - MERGE_FAN_IN, MERGE_FAN_IN);
       await Promise.all(tail.map((r) => unlink(r.path).catch(() => {})));
@@ -436,9 +418,9 @@ export class ChangeTracker {
    * (fsynced and verified, not yet visible).
    */
   async finish(): Promise<ChangesResult> {
-    // The last batch joins the runs on disk first (its spill may merge, under the gate itself).
+    // The last batch joins the runs on disk first (its spill may merge).
     if (this.#runs.length > 0 && this.#batch.length > 0) await this.#spill();
-    return this.#mergeGate(() => this.#compare());
+    return this.#compare();
   }
 
   async #compare(): Promise<ChangesResult> {

@@ -39,7 +39,7 @@ const WRITER_START = 16 * 1024;
 /** hyparquet-writer's default data page size, as ParquetWriter.write uses it. */
 const PAGE_SIZE = 1024 * 1024;
 
-export function rowGroupLimits(sharedBy: number): RowGroupLimits {
+function rowGroupLimits(sharedBy: number): RowGroupLimits {
   return {
     rows: ROW_GROUP_ROWS,
     bytes: Math.max(MIN_GROUP_BYTES, Math.floor(PARQUET_MEMORY / Math.max(1, sharedBy))),

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { EXPORT_COLUMNS, SESSION_ITEM_COLUMNS } from '../../src/formats/columns.js';
+import { columnsOf, SESSION_ITEM_COLUMNS } from '../../src/formats/columns.js';
 import {
   type ApiRecord,
   BOM,
@@ -56,7 +56,7 @@ describe('JSONL encoder', () => {
 });
 
 describe('CSV encoder', () => {
-  const columns = EXPORT_COLUMNS['real-call-sessions'];
+  const columns = columnsOf('real-call-sessions');
 
   it('writes the schema header, CRLF records, and round-trips through an RFC 4180 parser', () => {
     const enc = csvEncoder(columns, { raw: true, bom: false });

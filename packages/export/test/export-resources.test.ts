@@ -1,0 +1,112 @@
+/** The public API against the mock over real HTTP: what a Node program relies on. */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { createRcsClient, type RcsClient } from '@rcs/client';
+import {
+  type ExportProgressEvent,
+  ExportUsageError,
+  exportResources,
+  exportResourceToStream,
+} from '@rcs/export';
+import { type MockServer, startMockServer } from '@rcs/mock/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let server: MockServer;
+let client: RcsClient;
+let dir: string;
+
+beforeAll(async () => {
+  server = await startMockServer({ port: 0, records: 300 });
+  client = createRcsClient({ baseUrl: server.url, apiKey: server.info.apiKey ?? '' });
+  dir = await mkdtemp(join(tmpdir(), 'rcs-export-api-'));
+});
+afterAll(async () => {
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('exportResources', () => {
+  it('exports all nine by default, reports progress, and returns what manifest.json says', async () => {
+    const out = join(dir, 'all');
+    const events: ExportProgressEvent[] = [];
+    const { dir: written, manifest } = await exportResources({
+      client,
+      out,
+      onProgress: (e) => events.push(e),
+    });
+    expect(written).toBe(out);
+    expect(manifest.resources).toHaveLength(9);
+    expect(JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'))).toEqual(manifest);
+    for (const e of manifest.resources) {
+      const lines = (await readFile(join(out, e.file), 'utf8')).split('\n').filter(Boolean);
+      expect(lines).toHaveLength(e.count);
+      // Each export ends once, with its count, after its pages.
+      const own = events.filter((x) => x.resource === e.resource);
+      expect(own.at(-1)).toEqual({
+        resource: e.resource,
+        count: e.count,
+        total: e.totalAtEnd,
+        status: 'done',
+      });
+      expect(own.slice(0, -1).every((x) => x.status === 'running')).toBe(true);
+    }
+    // One export at a time: an export's events all come before the next one's.
+    const order = events.map((e) => e.resource).filter((r, i, all) => r !== all[i - 1]);
+    expect(order).toEqual(manifest.resources.map((e) => e.resource));
+  });
+
+  it.each([
+    [{ format: 'xml' as 'csv' }, /--format must be jsonl, csv or parquet, got "xml"/],
+    [{ resources: ['userz'] }, /unknown export "userz"/],
+    [{ rowGroupRows: 10 }, /--row-group-rows applies to --format parquet only/],
+    [{ format: 'parquet' as const, rowGroupBytes: 0 }, /--row-group-bytes must be an integer/],
+    [{ out: '-', resources: ['users'] }, /use exportResourceToStream/],
+  ])('rejects %o before it makes the client', async (over, message) => {
+    let made = false;
+    const run = exportResources({
+      client: () => {
+        made = true;
+        return client;
+      },
+      out: join(dir, 'bad'),
+      ...over,
+    });
+    await expect(run).rejects.toThrow(ExportUsageError);
+    await expect(run).rejects.toThrow(message);
+    expect(made).toBe(false);
+  });
+
+  it('an aborted run rejects with the reason and replaces nothing', async () => {
+    const out = join(dir, 'aborted');
+    await exportResources({ client, out, resources: ['users'] });
+    const before = await readFile(join(out, 'users.jsonl'), 'utf8');
+    const ac = new AbortController();
+    const reason = new Error('stop');
+    const run = exportResources({
+      client,
+      out,
+      resources: ['users', 'teams'],
+      format: 'csv',
+      signal: ac.signal,
+      onProgress: () => ac.abort(reason),
+    });
+    await expect(run).rejects.toBe(reason);
+    expect(await readFile(join(out, 'users.jsonl'), 'utf8')).toBe(before);
+    expect((await readdir(out)).sort()).toEqual(['manifest.json', 'users.jsonl']);
+  });
+});
+
+describe('exportResourceToStream', () => {
+  it('streams one export as JSON Lines and returns its counts', async () => {
+    const stream = new PassThrough();
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    const result = await exportResourceToStream({ client, resource: 'teams', stream });
+    const lines = Buffer.concat(chunks).toString('utf8').split('\n').filter(Boolean);
+    expect(lines).toHaveLength(result.count);
+    expect(result.count).toBe(result.total);
+    expect(JSON.parse(lines[0]!)).toHaveProperty('id');
+  });
+});
