@@ -20,14 +20,15 @@ export default defineConfig([
   },
   {
     name: 'client',
-    entry: { index: 'packages/client/src/index.ts' },
+    // `otel` is the OpenTelemetry adapter (issue 29): the only file that imports the optional peer.
+    entry: { index: 'packages/client/src/index.ts', otel: 'packages/client/src/otel.ts' },
     outDir: 'packages/client/dist',
     format: ['esm', 'cjs'],
     dts: true,
     tsconfig: 'packages/client/tsconfig.json',
     platform: 'neutral',
     target: 'es2022',
-    external: ['openapi-fetch', 'p-limit'],
+    external: ['openapi-fetch', 'p-limit', '@opentelemetry/api'],
     clean: true,
     sourcemap: true,
   },

@@ -60,7 +60,9 @@ function run(args, env, cwd) {
     child.on('error', reject);
     child.on('close', (code) => {
       const seconds = (performance.now() - t0) / 1000;
-      const statuses = [...err.matchAll(/ -> (\d{3})$/gm)].map((m) => m[1]);
+      const statuses = [...err.matchAll(/ -> (\d{3})(?: \(request id [^)]*\))?$/gm)].map(
+        (m) => m[1],
+      );
       const limited = statuses.filter((s) => s === '429').length;
       resolve({
         code,

@@ -22,6 +22,19 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+// The SDK's spans in a page (issue 29): the client with OpenTelemetry's browser SDK.
+await build({
+  entryPoints: [join(here, 'src/tracing.ts')],
+  outfile: join(out, 'tracing.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  sourcemap: true,
+  logLevel: 'warning',
+});
+copyFileSync(join(here, 'tracing.html'), join(out, 'tracing.html'));
 copyFileSync(join(here, 'index.html'), join(out, 'index.html'));
 copyFileSync(join(here, 'style.css'), join(out, 'style.css'));
 // The worker script must come from the msw that the page's bundle uses.

@@ -200,4 +200,39 @@ describe.skipIf(!CHROMIUM)('the browser example in Chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'scored-remote.png'), fullPage: true });
     await page.close();
   });
+
+  it("the SDK's spans in the browser (issue 29): a pagination span, a CLIENT span per page, each request carrying its span's traceparent", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${siteUrl}tracing.html`, { waitUntil: 'load' });
+    await page.waitForSelector('body[data-tracing="ready"]', { timeout: 30_000 });
+    const run = (await page.evaluate(() =>
+      (window as unknown as { traceExport(): Promise<unknown> }).traceExport(),
+    )) as {
+      records: number;
+      seen: (string | null)[];
+      spans: {
+        name: string;
+        kind: number;
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        attributes: Record<string, unknown>;
+      }[];
+    };
+    expect(run.records).toBeGreaterThan(25);
+    const pagination = run.spans.find((s) => s.name === 'rcs.export users');
+    expect(pagination?.attributes['rcs.export.records']).toBe(run.records);
+    const requests = run.spans.filter((s) => s.parentSpanId === pagination?.spanId);
+    expect(requests.length).toBe(pagination?.attributes['rcs.export.pages']);
+    for (const s of requests) {
+      expect(s.name).toBe('GET /api/v1/data-exports/users');
+      expect(s.kind).toBe(2); // CLIENT in @opentelemetry/api's SpanKind
+      expect(s.attributes['http.response.status_code']).toBe(200);
+      expect(s.attributes['url.full']).toMatch(/\/api\/v1\/data-exports\/users\?/);
+    }
+    expect([...run.seen].sort()).toEqual(
+      requests.map((s) => `00-${s.traceId}-${s.spanId}-01`).sort(),
+    );
+    await page.close();
+  });
 });

@@ -11,6 +11,8 @@ import {
 import { CliError, type CredentialSources, noteCredentialSources, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 import { createProgress, type Progress } from './output/progress.js';
+import { safeLine } from './output/sanitize.js';
+import type { RunTracer } from './tracing/request.js';
 
 /** The global flags of cli.md, as commander hands them over. */
 export interface GlobalOptions {
@@ -24,6 +26,7 @@ export interface GlobalOptions {
   json?: boolean;
   quiet?: boolean;
   verbose?: boolean;
+  traceFile?: string;
 }
 
 /** Everything a command touches outside itself, injected so that commands run in tests too. */
@@ -77,6 +80,8 @@ export interface CliContext {
   redact(text: string): string;
   /** The one progress component on stderr: live only on a TTY and not with --quiet. */
   progress(): Progress;
+  /** Set when the run is traced (issue 29): spans for the command's own units of work. */
+  tracer?: RunTracer | undefined;
 }
 
 export interface ResolvedSettings {
@@ -311,11 +316,14 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
         unreachableRetries: 1,
         deadlineMs,
         ...(fetch ? { fetch } : {}),
+        // A traced run (issue 29): each request a span, under the span current at its call.
+        ...(ctx.tracer ? { tracing: ctx.tracer.clientTracing } : {}),
         // --verbose logs method, URL, status and retries; never a header, and redacted anyway.
         logger: verbose
           ? {
-              debug: (m) => io.stderr.write(`[rcs] ${redact(m)}\n`),
-              warn: (m) => io.stderr.write(`[rcs] ${redact(m)}\n`),
+              // (safeLine: a request id or URL from the service cannot move the terminal.)
+              debug: (m) => io.stderr.write(`[rcs] ${safeLine(redact(m))}\n`),
+              warn: (m) => io.stderr.write(`[rcs] ${safeLine(redact(m))}\n`),
             }
           : undefined,
       });

@@ -119,6 +119,7 @@ function notFoundMessage(e: { method?: string | undefined; url?: string | undefi
 
 export interface Described {
   exitCode: number;
+  /** One line; for a request the service answered, it ends with `(request id …)` (issue 29). */
   message: string;
 }
 
@@ -128,14 +129,34 @@ function detailOf(error: { detail?: string | undefined; message: string }): stri
 }
 
 /**
- * Maps any error to the contract's exit code and one actionable line. Works on the client's
- * error classes by `name` so that this module stays free of the client import (start-up time)
- * and works across bundle chunks.
+ * Maps any error to the contract's exit code and one actionable line, which ends with the
+ * service's request id when the service answered the failed request (issue 29, cli.md "Errors"):
+ * the id a user quotes to the service's support. The one place the id is appended.
  */
 export function describeError(
   error: unknown,
   credentials: CredentialSources = credentialSources,
 ): Described {
+  const described = describeWithoutRequestId(error, credentials);
+  const suffix = requestIdSuffix(error);
+  // A message taken from the client's own error text may already end with it.
+  if (suffix === '' || described.message.endsWith(suffix)) return described;
+  return { ...described, message: `${described.message}${suffix}` };
+}
+
+/** ` (request id ID)` for an error of a request the service answered, else ''. */
+export function requestIdSuffix(error: unknown): string {
+  const requestId = (error as { requestId?: unknown } | null)?.requestId;
+  return typeof requestId === 'string' && requestId !== ''
+    ? ` (request id ${safeLine(requestId)})`
+    : '';
+}
+
+/**
+ * The exit code and line for any error. Works on the client's error classes by `name` so that
+ * this module stays free of the client import (start-up time) and works across bundle chunks.
+ */
+function describeWithoutRequestId(error: unknown, credentials: CredentialSources): Described {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   // An AbortError (e.g. from node:timers/promises) carries the abort reason as its cause.
   const isAbort = error instanceof Error && error.name === 'AbortError';

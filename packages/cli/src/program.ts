@@ -17,6 +17,8 @@ import { registerUpload } from './commands/upload.command.js';
 import type { CliIO, GlobalOptions } from './context.js';
 import { describeError, InterruptedError, maskCommanderError } from './errors.js';
 import { EXIT, EXIT_CODE_TABLE, exitCodesText } from './exit-codes.js';
+import { commandSpanName } from './tracing/command-name.js';
+import { startTracing } from './tracing/request.js';
 
 /**
  * `rcs`: the global flags and the list of commands, nothing else (GitHub-CLI style, issue 12).
@@ -53,6 +55,10 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): RootCo
     .option('--json', 'machine output on stdout')
     .option('-q, --quiet', 'less on stderr')
     .option('-v, --verbose', 'log requests on stderr (never secrets)')
+    .option(
+      '--trace-file <file>',
+      'write the run as OpenTelemetry spans, OTLP JSON (env RCS_TRACE_FILE)',
+    )
     .showSuggestionAfterError()
     .exitOverride()
     .configureOutput({
@@ -88,13 +94,27 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): RootCo
       // Loaded here, not at the top: `rcs --help` never needs the context or the config file.
       const { createContext } = await import('./context.js');
       const ctx = createContext(globals, io);
+      // Traces only when the OpenTelemetry environment or --trace-file asks (issue 29).
+      const tracing = await startTracing(
+        io.env,
+        globals.traceFile,
+        commandSpanName(cmd, args),
+        io.version,
+        ctx.error,
+      );
+      if (tracing) ctx.tracer = tracing;
+      let exitCode: number;
       try {
-        setExit(await runner(ctx, ...args));
+        exitCode = await (tracing
+          ? tracing.inCommand(() => runner(ctx, ...args))
+          : runner(ctx, ...args));
       } catch (error) {
         const described = describeError(error);
         ctx.error(described.message);
-        setExit(described.exitCode);
+        exitCode = described.exitCode;
       }
+      setExit(exitCode);
+      await tracing?.finish(exitCode);
     };
 
   const kit: CommandKit = { io, action };

@@ -129,6 +129,19 @@ interface ResponseContext {
   /** Removes credentials from text; the client passes its own. Default: no change. */
   redact?: Redactor | undefined;
   now?: number;
+  /** The header naming the service's request id; default `x-request-id` (then `request-id`). */
+  requestIdHeader?: string | undefined;
+}
+
+/** The service's id of this answer (issue 29), from the configured header or the usual ones. */
+export function requestIdOf(
+  headers: Pick<Headers, 'get'>,
+  header: string | undefined,
+): string | undefined {
+  const id = header
+    ? headers.get(header)
+    : (headers.get('x-request-id') ?? headers.get('request-id'));
+  return id || undefined;
 }
 
 /** Builds the typed error for a non-2xx response whose body text has been read. */
@@ -140,8 +153,7 @@ export function apiErrorFrom(
   const redact = ctx.redact ?? ((t: string) => t);
   const parsed = parseErrorBody(bodyText, redact);
   const status = response.status;
-  const requestId =
-    response.headers.get('x-request-id') ?? response.headers.get('request-id') ?? undefined;
+  const requestId = requestIdOf(response.headers, ctx.requestIdHeader);
   const head = `${status}${response.statusText ? ` ${response.statusText}` : ''}`;
   const where = ctx.method && ctx.url ? ` from ${ctx.method} ${ctx.url}` : '';
   const codePart = parsed.code ? ` [${parsed.code}]` : '';

@@ -2,6 +2,13 @@ import { apiErrorFrom } from './api-error.js';
 import type { ApiError } from './errors.js';
 import type { Redactor } from './redact.js';
 
+/** What turning an answer into an error needs from the client. */
+export interface ErrorContext {
+  redact: Redactor;
+  /** The header naming the service's request id (issue 29; default `x-request-id`). */
+  requestIdHeader?: string | undefined;
+}
+
 /**
  * openapi-fetch answers `{ data, error, response }` and has already read the body; this turns a
  * non-2xx into the typed error (any 2xx is success, D4).
@@ -9,7 +16,7 @@ import type { Redactor } from './redact.js';
 export function errorOf(
   result: { error?: unknown; response: Response },
   where: { method: string; url: string },
-  redact: Redactor,
+  ctx: ErrorContext,
 ): ApiError | undefined {
   const { response, error } = result;
   if (response.ok) return undefined;
@@ -19,5 +26,9 @@ export function errorOf(
       : typeof error === 'string'
         ? error
         : JSON.stringify(error);
-  return apiErrorFrom(response, text, { ...where, redact });
+  return apiErrorFrom(response, text, {
+    ...where,
+    redact: ctx.redact,
+    requestIdHeader: ctx.requestIdHeader,
+  });
 }

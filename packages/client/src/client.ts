@@ -7,7 +7,14 @@ import type { paths } from './generated/openapi.js';
 import { defaultExport } from './interop.js';
 import { makeRedactor } from './redact.js';
 import { createSessions, type SessionsApi } from './sessions.js';
-import { assertSecureTransport, createTransport, type Logger } from './transport.js';
+import type { ClientTracing } from './tracing.js';
+import {
+  assertSecureTransport,
+  createTransport,
+  type Logger,
+  type RequestStats,
+} from './transport.js';
+import { CLIENT_VERSION } from './version.js';
 
 const createClient = defaultExport(createClientImport);
 
@@ -46,6 +53,16 @@ export interface RcsClientOptions extends BackoffOptions {
    * and grows back while answers are good (AIMD). Default true; nothing is paced until a 429.
    */
   adaptiveRate?: boolean | undefined;
+  /**
+   * The answer header that names the service's request id, carried by every `ApiError` and
+   * logged per request (issue 29). Default `x-request-id` (then `request-id`).
+   */
+  requestIdHeader?: string | undefined;
+  /**
+   * Spans for every request, pagination and wait (issue 29): `openTelemetry()` from
+   * `@rcs/client/otel` (an OpenTelemetry tracer, given or global). Default none: no cost.
+   */
+  tracing?: ClientTracing | undefined;
 }
 
 export interface RcsClient {
@@ -57,6 +74,8 @@ export interface RcsClient {
   /** The accessor of an export by its path name (`track-assignments`), for run-time choices. */
   exportsByResource(resource: string): AnyExportAccessor;
   readonly baseUrl: string;
+  /** What this client's requests came to so far: attempts, retries, 429s, waits, bytes. */
+  readonly stats: Readonly<RequestStats>;
 }
 
 const OPTION_KEYS: readonly string[] = [
@@ -76,11 +95,13 @@ const OPTION_KEYS: readonly string[] = [
   'unreachableRetries',
   'maxResponseBytes',
   'adaptiveRate',
+  'requestIdHeader',
+  'tracing',
 ];
 
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_USER_AGENT = 'rcs-client/0.1.0';
+export const DEFAULT_USER_AGENT = `rcs-client/${CLIENT_VERSION}`;
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 function normaliseBaseUrl(raw: unknown): string {
@@ -112,6 +133,15 @@ function nonNegativeInteger(name: string, v: number | undefined, fallback: numbe
   if (v === undefined) return fallback;
   if (!Number.isInteger(v) || v < 0) throw new RcsError(`${name} must be an integer ≥ 0, got ${v}`);
   return v;
+}
+
+/** A header name as fetch's Headers accepts it (RFC 9110 token), or undefined for the default. */
+function headerName(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(raw)) {
+    throw new RcsError(`requestIdHeader must be a header name such as x-request-id, got ${raw}`);
+  }
+  return raw;
 }
 
 export function createRcsClient(options: RcsClientOptions): RcsClient {
@@ -147,6 +177,7 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
     options.unreachableRetries === undefined
       ? undefined
       : nonNegativeInteger('unreachableRetries', options.unreachableRetries, 0);
+  const requestIdHeader = headerName(options.requestIdHeader);
   const redact = makeRedactor([options.apiKey, options.token]);
   const transport = createTransport({
     fetch: options.fetch,
@@ -165,9 +196,11 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
     unreachableRetries,
     maxResponseBytes,
     pacer: options.adaptiveRate === false ? undefined : createRatePacer(),
+    requestIdHeader,
+    tracing: options.tracing,
   });
   const api = createClient<paths>({ baseUrl, fetch: transport() });
-  const deps = { api, transport, redact, baseUrl };
+  const deps = { api, transport, redact, requestIdHeader, baseUrl, tracing: options.tracing };
   const { exports, exportsByResource } = createExports(deps);
   return {
     GET: api.GET,
@@ -179,5 +212,8 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
     exports,
     exportsByResource,
     baseUrl,
+    get stats() {
+      return { ...transport.stats };
+    },
   };
 }

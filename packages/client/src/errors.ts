@@ -202,6 +202,8 @@ export class WaitTimeoutError extends RcsError {
   readonly timeoutMs: number;
   /** The state seen last (PENDING / PROCESSING), when any read succeeded. */
   readonly lastState: string | undefined;
+  /** The request id of the last failed read (issue 29), when the service answered it. */
+  readonly requestId: string | undefined;
   /** `cause`: the last read that failed, when the wait ended while the service was failing. */
   constructor(sessionId: string, timeoutMs: number, lastState?: string, cause?: unknown) {
     super(
@@ -214,6 +216,7 @@ export class WaitTimeoutError extends RcsError {
     this.sessionId = sessionId;
     this.timeoutMs = timeoutMs;
     this.lastState = lastState;
+    this.requestId = cause instanceof ApiError ? cause.requestId : undefined;
   }
 }
 

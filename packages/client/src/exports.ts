@@ -17,7 +17,8 @@ import {
   paginate,
 } from './paginate.js';
 import type { Redactor } from './redact.js';
-import type { FetchLike, RequestOptions } from './transport.js';
+import type { ClientTracing, TracedSpan } from './tracing.js';
+import type { FetchLike, RequestOptions, TracedRequestOptions } from './transport.js';
 import type { ExportMeta } from './types.js';
 
 /** The operation behind one row of the table, read from the generated `paths`. */
@@ -61,9 +62,11 @@ export type AnyExportAccessor = ExportAccessor<
 
 export interface ExportDeps {
   api: Client<paths>;
-  transport: (options?: RequestOptions) => FetchLike;
+  transport: (options?: TracedRequestOptions) => FetchLike;
   redact: Redactor;
+  requestIdHeader?: string | undefined;
   baseUrl: string;
+  tracing?: ClientTracing | undefined;
 }
 
 const REQUEST_OPTION_KEYS = ['signal', 'timeoutMs', 'maxRetries', 'idempotent'] as const;
@@ -113,7 +116,7 @@ function assertArchived(entry: ExportEntry, archived: unknown): void {
 }
 
 function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
-  async function list(options: Record<string, unknown> = {}) {
+  async function list(options: Record<string, unknown> = {}, parentSpan?: TracedSpan) {
     assertKnownKeys(options, [...QUERY_KEYS, ...REQUEST_OPTION_KEYS], `exports.${entry.name}.list`);
     const { query, request } = splitOptions(options);
     if (query.page !== undefined) assertPage(query.page as number);
@@ -124,10 +127,13 @@ function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
       path: string,
       init: { params: { query: Record<string, unknown> }; fetch: FetchLike },
     ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-    const result = await get(entry.path, { params: { query }, fetch: deps.transport(request) });
+    const result = await get(entry.path, {
+      params: { query },
+      fetch: deps.transport({ ...request, parentSpan, urlTemplate: entry.path }),
+    });
     const qs = new URLSearchParams(query as Record<string, string>).toString();
     const url = `${deps.baseUrl}${entry.path}${qs ? `?${qs}` : ''}`;
-    const error = errorOf(result, { method: 'GET', url }, deps.redact);
+    const error = errorOf(result, { method: 'GET', url }, deps);
     if (error) throw error;
     return result.data as Page<{ id: string } & Record<string, unknown>>;
   }
@@ -147,8 +153,14 @@ function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
       else rest[key] = value;
     }
     return paginate(
-      (page, limit, signal) => list({ ...rest, page, limit, signal }),
+      (page, limit, signal, parent) => list({ ...rest, page, limit, signal }, parent),
       paging as PaginateOptions,
+      deps.tracing && {
+        tracing: deps.tracing,
+        // (One of nine names: low cardinality, as span names should be.)
+        name: `rcs.export ${entry.resource}`,
+        attributes: { 'rcs.export.resource': entry.resource },
+      },
     );
   }
 

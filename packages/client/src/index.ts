@@ -52,5 +52,17 @@ export {
 export { makeRedactor, type Redactor, redactValue } from './redact.js';
 export { parseRetryAfter } from './retry-after.js';
 export type { SessionsApi, WaitOptions } from './sessions.js';
-export { isLoopbackHost, isUnreachable, type Logger, type RequestOptions } from './transport.js';
+export type {
+  ClientTracing,
+  TraceAttributes,
+  TraceAttributeValue,
+  TracedSpan,
+} from './tracing.js';
+export {
+  isLoopbackHost,
+  isUnreachable,
+  type Logger,
+  type RequestOptions,
+  type RequestStats,
+} from './transport.js';
 export type * from './types.js';

@@ -1,7 +1,8 @@
 import pLimitImport from 'p-limit';
 import { RcsError } from './errors.js';
 import { defaultExport } from './interop.js';
-import { type Page, type PageMeta, type PageReader, runPages } from './page-engine.js';
+import { type Page, type PageMeta, runPages } from './page-engine.js';
+import { type ClientTracing, errorType, type TraceAttributes, type TracedSpan } from './tracing.js';
 
 const pLimit = defaultExport(pLimitImport);
 
@@ -18,6 +19,14 @@ const pLimit = defaultExport(pLimitImport);
  */
 
 export type { Page, PageMeta, PageReader } from './page-engine.js';
+
+/** A page reader that may be told the span its request belongs to. */
+type TracedPageReader<T> = (
+  page: number,
+  limit: number,
+  signal: AbortSignal,
+  parent?: TracedSpan,
+) => Promise<Page<T>>;
 
 /** What an auto-paginated export saw; live while iterating, final afterwards (D9). */
 export interface ExportStats {
@@ -96,9 +105,17 @@ function emptyStats(): ExportStats {
   };
 }
 
+/** The span of one whole pagination (issue 29): its requests are its children. */
+export interface PaginationTrace {
+  tracing: ClientTracing;
+  name: string;
+  attributes: TraceAttributes;
+}
+
 export function paginate<T extends { id: string }>(
-  readPage: PageReader<T>,
+  readPage: TracedPageReader<T>,
   options: PaginateOptions = {},
+  trace?: PaginationTrace,
 ): ExportIterable<T> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const limit = options.limit ?? DEFAULT_EXPORT_LIMIT;
@@ -125,8 +142,12 @@ export function paginate<T extends { id: string }>(
     // The next page (null: the end), and the consumer's word that it took the last one.
     let next = deferred<T[] | null>();
     let taken = deferred<void>();
+    const span = trace?.tracing.startSpan(trace.name, {
+      kind: 'internal',
+      attributes: { ...trace.attributes, 'rcs.page.limit': limit, 'rcs.concurrency': concurrency },
+    });
     const engine = runPages<T>({
-      read: readPage,
+      read: span ? (n, size, s) => readPage(n, size, s, span) : readPage,
       limit,
       window: concurrency,
       limiter: pLimit(concurrency),
@@ -179,10 +200,20 @@ export function paginate<T extends { id: string }>(
         taken.resolve();
       }
       await engine;
+    } catch (error) {
+      span?.fail(errorType(error), error instanceof Error ? error.message : undefined);
+      throw error;
     } finally {
       // Stops pages still in flight when the consumer breaks early, fails or finishes.
       own.abort();
       taken.resolve();
+      span?.setAttributes({
+        'rcs.export.records': stats.seen,
+        'rcs.export.pages': stats.pages,
+        'rcs.export.duplicates': stats.duplicates,
+        'rcs.export.total': stats.totalAtEnd,
+      });
+      span?.end();
     }
   }
 

@@ -12,7 +12,8 @@ import {
 import type { paths } from './generated/openapi.js';
 import type { Redactor } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
-import type { FetchLike, RequestOptions } from './transport.js';
+import { type ClientTracing, errorType } from './tracing.js';
+import type { FetchLike, RequestOptions, TracedRequestOptions } from './transport.js';
 import type { CreateRealCallSessionRequest, RealCallSession } from './types.js';
 
 export interface WaitOptions {
@@ -41,13 +42,16 @@ export interface SessionsApi {
 
 export interface SessionDeps {
   api: Client<paths>;
-  transport: (options?: RequestOptions) => FetchLike;
+  transport: (options?: TracedRequestOptions) => FetchLike;
   redact: Redactor;
+  requestIdHeader?: string | undefined;
+  tracing?: ClientTracing | undefined;
   baseUrl: string;
   maxRetryAfterMs: number;
 }
 
 const CREATE_PATH = '/api/v1/real-call-sessions';
+const SESSION_PATH = '/api/v1/real-call-sessions/{sessionId}';
 
 export function createSessions(deps: SessionDeps): SessionsApi {
   async function create(body: CreateRealCallSessionRequest, options: RequestOptions = {}) {
@@ -58,26 +62,25 @@ export function createSessions(deps: SessionDeps): SessionsApi {
     }
     // Not idempotent unless the caller says so: a POST that may have reached the service is
     // never repeated (the transport's rule), so a session is not created twice.
-    const result = await deps.api.POST(CREATE_PATH, { body, fetch: deps.transport(options) });
-    const error = errorOf(
-      result,
-      { method: 'POST', url: `${deps.baseUrl}${CREATE_PATH}` },
-      deps.redact,
-    );
+    const result = await deps.api.POST(CREATE_PATH, {
+      body,
+      fetch: deps.transport({ ...options, urlTemplate: CREATE_PATH }),
+    });
+    const error = errorOf(result, { method: 'POST', url: `${deps.baseUrl}${CREATE_PATH}` }, deps);
     if (error) throw error;
     return result.data as RealCallSession;
   }
 
-  async function read(sessionId: string, options: RequestOptions = {}) {
+  async function read(sessionId: string, options: TracedRequestOptions = {}) {
     if (typeof sessionId !== 'string' || sessionId.trim() === '') {
       throw new RcsError(`sessionId must be a non-empty string (a UUID), got ${String(sessionId)}`);
     }
     const result = await deps.api.GET('/api/v1/real-call-sessions/{sessionId}', {
       params: { path: { sessionId } },
-      fetch: deps.transport(options),
+      fetch: deps.transport({ ...options, urlTemplate: SESSION_PATH }),
     });
     const url = `${deps.baseUrl}/api/v1/real-call-sessions/${encodeURIComponent(sessionId)}`;
-    const error = errorOf(result, { method: 'GET', url }, deps.redact);
+    const error = errorOf(result, { method: 'GET', url }, deps);
     if (error) throw error;
     return { session: result.data as RealCallSession, response: result.response };
   }
@@ -108,13 +111,23 @@ export function createSessions(deps: SessionDeps): SessionsApi {
       : deadline.signal;
     let lastState: string | undefined;
     let lastFailure: unknown;
+    // The wait's span (issue 29): its reads are children, its pauses events.
+    const span = deps.tracing?.startSpan('rcs.session.wait', {
+      kind: 'internal',
+      attributes: { 'rcs.session.id': sessionId, 'rcs.wait.timeout_ms': timeoutMs },
+    });
+    let polls = 0;
     try {
       for (let n = 0; ; n++) {
         let askedMs: number | undefined;
         try {
-          const { session, response } = await read(sessionId, { signal });
+          polls++;
+          const { session, response } = await read(sessionId, { signal, parentSpan: span });
           options.onProgress?.(session);
-          if (session.state === 'DONE') return session;
+          if (session.state === 'DONE') {
+            span?.setAttributes({ 'rcs.session.state': session.state });
+            return session;
+          }
           lastState = session.state;
           askedMs = parseRetryAfter(response.headers.get('retry-after'));
           lastFailure = undefined;
@@ -132,15 +145,25 @@ export function createSessions(deps: SessionDeps): SessionsApi {
         const step = Math.min(maxInterval, initial * 1.5 ** n);
         let pause = step / 2 + Math.random() * (step / 2);
         if (askedMs !== undefined) pause = Math.max(pause, Math.min(askedMs, deps.maxRetryAfterMs));
+        span?.addEvent('rcs.poll.wait', {
+          'rcs.wait.duration_ms': Math.round(pause),
+          'rcs.wait.source': askedMs === undefined ? 'backoff' : 'retry-after',
+          'rcs.session.state': lastState,
+        });
         await sleep(Math.round(pause), signal);
       }
     } catch (error) {
-      if (deadline.signal.aborted && !options.signal?.aborted) {
-        throw new WaitTimeoutError(sessionId, timeoutMs, lastState, lastFailure);
-      }
-      throw error;
+      const failure =
+        deadline.signal.aborted && !options.signal?.aborted
+          ? new WaitTimeoutError(sessionId, timeoutMs, lastState, lastFailure)
+          : error;
+      span?.setAttributes({ 'rcs.session.state': lastState });
+      span?.fail(errorType(failure), failure instanceof Error ? failure.message : undefined);
+      throw failure;
     } finally {
       clearTimeout(timer);
+      span?.setAttributes({ 'rcs.wait.polls': polls });
+      span?.end();
     }
   }
 

@@ -1,13 +1,15 @@
 import type { RatePacer } from './adaptive-rate.js';
-import { parseErrorBody } from './api-error.js';
+import { parseErrorBody, requestIdOf } from './api-error.js';
 import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay, sleep } from './backoff.js';
 import { readBoundedChunks } from './bounded-body.js';
 import { causeCode } from './cause-code.js';
 import { certificateFailure } from './certificate.js';
 import { ConnectionError, RcsError, TimeoutError } from './errors.js';
 import type { Redactor } from './redact.js';
+import { type RequestSpan, startRequestSpan } from './request-span.js';
 import { parseRetryAfter } from './retry-after.js';
 import { escapeInvalidUtf8 } from './utf8-escape.js';
+import { type ClientTracing, errorType, type TracedSpan } from './tracing.js';
 
 /** Per-request overrides of the client's defaults. */
 export interface RequestOptions {
@@ -52,9 +54,35 @@ export interface TransportConfig extends BackoffOptions {
   maxResponseBytes: number;
   /** Shared pacing of every request of this client (AIMD on 429s), or none. */
   pacer?: RatePacer | undefined;
+  /** The answer header naming the service's request id (issue 29); see `requestIdOf`. */
+  requestIdHeader?: string | undefined;
+  /** Spans for requests (issue 29), or none: then nothing of tracing runs. */
+  tracing?: ClientTracing | undefined;
 }
 
 export type FetchLike = (input: Request) => Promise<Response>;
+
+/** What a client's requests came to (issue 29: the run summary of `rcs`). Counted always. */
+export interface RequestStats {
+  /** HTTP attempts sent (a retry is one more). */
+  requests: number;
+  /** Attempts that were retries. */
+  retries: number;
+  /** Answers 429 (rate limited). */
+  rateLimited: number;
+  /** Time spent waiting because of rate limits: Retry-After after a 429, the pacer's holds. */
+  rateLimitWaitMs: number;
+  /** Bytes of answer bodies read. */
+  bytesReceived: number;
+}
+
+/** What the client's own methods add to a request's options: where its span goes (issue 29). */
+export interface TracedRequestOptions extends RequestOptions {
+  /** The span this request's span is a child of (a pagination, a wait). */
+  parentSpan?: TracedSpan | undefined;
+  /** The path template (`/api/v1/real-call-sessions/{sessionId}`): the span's low-cardinality name. */
+  urlTemplate?: string | undefined;
+}
 
 /** Statuses worth a second try for a request that may safely be repeated. */
 const RETRY_IDEMPOTENT = new Set([408, 429, 500, 502, 503, 504]);
@@ -199,10 +227,42 @@ export function createTransport(config: TransportConfig) {
   const hasCredentials = Boolean(config.apiKey || config.token);
   /** Whether this service ever answered: then a refused connection is an outage, not a typo. */
   let answered = false;
+  const stats: RequestStats = {
+    requests: 0,
+    retries: 0,
+    rateLimited: 0,
+    rateLimitWaitMs: 0,
+    bytesReceived: 0,
+  };
 
   /** Returns the fetch for one logical request, with its per-request options applied. */
-  return function transport(options: RequestOptions = {}): FetchLike {
-    return async (request: Request): Promise<Response> => {
+  transport.stats = stats;
+  return transport;
+  function transport(options: TracedRequestOptions = {}): FetchLike {
+    const tracing = config.tracing;
+    if (!tracing) return (request) => send(request, undefined);
+    return async (request) => {
+      const span = startRequestSpan(
+        tracing,
+        {
+          method: request.method.toUpperCase(),
+          url: request.url,
+          template: options.urlTemplate,
+          ...(options.parentSpan ? { parent: options.parentSpan } : {}),
+        },
+        config,
+      );
+      try {
+        const response = await send(request, span);
+        span.end();
+        return response;
+      } catch (error) {
+        span.end(error);
+        throw error;
+      }
+    };
+
+    async function send(request: Request, span: RequestSpan | undefined): Promise<Response> {
       const url = new URL(request.url);
       assertSecureTransport(url, hasCredentials, config.allowInsecureHttp);
       const method = request.method.toUpperCase();
@@ -215,6 +275,10 @@ export function createTransport(config: TransportConfig) {
       if (config.apiKey) headers.set('X-API-KEY', config.apiKey);
       if (config.token) headers.set('Authorization', `Bearer ${config.token}`);
       if (config.userAgent) headers.set('User-Agent', config.userAgent);
+      // W3C trace context of this request's span, so the service's spans join the trace.
+      for (const [name, value] of Object.entries(span?.span.traceHeaders() ?? {})) {
+        headers.set(name, value);
+      }
       // Buffered once so that every attempt sends the same bytes (bodies are ≤ 1 MiB, D2).
       const body = request.body === null ? undefined : await request.arrayBuffer();
       const where = { method, url: request.url };
@@ -231,16 +295,19 @@ export function createTransport(config: TransportConfig) {
               redirect: hasCredentials ? 'manual' : request.redirect,
               signal,
             }),
-          { callerSignal, timeoutMs, deadline, idempotent, where, headers, body },
+          { callerSignal, timeoutMs, deadline, idempotent, where, headers, body, span },
         );
         let waitMs: number | undefined;
         if (attempt.response) {
           const res = attempt.response;
           answered = true;
-          config.logger?.debug?.(`${method} ${request.url} -> ${res.status}`, {
-            status: res.status,
-            attempt: retry + 1,
-          });
+          const requestId = requestIdOf(res.headers, config.requestIdHeader);
+          config.logger?.debug?.(
+            `${method} ${request.url} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''}`,
+            { status: res.status, attempt: retry + 1, requestId },
+          );
+          span?.answered(res, retry);
+          if (res.status === 429) stats.rateLimited++;
           const asked = parseRetryAfter(res.headers.get('retry-after'));
           config.pacer?.onAnswer(res.status, asked, attempt.sentAt);
           if (retry >= maxRetries || !(await worthRetrying(res, idempotent))) return res;
@@ -265,20 +332,29 @@ export function createTransport(config: TransportConfig) {
             throw failure;
           }
         }
+        const retryAfter = waitMs !== undefined;
         waitMs ??= fullJitterDelay(retry, backoff);
         // No wait past the deadline: the last answer or failure is the request's outcome.
         if (deadline.passedBy(waitMs)) {
           if (attempt.response) return attempt.response;
           throw attempt.failure as ConnectionError;
         }
+        stats.retries++;
+        if (attempt.response?.status === 429) stats.rateLimitWaitMs += waitMs;
+        span?.retrying(
+          attempt.response ? String(attempt.response.status) : errorType(attempt.failure),
+          retry + 1,
+          waitMs,
+          retryAfter,
+        );
         config.logger?.warn?.(
           `retrying ${method} ${request.url} in ${waitMs} ms (retry ${retry + 1} of ${maxRetries})`,
           { retry: retry + 1, waitMs },
         );
         await sleep(waitMs, callerSignal);
       }
-    };
-  };
+    }
+  }
 
   async function sendOnce(
     build: (signal: AbortSignal) => Request,
@@ -290,10 +366,20 @@ export function createTransport(config: TransportConfig) {
       where: { method: string; url: string };
       headers: Headers;
       body: ArrayBuffer | undefined;
+      span: RequestSpan | undefined;
     },
   ): Promise<Attempt> {
     ctx.callerSignal.throwIfAborted();
+    stats.requests++;
+    const asked = config.pacer ? Date.now() : 0;
     const sentAt = config.pacer ? await config.pacer.acquire(ctx.callerSignal) : undefined;
+    // Held back by the rate controller (after a 429): an event with the time it waited. (An
+    // attempt let go at once comes back within the millisecond; the clock may tick meanwhile.)
+    const held = config.pacer ? Date.now() - asked : 0;
+    if (held > 1) {
+      stats.rateLimitWaitMs += held;
+      ctx.span?.paced(held);
+    }
     // One fresh controller per attempt, linked to the caller's signal by a listener that is
     // removed afterwards. This is AbortSignal.any by hand: a Request built on a long-lived signal
     // (or on AbortSignal.any of one) leaves a listener on it in undici, ~1.3 kB per request, which
@@ -319,6 +405,7 @@ export function createTransport(config: TransportConfig) {
       const read = NULL_BODY_STATUS.has(res.status)
         ? null
         : await readCapped(res, config.maxResponseBytes, `${ctx.where.method} ${ctx.where.url}`);
+      for (const chunk of read ?? []) stats.bytesReceived += chunk.byteLength;
       // Bytes that are not UTF-8 reach a JSON answer's parser as lone surrogates, not U+FFFD
       // (utf8-escape.ts): a consumer can tell them from real text (D29).
       const chunks =

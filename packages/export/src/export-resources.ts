@@ -13,7 +13,13 @@ import { type ExportOptions, planExport } from './options.js';
 import type { WritableLike } from './outputs.js';
 import type { PagerResult } from './pager.js';
 import type { ProgressListener } from './progress.js';
-import { type ExportClient, exportToDirectory, exportToStream } from './run.js';
+import {
+  type ExportClient,
+  type ExportScope,
+  exportToDirectory,
+  exportToStream,
+  type RequestCounts,
+} from './run.js';
 
 /** The options of both functions but where the files go. */
 export type ExportSettings = Omit<ExportOptions, 'out' | 'resources'>;
@@ -31,6 +37,13 @@ interface Common {
   onProgress?: ProgressListener | undefined;
   /** The version in the manifest's `tool` (`rcs`). Default: this package's version. */
   version?: string | undefined;
+  /** Runs each export in a unit the caller observes (issue 29: `rcs` makes it a span). */
+  scope?: ExportScope | undefined;
+}
+
+/** The client's request counts for the manifest's run summary, when it keeps them. */
+function countsOf(client: ExportClient): { requestStats?: () => RequestCounts } {
+  return client.stats ? { requestStats: () => client.stats as RequestCounts } : {};
 }
 
 export interface ExportResourcesOptions extends ExportSettings, Common {
@@ -68,11 +81,14 @@ export async function exportResources(options: ExportResourcesOptions): Promise<
   const signal = options.signal ?? new AbortController().signal;
   // The directory is checked (exportToDirectory checks it again) before the client is made.
   await prepareOutputDirectory(dir);
+  const client = await clientOf(options.client);
   const manifest = await exportToDirectory(plan, {
-    client: await clientOf(options.client),
+    client,
     signal,
     onProgress: options.onProgress,
     version: options.version ?? pkg.version,
+    ...(options.scope ? { scope: options.scope } : {}),
+    ...countsOf(client),
   });
   return { dir, manifest };
 }
@@ -100,6 +116,7 @@ export async function exportResourceToStream(options: ExportStreamOptions): Prom
       signal: options.signal ?? new AbortController().signal,
       onProgress: options.onProgress,
       version: options.version ?? pkg.version,
+      ...(options.scope ? { scope: options.scope } : {}),
     },
     options.stream,
   );

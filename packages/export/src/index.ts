@@ -22,6 +22,7 @@ export type {
   ManifestChanges,
   ManifestEntry,
   ResourceStatus,
+  RunSummary,
 } from './files/manifest.js';
 export { prepareOutputDirectory } from './files/out-dir.js';
 export { csvColumnsOf } from './formats/columns.js';
@@ -41,6 +42,11 @@ export {
 export type { WritableLike } from './outputs.js';
 export { ExportIntegrityError } from './pager.js';
 export type { ExportProgressEvent, ProgressListener } from './progress.js';
-export { type ExportClient, ResourceExportError } from './run.js';
+export {
+  type ExportClient,
+  type ExportScope,
+  type RequestCounts,
+  ResourceExportError,
+} from './run.js';
 export type { FieldShape, NamedShape, RecordShape } from './shape.js';
 export { ImpossibleValueError } from './values.js';

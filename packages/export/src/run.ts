@@ -26,6 +26,7 @@ import {
   type ManifestEntry,
   manifestStatus,
   manifestText,
+  type RunSummary,
 } from './files/manifest.js';
 import { prepareOutputDirectory } from './files/out-dir.js';
 import type { ApiRecord } from './formats/encoders.js';
@@ -61,6 +62,8 @@ export interface ExportClient {
       maxRetries?: number;
     }): Promise<{ data: unknown[]; meta: unknown }>;
   };
+  /** Request counts (`RcsClient.stats`): the manifest's run summary (issue 29). */
+  readonly stats?: RequestCounts | undefined;
 }
 
 export interface RunDeps {
@@ -70,7 +73,31 @@ export interface RunDeps {
   /** The version in the manifest's `tool`. */
   version: string;
   now?: () => Date;
+  /**
+   * Runs each export's work in a unit the caller observes (issue 29: `rcs` makes it a span, so
+   * the export's requests are its children); `report` gives it the export's figures at the end.
+   */
+  scope?: ExportScope;
+  /** The client's request counts so far (`RcsClient.stats`), for the manifest's run summary. */
+  requestStats?: () => RequestCounts;
 }
+
+/** What `RcsClient.stats` counts; the manifest's run summary takes it as is. */
+export interface RequestCounts {
+  requests: number;
+  retries: number;
+  rateLimited: number;
+  rateLimitWaitMs: number;
+  bytesReceived: number;
+}
+
+export type ExportScope = <T>(
+  resource: string,
+  work: (report: (figures: Record<string, string | number | undefined>) => void) => Promise<T>,
+) => Promise<T>;
+
+/** Without a scope, the work runs as it is. */
+const unobserved: ExportScope = (_resource, work) => work(() => {});
 
 function listerFor(client: ExportClient, entry: ExportEntry, plan: ExportPlan) {
   const accessor = client.exportsByResource(entry.resource);
@@ -168,29 +195,38 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   try {
     const limiter = pLimit(plan.concurrency);
     const done: (Timed & { file: FileResult; changes: ChangesResult | undefined })[] = [];
+    const scope = deps.scope ?? unobserved;
     for (const entry of plan.entries) {
       try {
-        const output = await FileOutput.open(dir, entry.resource, plan);
-        outputs.set(entry.resource, output);
-        let tracker: ChangeTracker | undefined;
-        if (plan.changes) {
-          const base = await baseOf(dir, entry.resource, plan, committed);
-          bases.set(entry.resource, base);
-          tracker = new ChangeTracker(dir, entry.resource, {
-            runId,
-            base,
-            filters: filtersOf(entry.resource, plan.archived),
-            withholdDeletes: plan.allowDrift,
+        await scope(entry.resource, async (report) => {
+          const output = await FileOutput.open(dir, entry.resource, plan);
+          outputs.set(entry.resource, output);
+          let tracker: ChangeTracker | undefined;
+          if (plan.changes) {
+            const base = await baseOf(dir, entry.resource, plan, committed);
+            bases.set(entry.resource, base);
+            tracker = new ChangeTracker(dir, entry.resource, {
+              runId,
+              base,
+              filters: filtersOf(entry.resource, plan.archived),
+              withholdDeletes: plan.allowDrift,
+            });
+            trackers.set(entry.resource, tracker);
+          }
+          const timed = await exportOne(entry, plan, deps, limiter, async (records) => {
+            await output.writePage(records);
+            await tracker?.add(records);
           });
-          trackers.set(entry.resource, tracker);
-        }
-        const timed = await exportOne(entry, plan, deps, limiter, async (records) => {
-          await output.writePage(records);
-          await tracker?.add(records);
+          // fsync + verify as soon as this export is complete; nothing is visible yet.
+          const file = await output.finish();
+          done.push({ ...timed, file, changes: await tracker?.finish() });
+          report({
+            'rcs.export.records': timed.result.count,
+            'rcs.export.bytes': file.written.bytes,
+            'rcs.export.pages': timed.result.pages,
+            'rcs.export.format': plan.format,
+          });
         });
-        // fsync + verify as soon as this export is complete; nothing is visible yet.
-        const file = await output.finish();
-        done.push({ ...timed, file, changes: await tracker?.finish() });
       } catch (error) {
         throw named(entry, error, deps.signal);
       }
@@ -273,6 +309,7 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
       durationMs: finishedAt.getTime() - startedAt.getTime(),
       ...(plan.changes ? { changes: changesOfRun(plan, runId, committed) } : {}),
       resources: entries,
+      ...(deps.requestStats ? { summary: runSummary(deps.requestStats(), entries) } : {}),
     };
     // Last, and the same atomic way: a reader of the manifest only ever sees complete files.
     // With --changes this rename is the commit point of the change state (it names the states).
@@ -314,6 +351,24 @@ function changesOfRun(
   };
 }
 
+function runSummary(requests: RequestCounts, entries: readonly ManifestEntry[]): RunSummary {
+  let bytesWritten = 0;
+  const records: Record<string, number> = {};
+  for (const e of entries) {
+    bytesWritten += e.bytes + (e.items?.bytes ?? 0) + (e.changes?.bytes ?? 0);
+    records[e.resource] = e.count;
+  }
+  return {
+    requests: requests.requests,
+    retries: requests.retries,
+    rateLimited: requests.rateLimited,
+    rateLimitWaitMs: requests.rateLimitWaitMs,
+    bytesReceived: requests.bytesReceived,
+    bytesWritten,
+    records,
+  };
+}
+
 /** `--out -`: one export to a stream. Records already sent stay sent; a failure still exits 1. */
 export async function exportToStream(
   plan: ExportPlan,
@@ -325,9 +380,13 @@ export async function exportToStream(
   const output = await StreamOutput.open(stream, entry.resource, plan);
   const limiter = pLimit(plan.concurrency);
   try {
-    const { result } = await exportOne(entry, plan, deps, limiter, (records) =>
-      output.writePage(records),
-    );
+    const { result } = await (deps.scope ?? unobserved)(entry.resource, async (report) => {
+      const timed = await exportOne(entry, plan, deps, limiter, (records) =>
+        output.writePage(records),
+      );
+      report({ 'rcs.export.records': timed.result.count, 'rcs.export.pages': timed.result.pages });
+      return timed;
+    });
     await output.end();
     return result;
   } catch (error) {

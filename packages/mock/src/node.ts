@@ -5,4 +5,10 @@
 
 export { loadFixtureFile } from './fixture-file.js';
 export * from './index.js';
-export { type MockServer, type MockServerOptions, startMockServer } from './server.js';
+export {
+  type AnswerRecord,
+  type MockServer,
+  type MockServerOptions,
+  REQUEST_ID_HEADER,
+  startMockServer,
+} from './server.js';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getResponse } from 'msw';
@@ -28,7 +29,28 @@ export interface MockServerOptions extends MockApiOptions {
   maxConnections?: number;
   /** One line per unusual but normal event (a client that hung up mid-request). */
   log?: (line: string) => void;
+  /**
+   * Called once per answered request with what a log line may show (issue 29): never a
+   * credential header, only the trace-context headers the request carried.
+   */
+  onAnswer?: (answer: AnswerRecord) => void;
 }
+
+/** One answered request, as `onAnswer` (and `rcs mock -v`) sees it. */
+export interface AnswerRecord {
+  method: string;
+  /** The path (and query) of the request line. */
+  target: string;
+  status: number;
+  /** The `x-request-id` the answer carried. */
+  requestId: string;
+  /** The W3C trace-context headers of the request, when it had them. */
+  traceparent: string | undefined;
+  tracestate: string | undefined;
+}
+
+/** The header that names each answer, as a real service's gateway does (issue 29). */
+export const REQUEST_ID_HEADER = 'x-request-id';
 
 export interface MockServer {
   /** Base URL without /api/v1, e.g. http://127.0.0.1:4010. */
@@ -76,6 +98,22 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     },
     (req, res) => {
       if (refused.has(req.socket)) return;
+      const requestId = randomUUID();
+      // Every answer names itself, the failures too: the id a user quotes in a support request.
+      res.setHeader(REQUEST_ID_HEADER, requestId);
+      if (options.onAnswer) {
+        const onAnswer = options.onAnswer;
+        res.once('finish', () =>
+          onAnswer({
+            method: req.method ?? 'GET',
+            target: req.url ?? '',
+            status: res.statusCode,
+            requestId,
+            traceparent: headerValue(req, 'traceparent'),
+            tracestate: headerValue(req, 'tracestate'),
+          }),
+        );
+      }
       handle(api, cors, origin, req, res).catch((err) => {
         if (clientGone(req, err)) {
           log(`client ${peer(req.socket)} hung up before the answer (${describe(err)})`);
@@ -175,6 +213,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         for (const s of sockets) s.destroy();
       }),
   };
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : undefined;
 }
 
 function originOf(req: IncomingMessage): string | undefined {

@@ -20,11 +20,13 @@ import {
   type WritableLike,
 } from '@rcs/export';
 import type { CliContext } from '../context.js';
-import { CliError, describeError } from '../errors.js';
+import { CliError, describeError, requestIdSuffix } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { createExportProgress, formatCount, renderTable } from '../output/export-progress.js';
 import { safeLine } from '../output/sanitize.js';
 import { parsePositiveInt } from './validate-flags.js';
+
+type Figures = Record<string, string | number | undefined>;
 
 type IntegerFlags = 'concurrency' | 'rowGroupRows' | 'rowGroupBytes';
 
@@ -89,6 +91,7 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
     plan.entries.map((e) => e.resource),
   );
   const where = plan.dir === undefined ? '' : `; files in ${plan.dir} were left as they were`;
+  const tracer = ctx.tracer;
   const run = {
     ...settings,
     // Made once the output path is checked (cli.md "Unattended runs": exit 2 before any request).
@@ -99,6 +102,15 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
       if (event.status === 'running') progress.update(event.resource, event.count, event.total);
       else progress.finish(event.resource, event.status);
     },
+    // A traced run: one span per export, its requests its children (issue 29).
+    ...(tracer
+      ? {
+          scope: <T>(resource: string, work: (report: (f: Figures) => void) => Promise<T>) =>
+            tracer.inSpan(`rcs.export ${resource}`, { 'rcs.export.resource': resource }, (span) =>
+              work((figures) => span.setAttributes(figures)),
+            ),
+        }
+      : {}),
   };
   try {
     if (plan.dir === undefined) {
@@ -164,7 +176,10 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
       return EXIT.failure;
     }
     const described = describeError(error);
-    ctx.error(`${what} failed: ${described.message}${where}`);
+    // The line ends with the service's request id, when it answered (issue 29).
+    const id = requestIdSuffix(error);
+    const message = id ? described.message.slice(0, -id.length) : described.message;
+    ctx.error(`${what} failed: ${message}${where}${id}`);
     return described.exitCode;
   }
 }

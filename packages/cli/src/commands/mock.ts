@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
+import { safeLine } from '../output/sanitize.js';
 import { parseNonNegativeNumber } from './validate-flags.js';
 
 export interface MockOptions {
@@ -104,7 +105,19 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
       faults,
       cors,
       // A client that hangs up mid-request is normal for a server: one line, and only with -v.
-      ...(ctx.verbose ? { log: (line: string) => ctx.stderr.write(`rcs mock: ${line}\n`) } : {}),
+      ...(ctx.verbose
+        ? {
+            log: (line: string) => ctx.stderr.write(`rcs mock: ${line}\n`),
+            // One line per answer: what a service's access log shows, never a credential
+            // (issue 29: the request id, and the trace context the client sent).
+            onAnswer: (a) =>
+              ctx.stderr.write(
+                `rcs mock: ${a.method} ${safeLine(a.target)} ${a.status} request-id=${a.requestId}` +
+                  `${a.traceparent ? ` traceparent=${safeLine(a.traceparent)}` : ''}` +
+                  `${a.tracestate ? ` tracestate=${safeLine(a.tracestate)}` : ''}\n`,
+              ),
+          }
+        : {}),
     });
   } catch (error) {
     const e = error as NodeJS.ErrnoException;

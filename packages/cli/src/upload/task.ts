@@ -6,6 +6,7 @@ import { EXIT } from '../exit-codes.js';
 import { contentHash, type Ledger, type LedgerIntent, type LedgerRecord } from '../ledger.js';
 import type { Progress } from '../output/progress.js';
 import { safeLine } from '../output/sanitize.js';
+import { inSpan } from '../tracing/request.js';
 import type { Decision } from './decision.js';
 import { errorInfo, type Item, type Outcome, type UploadResult } from './outcome.js';
 import { reportOutcome } from './report.js';
@@ -88,7 +89,24 @@ export class UploadTask {
   }
 
   async one(item: Item, decision: Decision): Promise<Outcome> {
-    const outcome = await this.upload(item, decision);
+    // One span per file (issue 29): its requests (the create, the wait's reads) are children;
+    // it ends with the session id and its final state. The file is the user's own argument.
+    const outcome = await inSpan(
+      this.ctx.tracer,
+      'rcs.upload.file',
+      { 'rcs.upload.file': item.loaded.file },
+      async (span) => {
+        const outcome = await this.upload(item, decision);
+        const { result } = outcome;
+        span?.setAttributes({
+          'rcs.upload.status': result.status,
+          'rcs.session.id': result.sessionId,
+          'rcs.session.state': result.session?.state,
+        });
+        if (outcome.exitCode !== 0) span?.fail(result.error?.code ?? `exit ${outcome.exitCode}`);
+        return outcome;
+      },
+    );
     reportOutcome(this.ctx, this.progress, this.config.repEmail, outcome);
     return outcome;
   }

@@ -85,4 +85,43 @@ describe.each(RUNTIMES)('$name', ({ bin, run }) => {
     },
     240_000,
   );
+
+  it.runIf(existsSync(bin))(
+    'traces a run into --trace-file under the caller trace (issue 29)',
+    async () => {
+      const dir = tempDir('rcs-runtime-');
+      const trace = join(dir, 'trace.jsonl');
+      const caller = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const r = await runCommand(
+        bin,
+        run(CLI, 'export', 'teams', '--out', join(dir, 'out'), '--trace-file', trace),
+        {
+          cwd: REPO,
+          env: {
+            ...env,
+            HOME: dir,
+            DENO_DIR: join(dir, 'deno'),
+            TRACEPARENT: `00-${caller}-00f067aa0ba902b7-01`,
+          },
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const spans = readFileSync(trace, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .flatMap((line) => JSON.parse(line).resourceSpans[0].scopeSpans[0].spans) as {
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+      }[];
+      expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([caller]));
+      const command = spans.find((s) => s.name === 'rcs export teams');
+      const teams = spans.find((s) => s.name === 'rcs.export teams');
+      expect(teams?.parentSpanId).toBe(command?.spanId);
+      const requests = spans.filter((s) => s.parentSpanId === teams?.spanId);
+      expect(requests.map((s) => s.name)).toContain('GET /api/v1/data-exports/teams');
+    },
+    120_000,
+  );
 });

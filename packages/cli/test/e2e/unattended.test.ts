@@ -253,7 +253,10 @@ describe('an unreachable service (item 3)', () => {
 
 /** Of the `-> NNN` lines `--verbose` prints, how many and how many were 429. */
 function answers(stderr: string): { total: number; limited: number } {
-  const statuses = [...stderr.matchAll(/ -> (\d{3})$/gm)].map((m) => m[1]);
+  // (Each line may end with the request id, issue 29.)
+  const statuses = [...stderr.matchAll(/ -> (\d{3})(?: \(request id [^)]*\))?$/gm)].map(
+    (m) => m[1],
+  );
   return { total: statuses.length, limited: statuses.filter((s) => s === '429').length };
 }
 

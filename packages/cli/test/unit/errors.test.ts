@@ -140,3 +140,37 @@ describe('maskCommanderError: what was typed on the command line is not echoed',
     expect(maskCommanderError(input)).toBe(masked);
   });
 });
+
+describe('describeError: the line of a failure the service answered ends with its request id (issue 29)', () => {
+  it.each([
+    new ServerError({ ...api(503), requestId: 'req-1' }),
+    new AuthenticationError({ ...api(401, 'unauthorized'), requestId: 'req-1' }),
+    new UnprocessableError({ ...api(422, 'rep_not_in_transcript'), requestId: 'req-1' }),
+    // The client's own message already ends with the id: it is not repeated.
+    new ServerError({
+      ...api(500),
+      detail: undefined,
+      message: 'HTTP 500 (request id req-1)',
+      requestId: 'req-1',
+    }),
+    new WaitTimeoutError(
+      'abc',
+      1000,
+      'PENDING',
+      new ServerError({ ...api(503), requestId: 'req-1' }),
+    ),
+  ])('%s', (error) => {
+    const { message } = describeError(error);
+    expect(message).toMatch(/ \(request id req-1\)$/);
+    expect(message.split('request id').length).toBe(2);
+  });
+
+  it('a failure without an answer has no request id', () => {
+    expect(describeError(new ConnectionError('GET x failed')).message).not.toMatch(/request id/);
+  });
+
+  it('a hostile request id cannot break the line', () => {
+    const { message } = describeError(new ServerError({ ...api(503), requestId: 'a\nb\u001b[2J' }));
+    expect(message).not.toMatch(/[\n\u001b]/);
+  });
+});

@@ -100,6 +100,24 @@ export interface ManifestChanges {
   states: Record<string, string>;
 }
 
+/**
+ * What the run took (issue 29): the client's requests, retries, 429s and the time waited for rate
+ * limits, the bytes written and the records of each export. Present when the caller could count
+ * requests (`rcs export` always can).
+ */
+export interface RunSummary {
+  requests: number;
+  retries: number;
+  rateLimited: number;
+  rateLimitWaitMs: number;
+  /** Bytes of answer bodies read from the service. */
+  bytesReceived: number;
+  /** Bytes of the data files written (items and change files included). */
+  bytesWritten: number;
+  /** Records written, per export. */
+  records: Record<string, number>;
+}
+
 export interface Manifest {
   manifestVersion: number;
   tool: { name: 'rcs'; version: string };
@@ -119,6 +137,7 @@ export interface Manifest {
   /** With `--changes`. */
   changes?: ManifestChanges;
   resources: ManifestEntry[];
+  summary?: RunSummary;
 }
 
 export function manifestStatus(entries: readonly ManifestEntry[]): ResourceStatus {

@@ -1,0 +1,226 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import {
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
+import { createRcsClient, makeRedactor } from '@rcs/client';
+import { openTelemetry } from '@rcs/client/otel';
+import { type AnswerRecord, type MockServer, startMockServer } from '@rcs/mock/node';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { safeUrl } from '../src/request-span.js';
+
+// Issue 29: the SDK's spans over OpenTelemetry, against a real `rcs mock` on loopback that
+// reports the trace context each request carried.
+
+const exporter = new InMemorySpanExporter();
+const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+const tracer = provider.getTracer('test');
+let mock: MockServer;
+const answers: AnswerRecord[] = [];
+
+beforeAll(async () => {
+  // Node's async context, so that the caller's active span is the parent of the client's.
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  mock = await startMockServer({
+    port: 0,
+    records: 300,
+    processingMs: 50,
+    onAnswer: (a) => answers.push(a),
+  });
+});
+afterAll(async () => {
+  context.disable();
+  await mock.close();
+});
+beforeEach(async () => {
+  await provider.forceFlush();
+  exporter.reset();
+  answers.length = 0;
+});
+
+/** The spans ended so far (the processor hands them over asynchronously). */
+async function finished(): Promise<ReadableSpan[]> {
+  await provider.forceFlush();
+  return exporter.getFinishedSpans();
+}
+
+const idOf = (s: ReadableSpan) => s.spanContext().spanId;
+const parentOf = (s: ReadableSpan) => s.parentSpanContext?.spanId;
+const traceparentOf = (s: ReadableSpan) =>
+  `00-${s.spanContext().traceId}-${s.spanContext().spanId}-01`;
+
+function client(fetch?: typeof globalThis.fetch) {
+  return createRcsClient({
+    baseUrl: mock.url,
+    apiKey: mock.info.apiKey,
+    tracing: openTelemetry({ tracer }),
+    initialDelayMs: 1,
+    maxDelayMs: 2,
+    ...(fetch ? { fetch } : {}),
+  });
+}
+
+describe('the SDK traces its requests with OpenTelemetry (issue 29)', () => {
+  it('an auto-paginated export: one span, a CLIENT child per page with the conventions, and each request carried its own span as traceparent', async () => {
+    const records = await tracer.startActiveSpan('caller', async (caller) => {
+      const all = await client().exports.users.all({ limit: 20 }).toArray();
+      caller.end();
+      return all;
+    });
+    const spans = await finished();
+    const caller = spans.find((s) => s.name === 'caller') as ReadableSpan;
+    const pagination = spans.find((s) => s.name === 'rcs.export users') as ReadableSpan;
+    expect(parentOf(pagination)).toBe(idOf(caller));
+    expect(pagination.attributes).toMatchObject({
+      'rcs.export.resource': 'users',
+      'rcs.export.records': records.length,
+    });
+    const requests = spans.filter((s) => parentOf(s) === idOf(pagination));
+    expect(requests.length).toBe(pagination.attributes['rcs.export.pages']);
+    expect(requests.length).toBeGreaterThan(1);
+    const port = Number(new URL(mock.url).port);
+    for (const r of requests) {
+      expect(r.name).toBe('GET /api/v1/data-exports/users');
+      expect(r.kind).toBe(SpanKind.CLIENT);
+      expect(r.spanContext().traceId).toBe(caller.spanContext().traceId);
+      expect(r.attributes).toMatchObject({
+        'http.request.method': 'GET',
+        'url.full': expect.stringMatching(
+          /^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/data-exports\/users\?/,
+        ),
+        'server.address': '127.0.0.1',
+        'server.port': port,
+        'http.response.status_code': 200,
+        'http.response.header.x-request-id': [expect.stringMatching(/^[0-9a-f-]{36}$/)],
+      });
+    }
+    // The mock saw exactly these spans as the parents of its work, and named them by request id.
+    expect(answers.map((a) => a.traceparent).sort()).toEqual(requests.map(traceparentOf).sort());
+    expect(answers.map((a) => a.requestId).sort()).toEqual(
+      requests
+        .map((r) => (r.attributes['http.response.header.x-request-id'] as string[])[0])
+        .sort(),
+    );
+  });
+
+  it('retries, Retry-After and a failed answer: events with their waits, resend count, error.type', async () => {
+    let calls = 0;
+    const flaky: typeof fetch = async (input, init) => {
+      calls++;
+      if (calls === 1) {
+        return new Response('{}', {
+          status: 503,
+          headers: { 'retry-after': '0', 'x-request-id': 'r-1' },
+        });
+      }
+      if (calls === 2) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+      return fetch(input, init);
+    };
+    const rcs = client(flaky);
+    await rcs.exports.teams.list({ limit: 1 });
+    await rcs.sessions.get('00000000-0000-4000-8000-000000000000').catch(() => {});
+    const [ok, missing] = await finished();
+    expect(ok?.attributes['http.request.resend_count']).toBe(2);
+    expect(ok?.status.code).not.toBe(SpanStatusCode.ERROR);
+    expect(
+      ok?.events.map((e) => [
+        e.name,
+        e.attributes?.['rcs.retry.reason'],
+        e.attributes?.['rcs.wait.source'],
+      ]),
+    ).toEqual([
+      ['rcs.retry', '503', 'retry-after'],
+      ['rcs.retry', 'ConnectionError', 'backoff'],
+    ]);
+    expect(ok?.events[0]?.attributes?.['rcs.wait.duration_ms']).toBe(0);
+    expect(typeof ok?.events[1]?.attributes?.['rcs.wait.duration_ms']).toBe('number');
+    expect(missing?.name).toBe('GET /api/v1/real-call-sessions/{sessionId}');
+    expect(missing?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(missing?.attributes).toMatchObject({
+      'http.response.status_code': 404,
+      'error.type': '404',
+      'url.template': '/api/v1/real-call-sessions/{sessionId}',
+    });
+  });
+
+  it('waitUntilDone: one span whose reads are its children and whose pauses are events', async () => {
+    const rcs = client();
+    const rep = mock.info.repEmails[0] as string;
+    const created = await rcs.sessions.create({
+      transcript: `1\n00:00:01,000 --> 00:00:05,000\n${rep}: Hello, what budget do you have?\n`,
+      meetingName: 'Trace',
+      email: rep,
+    });
+    await provider.forceFlush();
+    exporter.reset();
+    await rcs.sessions.waitUntilDone(created.id, { initialIntervalMs: 20 });
+    const spans = await finished();
+    const wait = spans.find((s) => s.name === 'rcs.session.wait') as ReadableSpan;
+    expect(wait.attributes).toMatchObject({
+      'rcs.session.id': created.id,
+      'rcs.session.state': 'DONE',
+    });
+    const reads = spans.filter((s) => parentOf(s) === idOf(wait));
+    expect(reads.length).toBe(wait.attributes['rcs.wait.polls']);
+    expect(wait.events.length).toBe(reads.length - 1);
+    for (const e of wait.events) expect(e.attributes?.['rcs.wait.duration_ms']).toBeGreaterThan(0);
+  });
+
+  it('no credential in any span: not the key, not the token, not a secret of the URL', async () => {
+    const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+    const rcs = createRcsClient({
+      baseUrl: mock.url,
+      apiKey: mock.info.apiKey,
+      token,
+      tracing: openTelemetry({ tracer }),
+      maxRetries: 0,
+    });
+    await rcs.exports.users.list({ limit: 1 }).catch(() => {});
+    const text = JSON.stringify((await finished()).map((s) => [s.attributes, s.events, s.status]));
+    expect(text).toContain('url.full');
+    expect(text).not.toContain(mock.info.apiKey as string);
+    expect(text).not.toContain(token);
+  });
+
+  it('url.full: user:password and secret query values are REDACTED, a known credential removed', () => {
+    const redact = makeRedactor(['k-123']);
+    expect(
+      safeUrl('https://u:p@api.example/x?page=2&api_key=s&token=t&sig=z&q=k-123', redact),
+    ).toBe(
+      'https://[REDACTED]@api.example/x?page=2&api_key=REDACTED&token=REDACTED&sig=REDACTED&q=[REDACTED]',
+    );
+  });
+
+  it('the global tracer is used when none is given, and a no-op one adds no traceparent', async () => {
+    // No provider registered: the global tracer is a no-op; requests go out without the header.
+    const rcs = createRcsClient({
+      baseUrl: mock.url,
+      apiKey: mock.info.apiKey,
+      tracing: openTelemetry(),
+    });
+    await rcs.exports.teams.list({ limit: 1 });
+    expect(answers.at(-1)?.traceparent).toBeUndefined();
+    trace.setGlobalTracerProvider(provider);
+    try {
+      await context.with(context.active(), () => rcs.exports.teams.list({ limit: 1 }));
+      const [span] = await finished();
+      expect(answers.at(-1)?.traceparent).toBe(traceparentOf(span as ReadableSpan));
+    } finally {
+      trace.disable();
+    }
+  });
+
+  it('the main entry never imports @opentelemetry/api: only the otel entry does', () => {
+    const src = fileURLToPath(new URL('../src', import.meta.url));
+    const importers = (readdirSync(src, { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts'))
+      .filter((f) => /from '@opentelemetry\//.test(readFileSync(join(src, f), 'utf8')));
+    expect(importers).toEqual(['otel.ts']);
+  });
+});
