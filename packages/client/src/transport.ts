@@ -8,8 +8,8 @@ import { ConnectionError, RcsError, TimeoutError } from './errors.js';
 import type { Redactor } from './redact.js';
 import { type RequestSpan, startRequestSpan } from './request-span.js';
 import { parseRetryAfter } from './retry-after.js';
-import { escapeInvalidUtf8 } from './utf8-escape.js';
 import { type ClientTracing, errorType, type TracedSpan } from './tracing.js';
+import { escapeInvalidUtf8 } from './utf8-escape.js';
 
 /** Per-request overrides of the client's defaults. */
 export interface RequestOptions {
