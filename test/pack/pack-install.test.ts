@@ -21,7 +21,7 @@ import { anchors, codeBlocks, links } from './readme-blocks.js';
 // bench/README.md.
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const PACKAGES = ['transcript', 'client', 'mock', 'cli'] as const;
+const PACKAGES = ['transcript', 'client', 'mock', 'export', 'cli'] as const;
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
 /** Child processes run on the Node that runs the tests (the pinned 24), npm included. */
 const ENV = {
@@ -418,7 +418,7 @@ function blockCommand(
     const script = block.code
       .replace(/^(npm (?:install|i)\b.*)$/gm, (line) =>
         line.replace(
-          /@rcs\/(transcript|client|mock|cli)\b/g,
+          /@rcs\/(transcript|client|mock|export|cli)\b/g,
           (_m, name: string) => tarballs[name as (typeof PACKAGES)[number]],
         ),
       )
