@@ -37,6 +37,7 @@ const tarballs: Record<(typeof PACKAGES)[number], string> = {
   transcript: '',
   client: '',
   mock: '',
+  export: '',
   cli: '',
 };
 
