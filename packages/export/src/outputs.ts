@@ -180,11 +180,8 @@ export class FileOutput {
   }
 }
 
-export interface WritableLike {
-  write(chunk: Chunk): boolean;
-  once(event: string, listener: (...args: unknown[]) => void): unknown;
-  removeListener(event: string, listener: (...args: unknown[]) => void): unknown;
-}
+/** Where `--out -` streams: any Node writable (process.stdout, a file or socket stream). */
+export type WritableLike = NodeJS.WritableStream;
 
 /** Writes honouring backpressure; a closed pipe (`| head`) ends the wait with an error. */
 async function writeToStream(stream: WritableLike, chunk: Chunk): Promise<void> {
@@ -192,8 +189,8 @@ async function writeToStream(stream: WritableLike, chunk: Chunk): Promise<void> 
   const ac = new AbortController();
   try {
     await Promise.race([
-      once(stream as unknown as NodeJS.EventEmitter, 'drain', { signal: ac.signal }),
-      once(stream as unknown as NodeJS.EventEmitter, 'close', { signal: ac.signal }).then(() => {
+      once(stream, 'drain', { signal: ac.signal }),
+      once(stream, 'close', { signal: ac.signal }).then(() => {
         throw new Error('standard output was closed before the export ended');
       }),
       // `once` rejects with the stream's 'error' itself.

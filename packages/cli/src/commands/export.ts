@@ -114,7 +114,7 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
   };
   try {
     if (plan.dir === undefined) {
-      const stream = ctx.stdout as unknown as WritableLike;
+      const stream: WritableLike = ctx.stdout;
       await exportResourceToStream({ ...run, resource: plan.entries[0]!.resource, stream });
       progress.stop();
       return EXIT.ok;
