@@ -17,6 +17,7 @@ import { registerUpload } from './commands/upload.command.js';
 import type { CliIO, GlobalOptions } from './context.js';
 import { describeError, InterruptedError, maskCommanderError } from './errors.js';
 import { EXIT, EXIT_CODE_TABLE, exitCodesText } from './exit-codes.js';
+import { flushForcedExitHandlers, runForcedExitHandlers } from './forced-exit.js';
 import { commandSpanName } from './tracing/command-name.js';
 import { startTracing } from './tracing/request.js';
 
@@ -156,6 +157,8 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
  * enough to rename finished files and append the ledger, short enough for a cron `timeout`.
  */
 const STOP_DEADLINE_MS = 3_000;
+/** Past that deadline, how long spans may still take to reach a collector (issue 29). */
+const FORCED_FLUSH_MS = 1_000;
 
 /** Runs `rcs` in this process: signals, real streams, and the exit code (see main.ts). */
 export async function runFromProcess(): Promise<void> {
@@ -163,14 +166,21 @@ export async function runFromProcess(): Promise<void> {
   // First signal: stop gracefully (ledger and files stay consistent); the command then returns
   // its exit code for the abort reason (describeError: 130, or 143 for SIGTERM). Work that never
   // ends (a hung disk, a stuck file-system call) cannot hold the process: past the deadline it
-  // exits with that code anyway. A second signal exits at once.
+  // exits with that code anyway. A second signal exits at once. Either way the forced exit first
+  // writes what must survive it (forced-exit.ts: the trace file, issue 29); at the deadline a
+  // collector gets one more bounded second.
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => () => {
-    if (controller.signal.aborted) dieBy(signal);
+    if (controller.signal.aborted) {
+      runForcedExitHandlers(signal);
+      dieBy(signal);
+    }
     controller.abort(new InterruptedError(signal));
-    setTimeout(() => {
+    setTimeout(async () => {
       process.stderr.write(
         `rcs: stopped after ${STOP_DEADLINE_MS / 1000} s without finishing the graceful stop\n`,
       );
+      runForcedExitHandlers(signal);
+      await flushForcedExitHandlers(FORCED_FLUSH_MS);
       dieBy(signal);
     }, STOP_DEADLINE_MS).unref();
   };

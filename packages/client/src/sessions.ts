@@ -13,7 +13,7 @@ import type { paths } from './generated/openapi.js';
 import type { Redactor } from './redact.js';
 import { parseRetryAfter } from './retry-after.js';
 import { type ClientTracing, errorType } from './tracing.js';
-import type { FetchLike, RequestOptions, TracedRequestOptions } from './transport.js';
+import type { FetchLike, RequestOptions, RequestStats, TracedRequestOptions } from './transport.js';
 import type { CreateRealCallSessionRequest, RealCallSession } from './types.js';
 
 export interface WaitOptions {
@@ -29,6 +29,8 @@ export interface WaitOptions {
   initialIntervalMs?: number;
   /** Longest pause between reads (default 15 s), unless the service asks for longer. */
   maxIntervalMs?: number;
+  /** A tally of the caller's own that every read is counted into (`RequestOptions.stats`). */
+  stats?: RequestStats;
 }
 
 export interface SessionsApi {
@@ -122,7 +124,11 @@ export function createSessions(deps: SessionDeps): SessionsApi {
         let askedMs: number | undefined;
         try {
           polls++;
-          const { session, response } = await read(sessionId, { signal, parentSpan: span });
+          const { session, response } = await read(sessionId, {
+            signal,
+            parentSpan: span,
+            stats: options.stats,
+          });
           options.onProgress?.(session);
           if (session.state === 'DONE') {
             span?.setAttributes({ 'rcs.session.state': session.state });

@@ -22,6 +22,11 @@ export interface RequestOptions {
    * OPTIONS and false for POST/PATCH. Set it on a POST only when the service de-duplicates.
    */
   idempotent?: boolean | undefined;
+  /**
+   * A tally of the caller's own that this request is counted into as well as `client.stats`
+   * (issue 29: `rcs upload --json` reports each file's requests). Mutated in place.
+   */
+  stats?: RequestStats | undefined;
 }
 
 /** Something with console-like methods; the client only ever logs method, URL, status, timing. */
@@ -74,7 +79,23 @@ export interface RequestStats {
   rateLimitWaitMs: number;
   /** Bytes of answer bodies read. */
   bytesReceived: number;
+  /** Bytes of request bodies sent (every attempt). */
+  bytesSent: number;
 }
+
+/** All counts at zero. */
+function emptyRequestStats(): RequestStats {
+  return {
+    requests: 0,
+    retries: 0,
+    rateLimited: 0,
+    rateLimitWaitMs: 0,
+    bytesReceived: 0,
+    bytesSent: 0,
+  };
+}
+
+type Count = (what: keyof RequestStats, n?: number) => void;
 
 /** What the client's own methods add to a request's options: where its span goes (issue 29). */
 export interface TracedRequestOptions extends RequestOptions {
@@ -227,18 +248,18 @@ export function createTransport(config: TransportConfig) {
   const hasCredentials = Boolean(config.apiKey || config.token);
   /** Whether this service ever answered: then a refused connection is an outage, not a typo. */
   let answered = false;
-  const stats: RequestStats = {
-    requests: 0,
-    retries: 0,
-    rateLimited: 0,
-    rateLimitWaitMs: 0,
-    bytesReceived: 0,
-  };
+  const stats = emptyRequestStats();
 
   /** Returns the fetch for one logical request, with its per-request options applied. */
   transport.stats = stats;
   return transport;
   function transport(options: TracedRequestOptions = {}): FetchLike {
+    const tally = options.stats;
+    // Into the client's counts, and the caller's own tally when it passed one.
+    const count: Count = (what, n = 1) => {
+      stats[what] += n;
+      if (tally) tally[what] += n;
+    };
     const tracing = config.tracing;
     if (!tracing) return (request) => send(request, undefined);
     return async (request) => {
@@ -295,7 +316,7 @@ export function createTransport(config: TransportConfig) {
               redirect: hasCredentials ? 'manual' : request.redirect,
               signal,
             }),
-          { callerSignal, timeoutMs, deadline, idempotent, where, headers, body, span },
+          { callerSignal, timeoutMs, deadline, idempotent, where, headers, body, span, count },
         );
         let waitMs: number | undefined;
         if (attempt.response) {
@@ -307,7 +328,7 @@ export function createTransport(config: TransportConfig) {
             { status: res.status, attempt: retry + 1, requestId },
           );
           span?.answered(res, retry);
-          if (res.status === 429) stats.rateLimited++;
+          if (res.status === 429) count('rateLimited');
           const asked = parseRetryAfter(res.headers.get('retry-after'));
           config.pacer?.onAnswer(res.status, asked, attempt.sentAt);
           if (retry >= maxRetries || !(await worthRetrying(res, idempotent))) return res;
@@ -339,8 +360,8 @@ export function createTransport(config: TransportConfig) {
           if (attempt.response) return attempt.response;
           throw attempt.failure as ConnectionError;
         }
-        stats.retries++;
-        if (attempt.response?.status === 429) stats.rateLimitWaitMs += waitMs;
+        count('retries');
+        if (attempt.response?.status === 429) count('rateLimitWaitMs', waitMs);
         span?.retrying(
           attempt.response ? String(attempt.response.status) : errorType(attempt.failure),
           retry + 1,
@@ -367,17 +388,19 @@ export function createTransport(config: TransportConfig) {
       headers: Headers;
       body: ArrayBuffer | undefined;
       span: RequestSpan | undefined;
+      count: Count;
     },
   ): Promise<Attempt> {
     ctx.callerSignal.throwIfAborted();
-    stats.requests++;
+    ctx.count('requests');
+    ctx.count('bytesSent', ctx.body?.byteLength ?? 0);
     const asked = config.pacer ? Date.now() : 0;
     const sentAt = config.pacer ? await config.pacer.acquire(ctx.callerSignal) : undefined;
     // Held back by the rate controller (after a 429): an event with the time it waited. (An
     // attempt let go at once comes back within the millisecond; the clock may tick meanwhile.)
     const held = config.pacer ? Date.now() - asked : 0;
     if (held > 1) {
-      stats.rateLimitWaitMs += held;
+      ctx.count('rateLimitWaitMs', held);
       ctx.span?.paced(held);
     }
     // One fresh controller per attempt, linked to the caller's signal by a listener that is
@@ -405,7 +428,7 @@ export function createTransport(config: TransportConfig) {
       const read = NULL_BODY_STATUS.has(res.status)
         ? null
         : await readCapped(res, config.maxResponseBytes, `${ctx.where.method} ${ctx.where.url}`);
-      for (const chunk of read ?? []) stats.bytesReceived += chunk.byteLength;
+      for (const chunk of read ?? []) ctx.count('bytesReceived', chunk.byteLength);
       // Bytes that are not UTF-8 reach a JSON answer's parser as lone surrogates, not U+FFFD
       // (utf8-escape.ts): a consumer can tell them from real text (D29).
       const chunks =

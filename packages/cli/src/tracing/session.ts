@@ -10,13 +10,15 @@
  * `--trace-file`.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { type Context, context, defaultTextMapGetter, ROOT_CONTEXT } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
-  type ExportResult,
-  ExportResultCode,
-  W3CTraceContextPropagator,
-} from '@opentelemetry/core';
+  type Context,
+  context,
+  defaultTextMapGetter,
+  ROOT_CONTEXT,
+  SpanStatusCode,
+} from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -29,13 +31,15 @@ import {
 import {
   BatchSpanProcessor,
   type ReadableSpan,
-  SimpleSpanProcessor,
+  type Span,
   type SpanExporter,
   type SpanProcessor,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import type { TracedSpan } from '@rcs/client';
 import { openTelemetry, withActiveSpan } from '@rcs/client/otel';
+import { InterruptedError, interruptedExitCode } from '../errors.js';
+import { onForcedExit } from '../forced-exit.js';
 import type { TraceAsk, TraceSession } from './request.js';
 
 interface SessionOptions {
@@ -48,20 +52,50 @@ interface SessionOptions {
 
 /**
  * `--trace-file`: each span as it ends, one OTLP JSON `ExportTraceServiceRequest` per line (the
- * OpenTelemetry file exporter's JSON Lines), appended synchronously: whatever way the run ends,
- * every span that ended is on disk.
+ * OpenTelemetry file exporter's JSON Lines), appended synchronously, in `onEnd` itself (the SDK's
+ * SimpleSpanProcessor defers its export to a promise): whatever way the run ends, a forced exit
+ * included (forced-exit.ts), every span that ended is on disk.
  */
-class FileSpanExporter implements SpanExporter {
-  constructor(private readonly file: string) {}
-  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+class FileSpanProcessor implements SpanProcessor {
+  /** Unset when the file cannot be written (warned once at the start). */
+  constructor(private file: string | undefined) {}
+  onStart(): void {}
+  onEnd(span: ReadableSpan): void {
+    if (this.file === undefined) return;
     try {
-      const bytes = JsonTraceSerializer.serializeRequest(spans);
+      const bytes = JsonTraceSerializer.serializeRequest([span]);
       if (bytes) appendFileSync(this.file, `${Buffer.from(bytes).toString('utf8')}\n`);
-      done({ code: ExportResultCode.SUCCESS });
-    } catch (error) {
-      done({ code: ExportResultCode.FAILED, error: error as Error });
+    } catch {
+      // A full disk mid-run: tracing never changes a run's outcome (docs/cli.md "Tracing").
+      this.file = undefined;
     }
   }
+  async forceFlush(): Promise<void> {}
+  async shutdown(): Promise<void> {}
+}
+
+/**
+ * The spans started and not ended yet, every one (the command, its exports or files, the
+ * requests in flight), so that a forced exit can end them as interrupted, innermost first.
+ */
+class OpenSpans implements SpanProcessor {
+  private readonly open = new Map<object, Span>();
+  onStart(span: Span): void {
+    this.open.set(span, span);
+  }
+  onEnd(span: ReadableSpan): void {
+    this.open.delete(span);
+  }
+  /** Ends every open span, latest started first, with status ERROR `interrupted (SIGINT)`. */
+  interrupt(signal: string): void {
+    for (const span of [...this.open.values()].reverse()) {
+      span.addEvent('rcs.interrupted', { 'rcs.signal': signal });
+      span.setAttribute('error.type', 'interrupted');
+      span.setStatus({ code: SpanStatusCode.ERROR, message: `interrupted (${signal})` });
+      span.end();
+    }
+  }
+  async forceFlush(): Promise<void> {}
   async shutdown(): Promise<void> {}
 }
 
@@ -85,18 +119,22 @@ const errorTypeOf = (error: unknown) => (error instanceof Error ? error.name : '
 
 export function startTraceSession(ask: TraceAsk, options: SessionOptions): TraceSession {
   const { env, warn } = options;
-  const processors: SpanProcessor[] = [];
+  // Knows the spans a forced exit leaves open; ending them hands them to the other processors.
+  const openSpans = new OpenSpans();
+  const processors: SpanProcessor[] = [openSpans];
   if (ask.otlp) processors.push(new BatchSpanProcessor({ exporter: otlpExporter(env, warn) }));
   if (ask.file !== undefined) {
+    let file: string | undefined = ask.file;
     try {
       // A new file per run: the spans of this run only.
       writeFileSync(ask.file, '');
     } catch (error) {
+      file = undefined;
       warn(
         `tracing: cannot write --trace-file ${ask.file} (${(error as NodeJS.ErrnoException).code ?? 'error'}); no trace file`,
       );
     }
-    processors.push(new SimpleSpanProcessor({ exporter: new FileSpanExporter(ask.file) }));
+    processors.push(new FileSpanProcessor(file));
   }
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': 'rcs', 'service.version': options.version }))
@@ -116,42 +154,36 @@ export function startTraceSession(ask: TraceAsk, options: SessionOptions): Trace
     defaultTextMapGetter,
   );
   const clientTracing = openTelemetry({ tracer });
-  /** Spans started and not ended yet: ended (as interrupted) if the run is cut short. */
-  const open = new Set<TracedSpan>();
   let command: TracedSpan | undefined;
+  let commandEnded = false;
 
-  const end = (span: TracedSpan) => {
-    open.delete(span);
-    span.end();
-  };
-
-  // A second Ctrl-C / SIGTERM ends the process at once (program.ts): first, the spans still
-  // open are ended, so the trace file holds them too. (Prepended: it runs before that exit.)
-  let signals = 0;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (++signals < 2) return;
-    for (const span of [...open].reverse()) {
-      span.addEvent('rcs.interrupted', { 'rcs.signal': signal });
-      span.fail('interrupted', `interrupted (${signal})`);
-      end(span);
-    }
-  };
-  process.prependListener('SIGINT', onSignal);
-  process.prependListener('SIGTERM', onSignal);
+  // A forced exit (the graceful stop's deadline, a second Ctrl-C / SIGTERM: program.ts) ends the
+  // spans still open as interrupted: the trace file gets them at once (FileSpanProcessor); a
+  // collector gets one bounded flush at the deadline.
+  const forgetForcedExit = onForcedExit({
+    now(signal) {
+      if (command && !commandEnded) {
+        command.setAttributes({
+          'process.exit.code': interruptedExitCode(new InterruptedError(signal)),
+        });
+      }
+      openSpans.interrupt(signal);
+    },
+    flush: () => provider.forceFlush(),
+  });
 
   const session: TraceSession = {
     clientTracing,
     async inSpan(name, attributes, work) {
       // A child of the span current here (the command's, or an export's).
       const span = clientTracing.startSpan(name, { kind: 'internal', attributes });
-      open.add(span);
       try {
         return await withActiveSpan(span, () => work(span));
       } catch (error) {
         span.fail(errorTypeOf(error), (error as Error)?.message);
         throw error;
       } finally {
-        end(span);
+        span.end();
       }
     },
     async inCommand(work) {
@@ -162,19 +194,18 @@ export function startTraceSession(ask: TraceAsk, options: SessionOptions): Trace
         }),
       );
       command = span;
-      open.add(span);
       return withActiveSpan(span, work);
     },
     async finish(exitCode) {
       if (command) {
         command.setAttributes({ 'process.exit.code': exitCode });
         if (exitCode !== 0) command.fail(`exit ${exitCode}`);
-        end(command);
+        commandEnded = true;
+        command.end();
       }
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
       try {
-        // Every span to the collector and the file before the process ends.
+        // Every span to the collector before the process ends. (After a signal, the graceful
+        // stop's deadline bounds this; then the forced exit's flush gets its second.)
         await provider.forceFlush();
         await provider.shutdown();
       } catch (error) {
@@ -182,6 +213,7 @@ export function startTraceSession(ask: TraceAsk, options: SessionOptions): Trace
           `tracing: the spans could not all be exported (${(error as Error)?.message ?? error})`,
         );
       }
+      forgetForcedExit();
       context.disable();
     },
   };

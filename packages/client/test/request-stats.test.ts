@@ -1,0 +1,123 @@
+import { createRcsClient, type RequestStats } from '@rcs/client';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { API_KEY, BASE, problem, SESSION_ID, sessionFixture } from './helpers.js';
+
+// Issue 29: `client.stats` counts every request of the client; `stats` in a call's options is a
+// tally of the caller's own (rcs upload's per-file summary) that gets that call's requests only.
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  server.resetHandlers();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+afterAll(() => server.close());
+
+const CREATE_URL = `${BASE}/api/v1/real-call-sessions`;
+const SESSION_URL = `${BASE}/api/v1/real-call-sessions/${SESSION_ID}`;
+const body = { transcript: 'Hello there, this is a call.', meetingName: 'Call', email: 'r@a.io' };
+const bodyBytes = new TextEncoder().encode(JSON.stringify(body)).byteLength;
+
+const zero = (): RequestStats => ({
+  requests: 0,
+  retries: 0,
+  rateLimited: 0,
+  rateLimitWaitMs: 0,
+  bytesReceived: 0,
+  bytesSent: 0,
+});
+
+/** Answers 429 (Retry-After 2 s) `limited` times, then `ok()`; remembers the bodies it sent. */
+function answers(method: 'get' | 'post', url: string, limited: number, ok: () => Response) {
+  const sent: number[] = [];
+  server.use(
+    http[method](url, () => {
+      if (sent.length < limited) {
+        sent.push(0);
+        return HttpResponse.json(problem(429, 'rate_limited', 'Slow down', 'later'), {
+          status: 429,
+          headers: { 'content-type': 'application/problem+json', 'retry-after': '2' },
+        });
+      }
+      const res = ok();
+      sent.push(1);
+      return res;
+    }),
+  );
+  return sent;
+}
+
+describe('request counts (issue 29)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+  });
+
+  it("a call's own tally counts its attempts, 429s, the Retry-After waited, the bytes sent and read; client.stats counts every call", async () => {
+    const created = JSON.stringify(sessionFixture('PENDING'));
+    answers(
+      'post',
+      CREATE_URL,
+      1,
+      () =>
+        new HttpResponse(created, { status: 201, headers: { 'content-type': 'application/json' } }),
+    );
+    const done = JSON.stringify(sessionFixture('DONE'));
+    answers(
+      'get',
+      SESSION_URL,
+      0,
+      () =>
+        new HttpResponse(done, { status: 200, headers: { 'content-type': 'application/json' } }),
+    );
+    const client = createRcsClient({ baseUrl: BASE, apiKey: API_KEY });
+    const first = zero();
+    const pending = client.sessions.create(body, { stats: first });
+    await vi.advanceTimersByTimeAsync(5_000);
+    await pending;
+    const problemBytes = first.bytesReceived - new TextEncoder().encode(created).byteLength;
+    expect(problemBytes).toBeGreaterThan(0); // the 429's problem body was read too
+    expect(first).toEqual({
+      requests: 2,
+      retries: 1,
+      rateLimited: 1,
+      rateLimitWaitMs: 2_000,
+      bytesReceived: first.bytesReceived,
+      bytesSent: 2 * bodyBytes,
+    });
+
+    // A second call with its own tally: the first tally is left alone; the client's adds up.
+    const second = zero();
+    const waited = client.sessions.waitUntilDone(SESSION_ID, { stats: second });
+    await vi.advanceTimersByTimeAsync(5_000);
+    await waited;
+    expect(second).toEqual({
+      ...zero(),
+      requests: 1,
+      bytesReceived: new TextEncoder().encode(done).byteLength,
+    });
+    expect(first.requests).toBe(2);
+    const sum = Object.fromEntries(
+      Object.keys(first).map((k) => [
+        k,
+        first[k as keyof RequestStats] + second[k as keyof RequestStats],
+      ]),
+    );
+    expect(client.stats).toEqual(sum);
+  });
+
+  it('a call without a tally is counted by client.stats only', async () => {
+    answers(
+      'get',
+      SESSION_URL,
+      0,
+      () => HttpResponse.json(sessionFixture('DONE'), { status: 200 }) as Response,
+    );
+    const client = createRcsClient({ baseUrl: BASE, apiKey: API_KEY });
+    await client.sessions.get(SESSION_ID);
+    expect(client.stats).toMatchObject({ requests: 1, retries: 0, bytesSent: 0 });
+  });
+});
