@@ -59,6 +59,7 @@ export type {
   TracedSpan,
 } from './tracing.js';
 export {
+  emptyRequestStats,
   isLoopbackHost,
   isUnreachable,
   type Logger,

@@ -83,8 +83,8 @@ export interface RequestStats {
   bytesSent: number;
 }
 
-/** All counts at zero. */
-function emptyRequestStats(): RequestStats {
+/** All counts at zero: a fresh tally for a call's `stats` option. */
+export function emptyRequestStats(): RequestStats {
   return {
     requests: 0,
     retries: 0,

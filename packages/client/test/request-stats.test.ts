@@ -1,4 +1,4 @@
-import { createRcsClient, type RequestStats } from '@rcs/client';
+import { createRcsClient, emptyRequestStats, type RequestStats } from '@rcs/client';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -21,14 +21,7 @@ const SESSION_URL = `${BASE}/api/v1/real-call-sessions/${SESSION_ID}`;
 const body = { transcript: 'Hello there, this is a call.', meetingName: 'Call', email: 'r@a.io' };
 const bodyBytes = new TextEncoder().encode(JSON.stringify(body)).byteLength;
 
-const zero = (): RequestStats => ({
-  requests: 0,
-  retries: 0,
-  rateLimited: 0,
-  rateLimitWaitMs: 0,
-  bytesReceived: 0,
-  bytesSent: 0,
-});
+const zero = emptyRequestStats;
 
 /** Answers 429 (Retry-After 2 s) `limited` times, then `ok()`; remembers the bodies it sent. */
 function answers(method: 'get' | 'post', url: string, limited: number, ok: () => Response) {

@@ -1,4 +1,4 @@
-import type { RealCallSession } from '@rcs/client';
+import type { RealCallSession, RequestStats } from '@rcs/client';
 import type { LoadedTranscript, Problem, requestBody } from './prepare.js';
 
 /** What one file's upload came to, and the `--json` line that reports it (cli.md). */
@@ -13,6 +13,11 @@ export interface UploadResult {
   duplicateOf?: string;
   /** For `skipped`: an earlier upload whose outcome was unknown was found on the service (D28). */
   foundOnService?: boolean;
+  /**
+   * What this file's requests came to (issue 29's run summary, per file): the create and, with
+   * `--wait`, the reads; retries, 429s, time waited for rate limits, bytes sent and read.
+   */
+  summary?: RequestStats;
 }
 
 export interface Outcome {

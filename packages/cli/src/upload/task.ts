@@ -1,5 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RcsClient, RealCallSession } from '@rcs/client';
+import {
+  emptyRequestStats,
+  type RcsClient,
+  type RealCallSession,
+  type RequestStats,
+} from '@rcs/client';
 import type { CliContext } from '../context.js';
 import { describeError, InterruptedError, interruptedExitCode } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -89,14 +94,16 @@ export class UploadTask {
   }
 
   async one(item: Item, decision: Decision): Promise<Outcome> {
+    // This file's requests, counted for its `--json` line (issue 29's run summary).
+    const stats = emptyRequestStats();
     // One span per file (issue 29): its requests (the create, the wait's reads) are children;
     // it ends with the session id and its final state. The file is the user's own argument.
-    const outcome = await inSpan(
+    const traced = await inSpan(
       this.ctx.tracer,
       'rcs.upload.file',
       { 'rcs.upload.file': item.loaded.file },
       async (span) => {
-        const outcome = await this.upload(item, decision);
+        const outcome = await this.upload(item, decision, stats);
         const { result } = outcome;
         span?.setAttributes({
           'rcs.upload.status': result.status,
@@ -107,11 +114,16 @@ export class UploadTask {
         return outcome;
       },
     );
+    const outcome = { ...traced, result: { ...traced.result, summary: stats } };
     reportOutcome(this.ctx, this.progress, this.config.repEmail, outcome);
     return outcome;
   }
 
-  private async upload({ loaded, body }: Item, decision: Decision): Promise<Outcome> {
+  private async upload(
+    { loaded, body }: Item,
+    decision: Decision,
+    stats: RequestStats,
+  ): Promise<Outcome> {
     const file = loaded.file;
     if (decision.action === 'duplicate') {
       return { result: { file, status: 'skipped', duplicateOf: decision.of }, exitCode: 0 };
@@ -127,7 +139,7 @@ export class UploadTask {
         sessionId,
         ...(decision.found ? { foundOnService: true } : {}),
       };
-      return this.config.wait ? this.waitFor(result, sessionId) : { result, exitCode: 0 };
+      return this.config.wait ? this.waitFor(result, sessionId, stats) : { result, exitCode: 0 };
     }
     if (decision.action === 'unknown' || decision.action === 'lookup') {
       // Never silently re-sent: the first attempt may have created a session (R10, no dedupe).
@@ -148,7 +160,7 @@ export class UploadTask {
     }
     let session: RealCallSession;
     try {
-      session = await this.client.sessions.create(body, { signal: this.stop.signal });
+      session = await this.client.sessions.create(body, { signal: this.stop.signal, stats });
     } catch (error) {
       return this.failed(file, intent, error);
     }
@@ -167,7 +179,7 @@ export class UploadTask {
     const result: UploadResult = { file, status: 'created', sessionId: session.id, session };
     const outcome =
       this.config.wait && session.state !== 'DONE'
-        ? await this.waitFor(result, session.id, FIRST_POLL_DELAY_MS)
+        ? await this.waitFor(result, session.id, stats, FIRST_POLL_DELAY_MS)
         : { result, exitCode: 0 };
     return unrecorded
       ? { ...outcome, exitCode: outcome.exitCode || EXIT.failure, unrecorded: true }
@@ -218,7 +230,12 @@ export class UploadTask {
     };
   }
 
-  private async waitFor(result: UploadResult, sessionId: string, delayMs = 0): Promise<Outcome> {
+  private async waitFor(
+    result: UploadResult,
+    sessionId: string,
+    stats: RequestStats,
+    delayMs = 0,
+  ): Promise<Outcome> {
     const label = `${safeLine(result.file)} (${safeLine(sessionId)})`;
     this.progress.set(result.file, `${label}: waiting for the score`);
     try {
@@ -226,6 +243,7 @@ export class UploadTask {
       const session = await this.client.sessions.waitUntilDone(sessionId, {
         timeoutMs: this.config.timeoutMs,
         signal: this.stop.signal,
+        stats,
         onProgress: (s) => this.progress.set(result.file, `${label}: ${safeLine(s.state)}`),
       });
       return { result: { ...result, session }, exitCode: 0 };
