@@ -102,6 +102,19 @@ describe('request counts (issue 29)', () => {
     expect(client.stats).toEqual(sum);
   });
 
+  it("an export page's call takes a tally too", async () => {
+    server.use(
+      http.get(`${BASE}/api/v1/data-exports/teams`, () =>
+        HttpResponse.json({ data: [], meta: { total: 0, page: 1, limit: 10, hasNext: false } }),
+      ),
+    );
+    const client = createRcsClient({ baseUrl: BASE, apiKey: API_KEY });
+    const tally = zero();
+    await client.exports.teams.list({ limit: 10, stats: tally });
+    expect(tally.requests).toBe(1);
+    expect(tally.bytesReceived).toBeGreaterThan(0);
+  });
+
   it('a call without a tally is counted by client.stats only', async () => {
     answers(
       'get',
