@@ -137,8 +137,10 @@ export function spansOf(body: Buffer, protocol: 'protobuf' | 'json'): CollectedS
 export interface Collector {
   url: string;
   spans: CollectedSpan[];
-  /** Every body as received, and its content type. */
-  raw: { contentType: string; body: Buffer }[];
+  /** Every body as received, its content type and the Authorization header it came with. */
+  raw: { contentType: string; authorization: string | undefined; body: Buffer }[];
+  /** Forgets what was received so far (a new test). */
+  clear(): void;
   close(): Promise<void>;
 }
 
@@ -151,7 +153,7 @@ export async function startCollector(): Promise<Collector> {
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const contentType = String(req.headers['content-type'] ?? '');
-      raw.push({ contentType, body });
+      raw.push({ contentType, authorization: req.headers.authorization, body });
       if (req.method !== 'POST' || req.url !== '/v1/traces') {
         res.writeHead(404).end();
         return;
@@ -168,6 +170,10 @@ export async function startCollector(): Promise<Collector> {
     url: `http://127.0.0.1:${port}`,
     spans,
     raw,
+    clear: () => {
+      spans.length = 0;
+      raw.length = 0;
+    },
     close: () => new Promise((r) => server.close(() => r())),
   };
 }
