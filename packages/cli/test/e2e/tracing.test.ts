@@ -430,70 +430,89 @@ describe('rcs traced with OpenTelemetry (issue 29)', () => {
     expect(spans.filter(isRequest).length).toBeGreaterThan(0);
   }, 60_000);
 
-  it('a graceful stop that cannot finish (a reader of stdout that stopped reading): past its deadline the run still writes every span, the open ones ended as interrupted, to the trace file and the collector', async () => {
-    collector.clear();
-    const mock = await startMock(['--records', '20000', '--latency-ms', '100']);
-    const dir = tempDir();
-    const trace = join(dir, 'trace.jsonl');
-    // Standard output is a pipe this test never reads: once it is full, the export waits for a
-    // reader that never comes, and no graceful stop can end that wait.
-    const child = spawn(
-      process.execPath,
-      [CLI, 'export', 'real-call-sessions', '--out', '-', '--trace-file', trace],
-      {
-        cwd: dir,
-        env: {
-          ...baseEnv(dir),
-          RCS_BASE_URL: mock.url,
-          RCS_API_KEY: mock.key,
-          TRACEPARENT,
-          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+  it.each([
+    ['the graceful deadline', 1],
+    ['a second signal', 2],
+  ] as const)(
+    'a graceful stop that cannot finish (a reader of stdout that stopped reading), ended by %s: the run still writes every span, the open ones ended as interrupted, to the trace file (and at the deadline to the collector)',
+    async (_how, signals) => {
+      collector.clear();
+      const mock = await startMock(['--records', '20000', '--latency-ms', '100']);
+      const dir = tempDir();
+      const trace = join(dir, 'trace.jsonl');
+      // Standard output is a pipe this test never reads: once it is full, the export waits for a
+      // reader that never comes, and no graceful stop can end that wait.
+      const child = spawn(
+        process.execPath,
+        [CLI, 'export', 'real-call-sessions', '--out', '-', '--trace-file', trace],
+        {
+          cwd: dir,
+          env: {
+            ...baseEnv(dir),
+            RCS_BASE_URL: mock.url,
+            RCS_API_KEY: mock.key,
+            TRACEPARENT,
+            OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+            OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    children.push(child);
-    let stderr = '';
-    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.on('close', (code, signal) => resolve({ code, signal })),
-    );
-    // Stuck: the mock gets no new request for a while (a running export asks every ~100 ms).
-    let last = -1;
-    await expect
-      .poll(
-        () => {
-          const n = mock.answers().length;
-          const still = n > 2 && n === last;
-          last = n;
-          return still;
-        },
-        { timeout: 30_000, interval: 1_500 },
-      )
-      .toBe(true);
-    child.kill('SIGINT');
-    const r = await exited;
-    expect(r.signal).toBe('SIGINT'); // ended by its signal: the shell sees 130
-    expect(stderr).toMatch(/stopped after 3 s without finishing the graceful stop/);
-    // The trace file parses, and holds the command span and its export, ended as interrupted.
-    const spans = fileSpans(trace);
-    const command = spans.find((s) => s.name === 'rcs export real-call-sessions') as CollectedSpan;
-    expect(command.parentSpanId).toBe(CALLER_SPAN);
-    expect(command.attributes['process.exit.code']).toBe(130);
-    expect(command.status).toMatchObject({ code: 2, message: 'interrupted (SIGINT)' });
-    expect(command.events.map((e) => e.name)).toContain('rcs.interrupted');
-    const exported = spans.find((s) => s.parentSpanId === command.spanId) as CollectedSpan;
-    expect(exported.name).toBe('rcs.export real-call-sessions');
-    expect(exported.status).toMatchObject({ code: 2, message: 'interrupted (SIGINT)' });
-    expect(spans.filter(isRequest).length).toBeGreaterThan(0);
-    // The collector got the same spans in the forced exit's bounded flush.
-    expect(new Set(collector.spans.map((s) => s.spanId))).toEqual(
-      new Set(spans.map((s) => s.spanId)),
-    );
-  }, 60_000);
+      );
+      children.push(child);
+      let stderr = '';
+      child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+      });
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+        (resolve) => child.on('close', (code, signal) => resolve({ code, signal })),
+      );
+      // Stuck: the mock gets no new request for a while (a running export asks every ~100 ms).
+      let last = -1;
+      await expect
+        .poll(
+          () => {
+            const n = mock.answers().length;
+            const still = n > 2 && n === last;
+            last = n;
+            return still;
+          },
+          { timeout: 30_000, interval: 1_500 },
+        )
+        .toBe(true);
+      child.kill('SIGINT');
+      if (signals === 2) {
+        // A second one while the stop is under way (apart, so that the two are not merged): "now".
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        child.kill('SIGINT');
+      }
+      const r = await exited;
+      expect(r.signal).toBe('SIGINT'); // ended by its signal: the shell sees 130
+      // Which of the two forced the exit.
+      expect(/stopped after 3 s without finishing the graceful stop/.test(stderr)).toBe(
+        signals === 1,
+      );
+      // The trace file parses, and holds the command span and its export, ended as interrupted.
+      const spans = fileSpans(trace);
+      const command = spans.find(
+        (s) => s.name === 'rcs export real-call-sessions',
+      ) as CollectedSpan;
+      expect(command.parentSpanId).toBe(CALLER_SPAN);
+      expect(command.attributes['process.exit.code']).toBe(130);
+      expect(command.status).toMatchObject({ code: 2, message: 'interrupted (SIGINT)' });
+      expect(command.events.map((e) => e.name)).toContain('rcs.interrupted');
+      const exported = spans.find((s) => s.parentSpanId === command.spanId) as CollectedSpan;
+      expect(exported.name).toBe('rcs.export real-call-sessions');
+      expect(exported.status).toMatchObject({ code: 2, message: 'interrupted (SIGINT)' });
+      expect(spans.filter(isRequest).length).toBeGreaterThan(0);
+      // At the deadline, the collector got the same spans in the forced exit's bounded flush.
+      if (signals === 1) {
+        expect(new Set(collector.spans.map((s) => s.spanId))).toEqual(
+          new Set(spans.map((s) => s.spanId)),
+        );
+      }
+    },
+    60_000,
+  );
 
   it('with no OpenTelemetry variable and no --trace-file, no OpenTelemetry module is loaded; with one, it is', async () => {
     const mock = await startMock([]);
