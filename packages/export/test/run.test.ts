@@ -5,6 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { planExport } from '../src/options.js';
 import { type ExportClient, exportToDirectory } from '../src/run.js';
 
+/** A JSONL plan of users, then teams, into `dir`. */
+const usersThenTeams = (dir: string, concurrency: number) =>
+  planExport({
+    resources: ['users', 'teams'],
+    format: 'jsonl',
+    out: dir,
+    concurrency,
+    csvRaw: false,
+    bom: false,
+    allowDrift: false,
+  });
+
 const client: ExportClient = {
   exportsByResource: (resource) => ({
     list: async ({ page, limit }) => ({
@@ -21,15 +33,7 @@ describe('exportToDirectory: committing the files', () => {
     // (earlier in table order) is committed before that.
     await mkdir(join(dir, 'teams.jsonl'));
     await writeFile(join(dir, 'teams.jsonl', 'keep'), '');
-    const plan = planExport({
-      resources: ['users', 'teams'],
-      format: 'jsonl',
-      out: dir,
-      concurrency: 2,
-      csvRaw: false,
-      bom: false,
-      allowDrift: false,
-    });
+    const plan = usersThenTeams(dir, 2);
     await expect(
       exportToDirectory(plan, {
         client,
@@ -78,15 +82,7 @@ describe('exportToDirectory: one export at a time', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
     };
-    const plan = planExport({
-      resources: ['users', 'teams'],
-      format: 'jsonl',
-      out: dir,
-      concurrency: 8,
-      csvRaw: false,
-      bom: false,
-      allowDrift: false,
-    });
+    const plan = usersThenTeams(dir, 8);
     const progress: string[] = [];
     const run = exportToDirectory(plan, {
       client,
@@ -131,15 +127,7 @@ describe('exportToDirectory: a failure while the next export reads ahead', () =>
         },
       }),
     };
-    const plan = planExport({
-      resources: ['users', 'teams'],
-      format: 'jsonl',
-      out: dir,
-      concurrency: 4,
-      csvRaw: false,
-      bom: false,
-      allowDrift: false,
-    });
+    const plan = usersThenTeams(dir, 4);
     await expect(
       exportToDirectory(plan, {
         client: failing,
