@@ -1,16 +1,13 @@
 // The floor under `rcs export`'s memory: the same pages read over `node:http` with a keep-alive
-// agent, as the CLI sends them without a proxy (packages/cli/src/network/node-fetch.ts), 8 at a
-// time as `--concurrency 8`, parsed and dropped: no SDK, no writing. Run by memory.mjs as its own
-// process; prints its peak RSS in bytes. Same V8 settings as `rcs export` (young generation kept
-// small, old generation grown by 10% per major GC). With `fetch` as third argument it reads
-// through Node's global fetch (undici) instead, the CLI's transport before 2026-11-25.
+// agent, 8 at a time as `--concurrency 8`, parsed and dropped: no SDK, no writing. Run by
+// memory.mjs and memory-limited.mjs as its own process; prints its peak RSS in bytes. V8's
+// defaults, as `rcs` runs (issue 27: no V8 flags at run time). With `fetch` as third argument it
+// reads through Node's fetch (undici, the CLI's one HTTP stack); with `request`, through
+// undici's `request` API.
 //
-//   npx node bench/export/fetch-floor.mjs URL API_KEY [http|fetch]
+//   npx node bench/export/fetch-floor.mjs URL API_KEY [http|fetch|request]
 import http from 'node:http';
-import { setFlagsFromString } from 'node:v8';
 
-setFlagsFromString('--semi-space-growth-factor=1');
-setFlagsFromString('--heap-growing-percent=10');
 const [url, key, via = 'http'] = process.argv.slice(2);
 const { EXPORT_TABLE } = await import('../../packages/client/dist/index.js');
 const agent = new http.Agent({ keepAlive: true });
@@ -33,7 +30,18 @@ async function overFetch(target) {
   return res.json();
 }
 
-const read = via === 'fetch' ? overFetch : overHttp;
+/** undici's `request` API (Node streams, no WHATWG Response per page), for comparison. */
+const undici = via === 'request' ? await import('undici') : undefined;
+const pool = undici ? new undici.Agent({ keepAliveTimeout: 10_000 }) : undefined;
+async function overRequest(target) {
+  const res = await undici.request(target, {
+    dispatcher: pool,
+    headers: { 'X-API-KEY': key },
+  });
+  return res.body.json();
+}
+
+const read = via === 'fetch' ? overFetch : via === 'request' ? overRequest : overHttp;
 let records = 0;
 for (const { path } of EXPORT_TABLE) {
   for (let page = 1, more = true; more; page += 8) {
@@ -47,4 +55,5 @@ for (const { path } of EXPORT_TABLE) {
   }
 }
 agent.destroy();
+await pool?.close();
 process.stdout.write(JSON.stringify({ records, rssBytes: process.resourceUsage().maxRSS * 1024 }));
