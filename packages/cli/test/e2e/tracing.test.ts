@@ -466,17 +466,19 @@ describe('rcs traced with OpenTelemetry (issue 29)', () => {
       const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
         (resolve) => child.on('close', (code, signal) => resolve({ code, signal })),
       );
-      // Stuck: the mock gets no new request for a while (a running export asks every ~100 ms).
+      // Stuck: the mock gets no new request for 3 s (a running export asks every ~100 ms; on a
+      // busy machine a pause of a second or so is not yet a stall).
       let last = -1;
+      let still = 0;
       await expect
         .poll(
           () => {
             const n = mock.answers().length;
-            const still = n > 2 && n === last;
+            still = n > 2 && n === last ? still + 1 : 0;
             last = n;
-            return still;
+            return still >= 3;
           },
-          { timeout: 30_000, interval: 1_500 },
+          { timeout: 45_000, interval: 1_000 },
         )
         .toBe(true);
       child.kill('SIGINT');
