@@ -126,4 +126,62 @@ describe('request counts (issue 29)', () => {
     await client.sessions.get(SESSION_ID);
     expect(client.stats).toMatchObject({ requests: 1, retries: 0, bytesSent: 0 });
   });
+
+  it('a retry for another reason than a 429 (a 503 with Retry-After) is no rate-limit wait', async () => {
+    let calls = 0;
+    server.use(
+      http.get(SESSION_URL, () => {
+        calls++;
+        return calls === 1
+          ? HttpResponse.json(problem(503, 'unavailable', 'Down', 'later'), {
+              status: 503,
+              headers: { 'content-type': 'application/problem+json', 'retry-after': '1' },
+            })
+          : HttpResponse.json(sessionFixture('DONE'), { status: 200 });
+      }),
+    );
+    const client = createRcsClient({ baseUrl: BASE, apiKey: API_KEY });
+    const tally = zero();
+    const pending = client.sessions.get(SESSION_ID, { stats: tally });
+    await vi.advanceTimersByTimeAsync(5_000);
+    await pending;
+    expect(tally).toMatchObject({ requests: 2, retries: 1, rateLimited: 0, rateLimitWaitMs: 0 });
+  });
+
+  it('an answer without a body (204) reads no bytes', async () => {
+    server.use(http.get(SESSION_URL, () => new HttpResponse(null, { status: 204 })));
+    const client = createRcsClient({ baseUrl: BASE, apiKey: API_KEY });
+    const tally = zero();
+    await client.sessions.get(SESSION_ID, { stats: tally }).catch(() => undefined);
+    expect(tally).toEqual({ ...zero(), requests: 1 });
+  });
+});
+
+describe('request counts under the rate controller (real time)', () => {
+  it('after a 429, the time a later request was held back is its rate-limit wait; the tallies add up to client.stats', async () => {
+    let calls = 0;
+    const fetch = (async () => {
+      calls++;
+      if (calls === 3) {
+        return new Response('{}', { status: 429, headers: { 'retry-after': '0' } });
+      }
+      return Response.json(sessionFixture('DONE'));
+    }) as typeof globalThis.fetch;
+    const client = createRcsClient({ baseUrl: BASE, apiKey: API_KEY, fetch });
+    const tallies: RequestStats[] = [];
+    for (let i = 0; i < 6; i++) {
+      const tally = zero();
+      tallies.push(tally);
+      await client.sessions.get(SESSION_ID, { stats: tally });
+    }
+    // The last ones got no 429 of their own, and were held back by the pacer all the same.
+    const last = tallies.at(-1) as RequestStats;
+    expect(last.rateLimited).toBe(0);
+    expect(last.rateLimitWaitMs).toBeGreaterThan(1);
+    const sum = zero();
+    for (const t of tallies) {
+      for (const k of Object.keys(sum) as (keyof RequestStats)[]) sum[k] += t[k];
+    }
+    expect(client.stats).toEqual(sum);
+  });
 });
