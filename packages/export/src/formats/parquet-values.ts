@@ -213,10 +213,12 @@ class Float64List {
   }
 }
 
+/** Blocks start at 64 KiB (a table of a few rows), each next one twice the last, up to 1 MiB. */
+const FIRST_BLOCK = 64 * 1024;
 const BLOCK = 1024 * 1024;
 
 /**
- * Text as UTF-8 bytes in blocks of 1 MiB (each value whole in one block), outside V8's heap:
+ * Text as UTF-8 bytes in blocks of up to 1 MiB (each value whole in one block), outside V8's heap:
  * a value costs its bytes and 12 bytes of position, where a JavaScript string kept for the group
  * costs a heap object that survives every young-generation collection until the group is written.
  */
@@ -244,7 +246,8 @@ class Utf8Blocks {
       this.#current++;
       const kept = this.#blocks[this.#current];
       if (!kept || kept.length < most) {
-        this.#blocks[this.#current] = Buffer.allocUnsafe(Math.max(BLOCK, most));
+        const last = this.#blocks[this.#current - 1]?.length ?? FIRST_BLOCK / 2;
+        this.#blocks[this.#current] = Buffer.allocUnsafe(Math.max(Math.min(2 * last, BLOCK), most));
       }
       this.#used = 0;
     }
