@@ -207,17 +207,19 @@ describe('rcs export (built CLI, spawned)', () => {
           const codecs = await q(`SELECT DISTINCT compression FROM parquet_metadata('${file}')`);
           expect(codecs).toEqual([{ compression: codec }]);
           // Value for value: no row of one file is missing from the other, and none is extra.
-          const [{ n }] = await q(`SELECT count(*) AS n FROM '${file}'`);
-          const [{ m }] = await q(`SELECT count(*) AS m FROM '${snappy}'`);
+          const { n } = (await q(`SELECT count(*) AS n FROM '${file}'`))[0]!;
+          const { m } = (await q(`SELECT count(*) AS m FROM '${snappy}'`))[0]!;
           expect(n).toBe(m);
           expect(Number(n)).toBeGreaterThan(0);
           for (const [a, b] of [
             [file, snappy],
             [snappy, file],
           ]) {
-            const [{ d }] = await q(
-              `SELECT count(*) AS d FROM (SELECT * FROM '${a}' EXCEPT ALL SELECT * FROM '${b}')`,
-            );
+            const { d } = (
+              await q(
+                `SELECT count(*) AS d FROM (SELECT * FROM '${a}' EXCEPT ALL SELECT * FROM '${b}')`,
+              )
+            )[0]!;
             expect(d).toBe(0n);
           }
         }
