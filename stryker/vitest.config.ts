@@ -9,6 +9,10 @@ const src = (p: string) => fileURLToPath(new URL(`../packages/${p}/src/index.ts`
 const alias = [
   { find: /^@rcs\/transcript$/, replacement: src('transcript') },
   { find: /^@rcs\/client$/, replacement: src('client') },
+  {
+    find: /^@rcs\/client\/otel$/,
+    replacement: fileURLToPath(new URL('../packages/client/src/otel.ts', import.meta.url)),
+  },
   { find: /^@rcs\/mock$/, replacement: src('mock') },
   { find: /^@rcs\/export$/, replacement: src('export') },
   {
