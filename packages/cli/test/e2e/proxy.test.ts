@@ -383,7 +383,7 @@ describe('a proxy that misbehaves', () => {
       });
       expect(r.code).toBe(1);
       expect(failed(r)).toBe(
-        `no answer within 2 s from ${BASE}/api/v1/data-exports/teams?page=1&limit=100 through the proxy ${bad.url} (HTTPS_PROXY); check your network and the proxy, or allow longer with RCS_NETWORK_TIMEOUT=SECONDS`,
+        `no answer within 2 s from ${BASE}/api/v1/data-exports/teams?page=1&limit=100 through the proxy ${bad.url} (HTTPS_PROXY); check your network and the proxy, or allow longer with --timeout SECONDS (or RCS_NETWORK_TIMEOUT)`,
       );
     } finally {
       bad.close();
