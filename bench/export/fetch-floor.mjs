@@ -1,16 +1,12 @@
 // The floor under `rcs export`'s memory: the same pages read over `node:http` with a keep-alive
-// agent, as the CLI sends them without a proxy (packages/cli/src/network/node-fetch.ts), 8 at a
-// time as `--concurrency 8`, parsed and dropped: no SDK, no writing. Run by memory.mjs as its own
-// process; prints its peak RSS in bytes. Same V8 settings as `rcs export` (young generation kept
-// small, old generation grown by 10% per major GC). With `fetch` as third argument it reads
-// through Node's global fetch (undici) instead, the CLI's transport before 2026-11-25.
+// agent, 8 at a time as `--concurrency 8`, parsed and dropped: no SDK, no writing. Run by
+// memory.mjs and memory-limited.mjs as its own process; prints its peak RSS in bytes. V8's
+// defaults, as `rcs` runs (issue 27: no V8 flags at run time). With `fetch` as third argument it
+// reads through Node's fetch (undici, the CLI's one HTTP stack).
 //
 //   npx node bench/export/fetch-floor.mjs URL API_KEY [http|fetch]
 import http from 'node:http';
-import { setFlagsFromString } from 'node:v8';
 
-setFlagsFromString('--semi-space-growth-factor=1');
-setFlagsFromString('--heap-growing-percent=10');
 const [url, key, via = 'http'] = process.argv.slice(2);
 const { EXPORT_TABLE } = await import('../../packages/client/dist/index.js');
 const agent = new http.Agent({ keepAlive: true });

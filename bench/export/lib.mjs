@@ -49,34 +49,33 @@ export async function startMock(args) {
  * Runs `rcs export ARGS --out DIR` `repeat` times in the same directory (a second run with
  * `--changes` compares with the first one's state) and reports the last run.
  */
-export async function runExport(mock, args, { repeat = 1 } = {}) {
+export async function runExport(mock, args, { repeat = 1, prefix = [] } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'rcs-export-bench-'));
   try {
     let last;
-    for (let i = 0; i < repeat; i++) last = await runExportOnce(mock, args, dir);
+    for (let i = 0; i < repeat; i++) last = await runExportOnce(mock, args, dir, prefix);
     return last;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-async function runExportOnce(mock, args, dir) {
+/** `prefix`: a command that runs the CLI (e.g. into a memory cgroup; memory-limited.mjs). */
+async function runExportOnce(mock, args, dir, prefix) {
   const rssFile = join(dir, '.rss');
   const started = process.hrtime.bigint();
   const code = await new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', PROBE, RCS, 'export', ...args, '--out', join(dir, 'out')],
-      {
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: {
-          ...process.env,
-          RCS_BASE_URL: mock.url,
-          RCS_API_KEY: mock.apiKey,
-          RCS_BENCH_RSS_FILE: rssFile,
-        },
+    const command = [process.execPath, '--import', PROBE, RCS, 'export', ...args];
+    const [file, ...rest] = [...prefix, ...command, '--out', join(dir, 'out')];
+    const child = spawn(file, rest, {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        RCS_BASE_URL: mock.url,
+        RCS_API_KEY: mock.apiKey,
+        RCS_BENCH_RSS_FILE: rssFile,
       },
-    );
+    });
     child.on('exit', resolve);
   });
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;

@@ -41,6 +41,24 @@ describe('D29: values that cannot be true', () => {
     );
   });
 
+  it('names a day past the end of its month exactly when Date would roll it over (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9999 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 31 }),
+        (year, month, day) => {
+          const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+          const text = `${pad(year, 4)}-${pad(month)}-${pad(day)}T00:00:00Z`;
+          const date = new Date(0);
+          date.setUTCFullYear(year, month - 1, day);
+          const rolledOver = date.getUTCDate() !== day;
+          expect(dateTimeProblem(text) !== undefined, text).toBe(rolledOver);
+        },
+      ),
+    );
+  });
+
   it('fails the page naming the export, the record id, the field and the value', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [
