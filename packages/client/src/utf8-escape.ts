@@ -36,10 +36,10 @@ function isUtf8(chunks: Uint8Array[]): boolean {
   try {
     for (const chunk of chunks) decoder.decode(chunk, { stream: true });
     decoder.decode();
-    return true;
   } catch {
     return false;
   }
+  return true;
 }
 
 /** The chunks as they are when they are UTF-8, else one buffer with each bad byte escaped. */

@@ -84,8 +84,15 @@ describe('deadlineMs', () => {
       baseUrl: BASE,
       apiKey: API_KEY,
       deadlineMs: 60_000,
-      fetch: (async () => {
-        await new Promise((r) => setTimeout(r, 20));
+      // Answers after 20 ms, unless its request is aborted first (as fetch does).
+      fetch: (async (input: Request) => {
+        await new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, 20);
+          input.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(input.signal.reason);
+          });
+        });
         return Response.json(sessionFixture('DONE'));
       }) as typeof globalThis.fetch,
     });
@@ -125,6 +132,23 @@ describe('deadlineMs', () => {
     const error = await get(client).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerError);
     expect((error as ServerError).status).toBe(503);
+  });
+
+  it('a Retry-After that would end past it is not waited for: the answer it came with is the outcome', async () => {
+    const client = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      deadlineMs: 500,
+      adaptiveRate: false,
+      fetch: (async () =>
+        Response.json(
+          { title: 'down', status: 503 },
+          { status: 503, headers: { 'retry-after': '30' } },
+        )) as typeof globalThis.fetch,
+    });
+    const error = await get(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(client.stats).toMatchObject({ requests: 1, retries: 0 });
   });
 
   it('must be a positive number of milliseconds', () => {

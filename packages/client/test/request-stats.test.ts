@@ -50,15 +50,13 @@ describe('client.stats', () => {
     });
   });
 
-  it('a retry after a failure that is not a 429 is a retry, not a rate-limit wait', async () => {
+  it('a wait after an answer that is not a 429 is a retry, not a rate-limit wait', async () => {
     const client = createRcsClient({
       baseUrl: BASE,
       apiKey: API_KEY,
       adaptiveRate: false,
-      initialDelayMs: 1,
-      maxDelayMs: 5,
       fetch: answering(
-        () => json('{"title":"down","status":503}', 503),
+        () => json('{"title":"down","status":503}', 503, { 'retry-after': '1' }),
         () => json(session()),
       ),
     });

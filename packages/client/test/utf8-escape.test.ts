@@ -86,6 +86,19 @@ describe('escapeInvalidUtf8 (D29: bytes that are not UTF-8 are not silently U+FF
     expect(text(escapeInvalidUtf8([input]))).toBe(expected);
   });
 
+  it('a sequence cut short by the end of the answer: each of its bytes escaped, nothing read past the end', () => {
+    const seconds = [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0];
+    for (let lead = 0x80; lead < 256; lead++) {
+      for (const second of seconds) {
+        for (const cut of [[lead], [lead, second], [lead, second, 0x80]]) {
+          expect(text(escapeInvalidUtf8([Uint8Array.from([0x61, ...cut])]))).toBe(
+            reference([0x61, ...cut]),
+          );
+        }
+      }
+    }
+  });
+
   it('in a JSON string, an escaped byte parses as a lone surrogate, which is not well-formed text', () => {
     const parsed = JSON.parse(text(escapeInvalidUtf8([bytes(0x22, 0x61, 0xfe, 0x22)]))) as string;
     expect(parsed).toBe('a\udcfe');
