@@ -2,9 +2,10 @@
 // agent, 8 at a time as `--concurrency 8`, parsed and dropped: no SDK, no writing. Run by
 // memory.mjs and memory-limited.mjs as its own process; prints its peak RSS in bytes. V8's
 // defaults, as `rcs` runs (issue 27: no V8 flags at run time). With `fetch` as third argument it
-// reads through Node's fetch (undici, the CLI's one HTTP stack).
+// reads through Node's fetch (undici, the CLI's one HTTP stack); with `request`, through
+// undici's `request` API.
 //
-//   npx node bench/export/fetch-floor.mjs URL API_KEY [http|fetch]
+//   npx node bench/export/fetch-floor.mjs URL API_KEY [http|fetch|request]
 import http from 'node:http';
 
 const [url, key, via = 'http'] = process.argv.slice(2);
@@ -29,7 +30,18 @@ async function overFetch(target) {
   return res.json();
 }
 
-const read = via === 'fetch' ? overFetch : overHttp;
+/** undici's `request` API (Node streams, no WHATWG Response per page), for comparison. */
+const undici = via === 'request' ? await import('undici') : undefined;
+const pool = undici ? new undici.Agent({ keepAliveTimeout: 10_000 }) : undefined;
+async function overRequest(target) {
+  const res = await undici.request(target, {
+    dispatcher: pool,
+    headers: { 'X-API-KEY': key },
+  });
+  return res.body.json();
+}
+
+const read = via === 'fetch' ? overFetch : via === 'request' ? overRequest : overHttp;
 let records = 0;
 for (const { path } of EXPORT_TABLE) {
   for (let page = 1, more = true; more; page += 8) {
@@ -43,4 +55,5 @@ for (const { path } of EXPORT_TABLE) {
   }
 }
 agent.destroy();
+await pool?.close();
 process.stdout.write(JSON.stringify({ records, rssBytes: process.resourceUsage().maxRSS * 1024 }));

@@ -123,5 +123,23 @@ export async function sequentialPageLoop(mock, paths) {
   return { wallMs: Number(process.hrtime.bigint() - started) / 1e6, records, pages };
 }
 
+const FLOOR = fileURLToPath(new URL('./fetch-floor.mjs', import.meta.url));
+
+/** The bare fetch-and-parse loop (fetch-floor.mjs) over the mock's pages: its peak RSS. */
+export function bareLoop(mock) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const child = spawn(process.execPath, [FLOOR, mock.url, mock.apiKey], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`floor ${code}`)),
+    );
+  });
+}
+
 export const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 export const sec = (ms) => `${(ms / 1000).toFixed(2)} s`;

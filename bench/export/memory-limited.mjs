@@ -13,17 +13,14 @@
 // and exits 2. The first row is the CLI without a limit.
 //
 //   npm run build && npx node bench/export/memory-limited.mjs [records=1000000] [limits MB=256,160] [format=jsonl]
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { mb, requireBuild, runExport, sec, startMock } from './lib.mjs';
+import { bareLoop, mb, requireBuild, runExport, sec, startMock } from './lib.mjs';
 
 requireBuild();
 const records = Number(process.argv[2] ?? 1_000_000);
 const limits = (process.argv[3] ?? '256,160').split(',').map(Number);
 const format = process.argv[4] ?? 'jsonl';
-const FLOOR = fileURLToPath(new URL('./fetch-floor.mjs', import.meta.url));
 
 /** The memory cgroup this process is in, and how a limit is written there (v2 or v1). */
 function cgroupParent() {
@@ -50,21 +47,6 @@ function makeCgroup(limitMb) {
     prefix: ['sh', '-c', `echo $$ > ${join(dir, 'cgroup.procs')} && exec "$@"`, 'sh'],
     remove: () => rmdirSync(dir),
   };
-}
-
-function bareLoop(mock) {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const child = spawn(process.execPath, [FLOOR, mock.url, mock.apiKey], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.stdout.on('data', (c) => {
-      out += c;
-    });
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`floor ${code}`)),
-    );
-  });
 }
 
 try {

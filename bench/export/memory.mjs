@@ -9,30 +9,12 @@
 // With `changes` (issue 13), each size is exported twice into the same directory with --changes
 // and the second run is measured: it merges with a full previous state.
 // The goal compares the first and the last size; the ones between show where RSS levels off.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { mb, requireBuild, runExport, sec, startMock } from './lib.mjs';
+import { bareLoop, mb, requireBuild, runExport, sec, startMock } from './lib.mjs';
 
 requireBuild();
 const sizes = (process.argv[2] ?? '10000,100000,300000,1000000').split(',').map(Number);
 const format = process.argv[3] ?? 'jsonl';
 const changes = process.argv[4] === 'changes';
-const FLOOR = fileURLToPath(new URL('./fetch-floor.mjs', import.meta.url));
-
-function bareLoop(mock) {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const child = spawn(process.execPath, [FLOOR, mock.url, mock.apiKey], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    child.stdout.on('data', (c) => {
-      out += c;
-    });
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`floor ${code}`)),
-    );
-  });
-}
 
 const results = [];
 for (const records of sizes) {
