@@ -456,112 +456,88 @@ describe('--timeout SECONDS: the deadline of every request, the proxy included (
   const LONG = { RCS_NETWORK_TIMEOUT: '600' };
   const ID = '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b';
 
-  it('export all, a proxy that never answers CONNECT: one line at the deadline naming the URL and the proxy, exit 1', async () => {
-    const bad = await badProxy('silent');
+  /** `rcs ARGS` through a proxy that misbehaves (`mode`), timed; the proxy's record with it. */
+  async function through(mode: 'silent' | 'drop', args: string[], cwd?: string) {
+    const proxy = await badProxy(mode);
     try {
-      const r = await timed(() =>
-        run(['export', 'all', '--out', 'out', '--timeout', '2'], { HTTPS_PROXY: bad.url, ...LONG }),
-      );
-      expect(r.code).toBe(1);
-      const lines = r.stderr.trim().split('\n');
-      expect(lines, r.stderr).toHaveLength(1);
-      // The export that failed first is named (the next one reads ahead while one writes).
-      const resource = /^rcs: export ([a-z-]+) failed: /.exec(lines[0] ?? '')?.[1];
-      expect(lines[0]).toBe(
-        `rcs: export ${resource} failed: no answer within 2 s from ${BASE}/api/v1/data-exports/${resource}?page=1&limit=100 through the proxy ${bad.url} (HTTPS_PROXY); check your network and the proxy, or allow longer with --timeout SECONDS (or RCS_NETWORK_TIMEOUT); files in out were left as they were`,
-      );
-      expect(r.seconds).toBeLessThan(30);
+      const r = await timed(() => run(args, { HTTPS_PROXY: proxy.url, ...LONG }, cwd));
+      return { ...r, proxy };
     } finally {
-      bad.close();
+      proxy.close();
     }
+  }
+
+  it('export all, a proxy that never answers CONNECT: one line at the deadline naming the URL and the proxy, exit 1', async () => {
+    const r = await through('silent', ['export', 'all', '--out', 'out', '--timeout', '2']);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines, r.stderr).toHaveLength(1);
+    // The export that failed first is named (the next one reads ahead while one writes).
+    const resource = /^rcs: export ([a-z-]+) failed: /.exec(lines[0] ?? '')?.[1];
+    expect(lines[0]).toBe(
+      `rcs: export ${resource} failed: no answer within 2 s from ${BASE}/api/v1/data-exports/${resource}?page=1&limit=100 through the proxy ${r.proxy.url} (HTTPS_PROXY); check your network and the proxy, or allow longer with --timeout SECONDS (or RCS_NETWORK_TIMEOUT); files in out were left as they were`,
+    );
+    expect(r.seconds).toBeLessThan(30);
   }, 60_000);
 
   it('export all, a proxy that closes each CONNECT at once: one line naming the proxy, exit 1, a handful of CONNECTs a second', async () => {
-    const bad = await badProxy('drop');
-    try {
-      const r = await timed(() =>
-        run(['export', 'all', '--out', 'out', '--timeout', '2'], { HTTPS_PROXY: bad.url, ...LONG }),
-      );
-      expect(r.code).toBe(1);
-      const lines = r.stderr.trim().split('\n');
-      expect(lines, r.stderr).toHaveLength(1);
-      // Whichever ends it first, the retry budget or the deadline, the line names the proxy.
-      expect(lines[0]).toMatch(
-        new RegExp(
-          `^rcs: export [a-z-]+ failed: .*the proxy ${bad.url.replace(/\./g, '\\.')} \\(HTTPS_PROXY\\).*; files in out were left as they were$`,
-        ),
-      );
-      expect(r.seconds).toBeLessThan(30);
-      // Retried with backoff, never a flood (the bug: thousands a second).
-      expect(bad.connects.length).toBeGreaterThan(1);
-      expect(bad.connects.length / r.seconds).toBeLessThanOrEqual(5);
-    } finally {
-      bad.close();
-    }
+    const r = await through('drop', ['export', 'all', '--out', 'out', '--timeout', '2']);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines, r.stderr).toHaveLength(1);
+    // Whichever ends it first, the retry budget or the deadline, the line names the proxy.
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^rcs: export [a-z-]+ failed: .*the proxy ${r.proxy.url.replace(/\./g, '\\.')} \\(HTTPS_PROXY\\).*; files in out were left as they were$`,
+      ),
+    );
+    expect(r.seconds).toBeLessThan(30);
+    // Retried with backoff, never a flood (the bug: thousands a second).
+    expect(r.proxy.connects.length).toBeGreaterThan(1);
+    expect(r.proxy.connects.length / r.seconds).toBeLessThanOrEqual(5);
   }, 60_000);
 
   it('sessions get: the same deadline, the same line', async () => {
-    const bad = await badProxy('silent');
-    try {
-      const r = await timed(() =>
-        run(['sessions', 'get', ID, '--timeout', '1'], { HTTPS_PROXY: bad.url, ...LONG }),
-      );
-      expect(r.code).toBe(1);
-      expect(r.stderr.trim().split('\n'), r.stderr).toEqual([
-        `rcs: no answer within 1 s from ${BASE}/api/v1/real-call-sessions/${ID} through the proxy ${bad.url} (HTTPS_PROXY); check your network and the proxy, or allow longer with --timeout SECONDS (or RCS_NETWORK_TIMEOUT)`,
-      ]);
-      expect(r.seconds).toBeLessThan(30);
-    } finally {
-      bad.close();
-    }
+    const r = await through('silent', ['sessions', 'get', ID, '--timeout', '1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n'), r.stderr).toEqual([
+      `rcs: no answer within 1 s from ${BASE}/api/v1/real-call-sessions/${ID} through the proxy ${r.proxy.url} (HTTPS_PROXY); check your network and the proxy, or allow longer with --timeout SECONDS (or RCS_NETWORK_TIMEOUT)`,
+    ]);
+    expect(r.seconds).toBeLessThan(30);
   }, 60_000);
 
   it('sessions wait: --timeout is the wait for DONE (exit 5), and a read in flight ends with it', async () => {
     for (const mode of ['silent', 'drop'] as const) {
-      const bad = await badProxy(mode);
-      try {
-        const r = await timed(() =>
-          run(['sessions', 'wait', ID, '--timeout', '2'], { HTTPS_PROXY: bad.url, ...LONG }),
-        );
-        expect(r.code, `${mode}: ${r.stderr}`).toBe(5);
-        const lines = r.stderr.trim().split('\n');
-        expect(lines, r.stderr).toHaveLength(1);
-        expect(lines[0]).toMatch(
-          new RegExp(
-            `^rcs: session ${ID}: the service could not be read within 2 s \\(.+\\); wait again later with \`rcs sessions wait ${ID}\`$`,
-          ),
-        );
-        if (mode === 'drop') expect(lines[0]).toContain(`the proxy ${bad.url} (HTTPS_PROXY)`);
-        expect(r.seconds).toBeLessThan(30);
-      } finally {
-        bad.close();
-      }
+      const r = await through(mode, ['sessions', 'wait', ID, '--timeout', '2']);
+      expect(r.code, `${mode}: ${r.stderr}`).toBe(5);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines, r.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^rcs: session ${ID}: the service could not be read within 2 s \\(.+\\); wait again later with \`rcs sessions wait ${ID}\`$`,
+        ),
+      );
+      if (mode === 'drop') expect(lines[0]).toContain(`the proxy ${r.proxy.url} (HTTPS_PROXY)`);
+      expect(r.seconds).toBeLessThan(30);
     }
   }, 90_000);
 
   it('upload --wait: no request runs past --timeout either (the create is cut, its outcome recorded as unknown)', async () => {
-    const bad = await badProxy('silent');
     const cwd = tempDir('rcs-px-');
     writeFileSync(join(cwd, 'call.srt'), labeledCall(rep, 3));
-    try {
-      const r = await timed(() =>
-        run(
-          ['upload', 'call.srt', '--email', rep, '--wait', '--timeout', '2'],
-          { HTTPS_PROXY: bad.url, ...LONG },
-          cwd,
-        ),
-      );
-      expect(r.code, r.stderr).toBe(1);
-      // A POST cut at the deadline may have reached the service: never re-sent, looked up next
-      // time (D28), even here where the tunnel never opened.
-      expect(r.stderr).toContain(
-        `rcs: call.srt: the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first, D28): POST ${BASE}/api/v1/real-call-sessions got no answer within 2000 ms`,
-      );
-      expect(r.seconds).toBeLessThan(30);
-      expect(readLedger(join(cwd, '.rcs-ledger.jsonl')).map((l) => l.status)).toEqual(['unknown']);
-    } finally {
-      bad.close();
-    }
+    const r = await through(
+      'silent',
+      ['upload', 'call.srt', '--email', rep, '--wait', '--timeout', '2'],
+      cwd,
+    );
+    expect(r.code, r.stderr).toBe(1);
+    // A POST cut at the deadline may have reached the service: never re-sent, looked up next
+    // time (D28), even here where the tunnel never opened.
+    expect(r.stderr).toContain(
+      `rcs: call.srt: the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first, D28): POST ${BASE}/api/v1/real-call-sessions got no answer within 2000 ms`,
+    );
+    expect(r.seconds).toBeLessThan(30);
+    expect(readLedger(join(cwd, '.rcs-ledger.jsonl')).map((l) => l.status)).toEqual(['unknown']);
   }, 60_000);
 
   it('a --timeout that is not a number of seconds is a usage error (exit 2) naming the flag, before any request', async () => {
