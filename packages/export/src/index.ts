@@ -26,6 +26,7 @@ export type {
 } from './files/manifest.js';
 export { prepareOutputDirectory } from './files/out-dir.js';
 export { csvColumnsOf } from './formats/columns.js';
+export { PARQUET_COMPRESSIONS, type ParquetCompression } from './formats/parquet-compression.js';
 export { recordShapeOf, SESSION_ITEM_SHAPE } from './formats/parquet-schema.js';
 export {
   DEFAULT_EXPORT_CONCURRENCY,

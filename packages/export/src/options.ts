@@ -8,6 +8,11 @@ import { EXPORT_TABLE, type ExportEntry } from '@rcs/client';
 import { isRunId } from './changes/run-id.js';
 import { usageError } from './errors.js';
 import type { ExportFormat } from './files/manifest.js';
+import {
+  compressionUnavailable,
+  PARQUET_COMPRESSIONS,
+  type ParquetCompression,
+} from './formats/parquet-compression.js';
 
 export interface ExportOptions {
   /** Path names of the exports (`users`, `real-call-sessions`, …) or `all`. */
@@ -32,6 +37,8 @@ export interface ExportOptions {
   rowGroupRows?: number | undefined;
   /** Parquet only: …or at this many bytes of uncompressed data, if first. Default 64 MiB. */
   rowGroupBytes?: number | undefined;
+  /** Parquet only: `snappy` (default), `zstd` (Node 22.15 or later) or `none`. */
+  compression?: ParquetCompression | undefined;
   /**
    * `--ack RUN`: the run the consumer applied last; the changes go from its snapshot
    * (EXPORT.md "The change contract").
@@ -77,6 +84,7 @@ export interface ExportPlan {
   full: boolean;
   rowGroupRows: number;
   rowGroupBytes: number;
+  compression: ParquetCompression;
 }
 
 const NAMES = EXPORT_TABLE.map((e) => e.resource).join(', ');
@@ -143,6 +151,19 @@ export function planExport(options: ExportOptions): ExportPlan {
     DEFAULT_ROW_GROUP_BYTES,
     MAX_ROW_GROUP_BYTES,
   );
+  const compression = options.compression ?? 'snappy';
+  if (options.compression !== undefined) {
+    if (format !== 'parquet') {
+      throw usageError(
+        '--compression applies to --format parquet only (the pages of a Parquet file)',
+      );
+    }
+    if (!PARQUET_COMPRESSIONS.includes(compression)) {
+      throw usageError(`--compression must be snappy, zstd or none, got "${String(compression)}"`);
+    }
+    const unavailable = compressionUnavailable(compression);
+    if (unavailable) throw usageError(unavailable);
+  }
   const archived = options.archived;
   if (archived !== undefined) {
     if (archived !== 'include' && archived !== 'only') {
@@ -193,5 +214,6 @@ export function planExport(options: ExportOptions): ExportPlan {
     full,
     rowGroupRows,
     rowGroupBytes,
+    compression,
   };
 }

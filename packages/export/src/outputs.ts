@@ -16,6 +16,7 @@ import {
   type PageEncoder,
   sessionItemsEncoder,
 } from './formats/encoders.js';
+import type { ParquetCompression } from './formats/parquet-compression.js';
 import type { ParquetOptions } from './formats/parquet-encoder.js';
 
 export interface OutputSettings {
@@ -25,6 +26,7 @@ export interface OutputSettings {
   /** Parquet: a row group is cut at this many rows, or this many uncompressed bytes. */
   rowGroupRows: number;
   rowGroupBytes: number;
+  compression: ParquetCompression;
 }
 
 function fileNameOf(resource: string, format: ExportFormat): string {
@@ -53,6 +55,7 @@ async function encodersOf(
     const options: ParquetOptions = {
       rowGroupRows: settings.rowGroupRows,
       rowGroupBytes: settings.rowGroupBytes,
+      compression: settings.compression,
     };
     return {
       main: parquet.parquetEncoder(

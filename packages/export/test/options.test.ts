@@ -95,6 +95,14 @@ describe('planExport: each bad input, in words', () => {
       { format: 'csv' as const, rowGroupBytes: 10 },
       "--row-group-bytes applies to --format parquet only (row groups are Parquet's)",
     ],
+    [
+      { format: 'jsonl' as const, compression: 'zstd' as const },
+      '--compression applies to --format parquet only (the pages of a Parquet file)',
+    ],
+    [
+      { format: 'parquet' as const, compression: 'gzip' as 'zstd' },
+      '--compression must be snappy, zstd or none, got "gzip"',
+    ],
     [{ archived: 'some' as 'only' }, '--archived must be include or only (D8), got "some"'],
     [
       { resources: ['users'], archived: 'include' as const },
@@ -121,6 +129,10 @@ describe('planExport: each bad input, in words', () => {
     expect(planExport({ ...parquet, rowGroupRows: 100_000_000 }).rowGroupRows).toBe(100_000_000);
     expect(planExport({ ...parquet, rowGroupBytes: 1 }).rowGroupBytes).toBe(1);
     expect(planExport(parquet)).toMatchObject({ rowGroupRows: 100_000, rowGroupBytes: 64 << 20 });
+    expect(planExport(parquet).compression).toBe('snappy');
+    for (const compression of ['snappy', 'zstd', 'none'] as const) {
+      expect(planExport({ ...parquet, compression }).compression).toBe(compression);
+    }
     for (const archived of ['include', 'only'] as const) {
       expect(planExport({ ...base, resources: ['tracks'], archived }).archived).toBe(archived);
     }

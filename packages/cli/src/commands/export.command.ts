@@ -67,6 +67,12 @@ export const registerExport: RegisterCommand = (root, kit) => {
       '--row-group-bytes <n>',
       'Parquet: or at this many bytes of uncompressed data, if first (default 67108864, 64 MiB)',
     )
+    .addOption(
+      new Option(
+        '--compression <codec>',
+        'Parquet: compression of the pages (default snappy; zstd needs Node 22.15 or later)',
+      ).choices(['snappy', 'zstd', 'none'] as const),
+    )
     .option(
       '--changes',
       'also write <resource>.changes.jsonl: what was inserted, updated, deleted since the last run in the directory (D27)',
@@ -100,6 +106,7 @@ export const registerExport: RegisterCommand = (root, kit) => {
             concurrency: opts.concurrency,
             rowGroupRows: opts.rowGroupRows,
             rowGroupBytes: opts.rowGroupBytes,
+            compression: opts.compression,
             ...(opts.archived ? { archived: opts.archived } : {}),
             csvRaw: Boolean(opts.csvRaw),
             bom: Boolean(opts.bom),

@@ -153,6 +153,8 @@ describe('rcs export (built CLI, spawned)', () => {
       '--row-group-bytes must be a whole number from 1 to 1073741824, got "0"',
     ],
     [['--row-group-rows', '1000'], '--row-group-rows applies to --format parquet only'],
+    [['--compression', 'zstd'], '--compression applies to --format parquet only'],
+    [['--format', 'parquet', '--compression', 'gzip'], "'gzip' is invalid"],
   ])('%j exits 2 with one line naming the flag, before any request', async (flags, message) => {
     const out = join(dir, 'never');
     const { code, stderr } = await rcs(['export', 'users', '--out', 'never', ...flags], mock, dir)
@@ -177,6 +179,55 @@ describe('rcs export (built CLI, spawned)', () => {
     expect(groups.reduce((n, g) => n + g, 0)).toBe(users.count);
     expect(groups.slice(0, -1).every((g) => g === 7)).toBe(true);
     expect(groups.at(-1)).toBeLessThanOrEqual(7);
+  });
+
+  it('--compression zstd and none write files DuckDB reads equal to the snappy default', async () => {
+    const files: Record<string, string> = {};
+    for (const compression of ['snappy', 'zstd', 'none']) {
+      const args = ['export', 'real-call-sessions', '--format', 'parquet', '--out', compression];
+      if (compression !== 'snappy') args.push('--compression', compression);
+      const { code, stderr } = await rcs(args, mock, dir).done;
+      expect(code, stderr).toBe(0);
+      const manifest = JSON.parse(await readFile(join(dir, compression, 'manifest.json'), 'utf8'));
+      expect(manifest.resources[0].parquet.compression).toBe(compression);
+      expect(manifest.resources[0].items.parquet.compression).toBe(compression);
+      files[compression] = join(dir, compression, manifest.resources[0].file);
+      files[`${compression} items`] = join(dir, compression, manifest.resources[0].items.file);
+    }
+    const db = await DuckDBInstance.create(':memory:');
+    const c = await db.connect();
+    const q = (sql: string) => c.runAndReadAll(sql).then((r) => r.getRowObjectsJS());
+    try {
+      for (const [compression, codec] of [
+        ['zstd', 'ZSTD'],
+        ['none', 'UNCOMPRESSED'],
+      ]) {
+        for (const table of ['', ' items']) {
+          const [file, snappy] = [files[compression + table]!, files[`snappy${table}`]!];
+          const codecs = await q(`SELECT DISTINCT compression FROM parquet_metadata('${file}')`);
+          expect(codecs).toEqual([{ compression: codec }]);
+          // Value for value: no row of one file is missing from the other, and none is extra.
+          const { n } = (await q(`SELECT count(*) AS n FROM '${file}'`))[0]!;
+          const { m } = (await q(`SELECT count(*) AS m FROM '${snappy}'`))[0]!;
+          expect(n).toBe(m);
+          expect(Number(n)).toBeGreaterThan(0);
+          for (const [a, b] of [
+            [file, snappy],
+            [snappy, file],
+          ]) {
+            const { d } = (
+              await q(
+                `SELECT count(*) AS d FROM (SELECT * FROM '${a}' EXCEPT ALL SELECT * FROM '${b}')`,
+              )
+            )[0]!;
+            expect(d).toBe(0n);
+          }
+        }
+      }
+    } finally {
+      c.closeSync();
+      db.closeSync();
+    }
   });
 
   for (const [signal, exitCode] of [

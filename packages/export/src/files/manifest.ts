@@ -5,6 +5,8 @@
  * the manifest first always sees files that are complete. It describes this run only.
  */
 
+import type { ParquetCompression } from '../formats/parquet-compression.js';
+
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_VERSION = 1;
 
@@ -30,7 +32,7 @@ interface ManifestChildFile {
  * Parquet type of each, from the generated record shapes; `?` marks a nullable nested field).
  */
 export interface ParquetFileShape {
-  compression: 'snappy' | 'zstd';
+  compression: ParquetCompression;
   rowGroups: { count: number; rows: number[] };
   schema: { name: string; type: string; nullable: boolean }[];
 }

@@ -3,7 +3,7 @@
  * and writes a row group the way a warehouse's own writer would: when it holds `rowGroupRows`
  * rows (default 100,000) or `rowGroupBytes` of uncompressed values (default 64 MiB), whichever
  * comes first; the last group of a file (and a smaller file) holds the rest. Pages of about
- * 1 MiB, statistics, snappy by default or zstd on request. `end()` writes the last group, the
+ * 1 MiB, statistics, snappy by default, zstd or none on request (parquet-compression.ts). `end()` writes the last group, the
  * page indexes and the footer. The bytes go to the same atomic file (hash, fsync, rename) as
  * JSONL and CSV.
  *
@@ -12,18 +12,16 @@
  * library shreds the rows into columns, encodes, compresses and writes the footer. One export
  * writes at a time (run.ts), so one group of rows is held at a time per table.
  */
-import * as zlib from 'node:zlib';
 import { type ColumnSource, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
 import { type ParquetFileShape, parquetFileShape } from '../files/manifest.js';
 import type { RecordShape } from '../shape.js';
 import type { ApiRecord, PageEncoder } from './encoders.js';
+import { type ParquetCompression, parquetCodecOf } from './parquet-compression.js';
 import { parquetColumnsOf, parquetSchemaOf } from './parquet-schema.js';
 import { ChunkSink } from './parquet-sink.js';
 import { ParquetColumns } from './parquet-values.js';
 
-type ParquetCompression = 'snappy' | 'zstd';
-
-/** The Parquet format's options (`--row-group-rows`, `--row-group-bytes`; `compression` has no flag yet). */
+/** The Parquet format's options (`--row-group-rows`, `--row-group-bytes`, `--compression`). */
 export interface ParquetOptions {
   /** A row group is written when it holds this many rows. */
   rowGroupRows?: number;
@@ -88,21 +86,6 @@ function positive(name: string, value: number): number {
   return value;
 }
 
-/**
- * zstd from Node's own zlib (libzstd, Node 22.15 and later): no dependency, maintained with
- * Node. hyparquet-writer takes it as a compressor for the ZSTD codec.
- */
-function zstdCompressors(): { ZSTD: (input: Uint8Array) => Uint8Array } {
-  const compress = (zlib as { zstdCompressSync?: (input: Uint8Array) => Uint8Array })
-    .zstdCompressSync;
-  if (typeof compress !== 'function') {
-    throw new Error(
-      `--compression zstd needs Node 22.15 or later (zstd in node:zlib); this is Node ${process.versions.node}`,
-    );
-  }
-  return { ZSTD: (input) => compress(input) };
-}
-
 /** A Parquet page encoder that also describes the file it wrote (for the manifest). */
 export interface ParquetEncoder extends PageEncoder<Uint8Array> {
   parquetShape(): ParquetFileShape;
@@ -125,9 +108,7 @@ export function parquetEncoder(
   const parquet = new ParquetWriter({
     writer: sink,
     schema,
-    ...(compression === 'zstd'
-      ? { codec: 'ZSTD', compressors: zstdCompressors() }
-      : { codec: 'SNAPPY' }),
+    ...parquetCodecOf(compression),
     statistics: true,
     createdBy,
   });

@@ -105,8 +105,9 @@ function converted(shape: FieldShape, value: unknown, size: SizeCounter): unknow
   switch (shape.type) {
     case 'string':
       if (typeof value !== 'string') throw new Misfit(shape.type, value);
-      // UTF-16 code units: the UTF-8 length for ASCII, close enough to size a group.
-      size.bytes += value.length + 4;
+      // As the file stores it (D27's 64 MiB are uncompressed bytes): its UTF-8 length, and the
+      // 4-byte length prefix of PLAIN encoding.
+      size.bytes += Buffer.byteLength(value, 'utf8') + 4;
       return value;
     case 'int64':
       if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
@@ -173,7 +174,7 @@ export class ParquetColumns {
     this.#columns = fields.map(() => []);
   }
 
-  /** Uncompressed bytes of the values taken so far (strings counted as their length). */
+  /** Uncompressed bytes of the values taken so far (text counted as its UTF-8 bytes). */
   get bytes(): number {
     return this.#size.bytes;
   }

@@ -77,6 +77,20 @@ describe('parquet encoder', () => {
     expect((await readParquet(path)).groupRows).toEqual([100, 100, 100]);
   });
 
+  it('the size bound counts text as its UTF-8 bytes, as the file stores it', async () => {
+    // 5,000 characters of two bytes each: 10,000 bytes a row, as in the ASCII case above.
+    const records = Array.from({ length: 300 }, (_, i) => ({
+      ...user(i),
+      firstName: 'é'.repeat(5_000),
+    }));
+    const { path } = await encodeToFile('wide.parquet', records, 100, { rowGroupBytes: 1_000_000 });
+    const table = await readParquet(path);
+    expect(table.groupRows).toEqual([100, 100, 100]);
+    expect(table.rows.map(actualRow)).toEqual(
+      records.map((r) => expectedRow(r, recordShapeOf('users'))),
+    );
+  });
+
   it('statistics on every column chunk; snappy by default, zstd on request', async () => {
     const records = Array.from({ length: 300 }, (_, i) => user(i));
     const shape = recordShapeOf('users');
