@@ -10,6 +10,7 @@ import {
 } from './config.js';
 import { CliError, type CredentialSources, noteCredentialSources, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
+import { type RequestDeadline, requestDeadlineMs } from './network/deadline.js';
 import { createProgress, type Progress } from './output/progress.js';
 import { safeLine } from './output/sanitize.js';
 import type { RunTracer } from './tracing/request.js';
@@ -65,8 +66,12 @@ export interface CliContext {
   outputClosed?: AbortSignal;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Resolves base URL and credentials (flag > env > config profile) and builds the client once. */
-  getClient(): Promise<RcsClient>;
+  /**
+   * Resolves base URL and credentials (flag > env > config profile) and builds the client once.
+   * `deadline`: what the command's `--timeout` means for each request (network/deadline.ts); the
+   * first call's counts, so a command passes it wherever it asks for the client.
+   */
+  getClient(deadline?: RequestDeadline): Promise<RcsClient>;
   /**
    * The credentials the client sends (resolved as for getClient). Only for fingerprints that
    * reveal nothing of them (D28, the upload ledger); never for output.
@@ -178,25 +183,6 @@ export async function resolveSettings(
   return { profile: profileName, baseUrl, apiKey, token, sources };
 }
 
-/** The network deadline of one request when RCS_NETWORK_TIMEOUT is not set (cli.md "Networks"). */
-const DEFAULT_NETWORK_TIMEOUT_SECONDS = 60;
-
-/**
- * RCS_NETWORK_TIMEOUT: the seconds one request may take in all, connection, proxy, TLS, answer
- * and retries included (issue 25 item 7: one deadline for every network wait).
- */
-export function networkDeadlineMs(env: NodeJS.ProcessEnv): number {
-  const raw = env.RCS_NETWORK_TIMEOUT?.trim();
-  if (!raw) return DEFAULT_NETWORK_TIMEOUT_SECONDS * 1000;
-  const seconds = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !(seconds > 0) || seconds > 86_400) {
-    throw usageError(
-      `RCS_NETWORK_TIMEOUT must be a number of seconds from 0.1 to 86400, got ${JSON.stringify(raw)}`,
-    );
-  }
-  return Math.max(100, Math.round(seconds * 1000));
-}
-
 /**
  * The CLI's one HTTP stack (issue 27): undici with a dispatcher for every request, direct or
  * through the proxy of the environment (network/fetch.ts), or undefined under Bun and Deno. With
@@ -270,8 +256,8 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
     progress() {
       return createProgress(io.stderr, io.stderrIsTTY && !quiet);
     },
-    getClient() {
-      client ??= build();
+    getClient(deadline) {
+      client ??= build(deadline);
       return client;
     },
     async getCredentials() {
@@ -280,7 +266,7 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
     },
   };
 
-  async function build(): Promise<RcsClient> {
+  async function build(deadline: RequestDeadline | undefined): Promise<RcsClient> {
     const settings = await settingsOnce();
     if (settings.baseUrl) assertNoUrlCredentials(settings.baseUrl, 'the base URL');
     if (!settings.baseUrl) {
@@ -299,7 +285,7 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
     const redact = makeRedactor([settings.apiKey, settings.token]);
     redactSecrets = redact;
     const create = io.createClient ?? createRcsClient;
-    const deadlineMs = networkDeadlineMs(io.env);
+    const deadlineMs = requestDeadlineMs(io.env, deadline);
     const fetch = await networkFetch(
       io.env,
       deadlineMs,

@@ -193,10 +193,7 @@ function describeWithoutRequestId(error: unknown, credentials: CredentialSources
     case 'AuthenticationError':
       return { exitCode: EXIT.auth, message: unauthorizedMessage(credentials) };
     case 'WaitTimeoutError':
-      return {
-        exitCode: EXIT.waitTimeout,
-        message: `session ${safeLine(e.sessionId)} is not DONE yet; wait again later with \`rcs sessions wait ${safeLine(e.sessionId)}\``,
-      };
+      return { exitCode: EXIT.waitTimeout, message: waitTimeoutMessage(e, credentials) };
     case 'SeatLimitError':
       return {
         exitCode: EXIT.failure,
@@ -252,6 +249,26 @@ function describeWithoutRequestId(error: unknown, credentials: CredentialSources
 }
 
 /**
+ * The wait for DONE ended (exit 5, cli.md). A session whose state was never read is not "not
+ * DONE yet": the line says the service could not be read in time and why, when a read failed
+ * (issue 25 item 7: one clear line at the deadline, a proxy that never answers included).
+ */
+function waitTimeoutMessage(
+  e: Error & { sessionId?: string; lastState?: string; timeoutMs?: number },
+  credentials: CredentialSources,
+): string {
+  const id = safeLine(e.sessionId);
+  const again = `wait again later with \`rcs sessions wait ${id}\``;
+  if (e.lastState !== undefined) return `session ${id} is not DONE yet; ${again}`;
+  const seconds = Math.round((e.timeoutMs ?? 0) / 100) / 10;
+  const why =
+    e.cause instanceof Error
+      ? describeWithoutRequestId(e.cause, credentials).message
+      : 'no answer; check your network';
+  return `session ${id}: the service could not be read within ${seconds} s (${why}); ${again}`;
+}
+
+/**
  * A request that failed on the network (issue 25 item 7, issue 28): one line from the shared
  * classification (network/failure.ts), naming the proxy when the request went through one.
  */
@@ -267,7 +284,7 @@ function connectionMessage(
     const proxy = proxyOf(e.cause);
     return `no answer within ${seconds} s from ${safeLine(e.url)}${
       proxy ? ` through the proxy ${proxy.shown} (${proxy.variable})` : ''
-    }; check your network${proxy ? ' and the proxy' : ''}, or allow longer with RCS_NETWORK_TIMEOUT=SECONDS`;
+    }; check your network${proxy ? ' and the proxy' : ''}, or allow longer with --timeout SECONDS (or RCS_NETWORK_TIMEOUT)`;
   }
   if (failure) return safeLine(describeFailure(failure, e.url));
   return `could not reach the service: ${safeLine(e.message)}; check --base-url / RCS_BASE_URL and your network`;

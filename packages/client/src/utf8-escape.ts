@@ -30,16 +30,16 @@ const nativeIsUtf8 = runtime?.getBuiltinModule?.('node:buffer')?.isUtf8;
  * that case is decided by the streaming decoder.
  */
 function isUtf8(chunks: Uint8Array[]): boolean {
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,MethodExpression: a false here leaves the answer to the decoder, which gives the same one
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,MethodExpression,ArrowFunction: a false here leaves the answer to the decoder, which gives the same one
   if (nativeIsUtf8 && chunks.every((chunk) => nativeIsUtf8(chunk))) return true;
   const decoder = new TextDecoder('utf-8', { fatal: true });
   try {
     for (const chunk of chunks) decoder.decode(chunk, { stream: true });
     decoder.decode();
-    return true;
   } catch {
     return false;
   }
+  return true;
 }
 
 /** The chunks as they are when they are UTF-8, else one buffer with each bad byte escaped. */
@@ -74,7 +74,8 @@ function sequenceAt(bytes: Uint8Array, i: number): number {
   if (lead < 0x80) return 1;
   const length = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : 0;
   const n = length || (lead >= 0xf0 && lead <= 0xf4 ? 4 : 0);
-  if (n === 0 || i + n > bytes.length) return 0;
+  // (A byte that starts no sequence, n 0, comes out as 0 below.)
+  if (i + n > bytes.length) return 0;
   const [low, high] = secondRange(lead);
   if (bytes[i + 1]! < low || bytes[i + 1]! > high) return 0;
   for (let k = 2; k < n; k++) {
@@ -91,7 +92,8 @@ function escapeBytes(bytes: Uint8Array): Uint8Array {
       for (let k = 0; k < n; k++) out.push(bytes[i + k]!);
       i += n;
     } else {
-      for (const c of `\\udc${bytes[i]!.toString(16).padStart(2, '0')}`) out.push(c.charCodeAt(0));
+      // (A byte that starts no sequence is 0x80 or more: always two hex digits.)
+      for (const c of `\\udc${bytes[i]!.toString(16)}`) out.push(c.charCodeAt(0));
       i++;
     }
   }

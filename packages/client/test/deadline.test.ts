@@ -1,6 +1,6 @@
-import { ConnectionError, createRcsClient, RcsError, TimeoutError } from '@rcs/client';
+import { ConnectionError, createRcsClient, RcsError, ServerError, TimeoutError } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
-import { API_KEY, BASE, SESSION_ID } from './helpers.js';
+import { API_KEY, BASE, SESSION_ID, sessionFixture } from './helpers.js';
 
 // Issue 25 item 7: one deadline for every network wait. `deadlineMs` bounds a request with all
 // its attempts and the waits between them; without it, each attempt has `timeoutMs` only.
@@ -77,6 +77,78 @@ describe('deadlineMs', () => {
     });
     await expect(get(client)).rejects.toMatchObject({ name: 'TimeoutError', timeoutMs: 30 });
     expect(attempts).toBe(3);
+  });
+
+  it('a request that answers in time succeeds: the deadline bounds it, it does not shorten each attempt to nothing', async () => {
+    const client = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      deadlineMs: 60_000,
+      // Answers after 20 ms, unless its request is aborted first (as fetch does).
+      fetch: (async (input: Request) => {
+        await new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, 20);
+          input.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(input.signal.reason);
+          });
+        });
+        return Response.json(sessionFixture('DONE'));
+      }) as typeof globalThis.fetch,
+    });
+    await expect(get(client)).resolves.toMatchObject({ id: SESSION_ID, state: 'DONE' });
+  });
+
+  it('no wait between retries runs past it: the last failure ends the request at once', async () => {
+    // Waits of up to 1,000 s between retries, a deadline of 200 ms: the first wait would pass it.
+    const { fetch } = alwaysFailing();
+    const client = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      fetch,
+      maxRetries: 5,
+      initialDelayMs: 1_000_000,
+      maxDelayMs: 1_000_000,
+      deadlineMs: 200,
+      adaptiveRate: false,
+    });
+    const error = await get(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(/ECONNRESET/);
+  });
+
+  it('nor past an answer: a 503 the deadline leaves no time to retry is the outcome', async () => {
+    const client = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      maxRetries: 5,
+      initialDelayMs: 1_000_000,
+      maxDelayMs: 1_000_000,
+      deadlineMs: 200,
+      adaptiveRate: false,
+      fetch: (async () =>
+        Response.json({ title: 'down', status: 503 }, { status: 503 })) as typeof globalThis.fetch,
+    });
+    const error = await get(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as ServerError).status).toBe(503);
+  });
+
+  it('a Retry-After that would end past it is not waited for: the answer it came with is the outcome', async () => {
+    const client = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      deadlineMs: 500,
+      adaptiveRate: false,
+      fetch: (async () =>
+        Response.json(
+          { title: 'down', status: 503 },
+          { status: 503, headers: { 'retry-after': '30' } },
+        )) as typeof globalThis.fetch,
+    });
+    const error = await get(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(client.stats).toMatchObject({ requests: 1, retries: 0 });
   });
 
   it('must be a positive number of milliseconds', () => {

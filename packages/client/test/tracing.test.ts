@@ -138,6 +138,7 @@ describe('the SDK traces its requests with OpenTelemetry (issue 29)', () => {
       ['rcs.retry', '503', 'retry-after'],
       ['rcs.retry', 'ConnectionError', 'backoff'],
     ]);
+    expect(ok?.events.map((e) => e.attributes?.['rcs.retry.number'])).toEqual([1, 2]);
     expect(ok?.events[0]?.attributes?.['rcs.wait.duration_ms']).toBe(0);
     expect(typeof ok?.events[1]?.attributes?.['rcs.wait.duration_ms']).toBe('number');
     expect(missing?.name).toBe('GET /api/v1/real-call-sessions/{sessionId}');
@@ -147,6 +148,50 @@ describe('the SDK traces its requests with OpenTelemetry (issue 29)', () => {
       'error.type': '404',
       'url.template': '/api/v1/real-call-sessions/{sessionId}',
     });
+  });
+
+  it('a request that fails for good: its span ends as an error with the error type, and the error reaches the caller', async () => {
+    const refused: typeof fetch = async () => {
+      throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
+    };
+    const rcs = createRcsClient({
+      baseUrl: mock.url,
+      apiKey: mock.info.apiKey,
+      tracing: openTelemetry({ tracer }),
+      maxRetries: 0,
+      fetch: refused,
+    });
+    const error = await rcs.exports.teams.list({ limit: 1 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ConnectionError' });
+    const [span] = await finished();
+    expect(span?.name).toBe('GET /api/v1/data-exports/teams');
+    expect(span?.status.code).toBe(SpanStatusCode.ERROR);
+    expect(span?.attributes['error.type']).toBe('ConnectionError');
+  });
+
+  it("a request held back by the rate controller after a 429: an event with its wait, counted in the run's rate-limit wait", async () => {
+    let calls = 0;
+    const limitedOnce: typeof fetch = async (input, init) => {
+      calls++;
+      if (calls === 1) {
+        return new Response('{}', { status: 429, headers: { 'retry-after': '1' } });
+      }
+      return fetch(input, init);
+    };
+    const rcs = client(limitedOnce);
+    const first = rcs.exports.teams.list({ limit: 1 });
+    // The second request starts once the 429 is in: the controller holds it until the pause ends.
+    while (rcs.stats.rateLimited === 0) await new Promise((r) => setTimeout(r, 5));
+    const second = rcs.exports.teams.list({ limit: 1 });
+    await Promise.all([first, second]);
+    const held = (await finished())
+      .flatMap((span) => span.events)
+      .filter((e) => e.name === 'rcs.rate_limit.wait')
+      .map((e) => e.attributes?.['rcs.wait.duration_ms'] as number);
+    expect(held.length).toBeGreaterThan(0);
+    expect(held.every((ms) => ms > 0)).toBe(true);
+    // The run's rate-limit wait: the 1 s the service asked for, and every hold.
+    expect(rcs.stats.rateLimitWaitMs).toBe(1_000 + held.reduce((a, b) => a + b, 0));
   });
 
   it('waitUntilDone: one span whose reads are its children and whose pauses are events', async () => {

@@ -6,6 +6,31 @@ const bytes = (...b: number[]) => Uint8Array.from(b);
 const text = (chunks: Uint8Array[]) =>
   Buffer.concat(chunks.map((c) => Buffer.from(c))).toString('utf8');
 
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The escape as its definition says: each byte that starts no valid sequence becomes \\udcXX. */
+function reference(input: number[]): string {
+  let out = '';
+  for (let i = 0; i < input.length; ) {
+    const n = [1, 2, 3, 4].find((length) => {
+      if (i + length > input.length) return false;
+      try {
+        return [...strict.decode(Uint8Array.from(input.slice(i, i + length)))].length === 1;
+      } catch {
+        return false;
+      }
+    });
+    if (n === undefined) {
+      out += `\\udc${input[i]!.toString(16)}`;
+      i++;
+    } else {
+      out += Buffer.from(input.slice(i, i + n)).toString('utf8');
+      i += n;
+    }
+  }
+  return out;
+}
+
 describe('escapeInvalidUtf8 (D29: bytes that are not UTF-8 are not silently U+FFFD)', () => {
   it('returns valid UTF-8 as it is, even split across chunks (property)', () => {
     fc.assert(
@@ -31,6 +56,47 @@ describe('escapeInvalidUtf8 (D29: bytes that are not UTF-8 are not silently U+FF
     ];
     for (const [input, expected] of cases) {
       expect(text(escapeInvalidUtf8([input]))).toBe(expected);
+    }
+  });
+
+  it('chunks are joined in order before escaping', () => {
+    expect(text(escapeInvalidUtf8([bytes(0x61), bytes(0xff, 0x62), bytes(0x63)]))).toBe(
+      'a\\udcffbc',
+    );
+  });
+
+  it('agrees with a strict UTF-8 decoder on every lead byte, at every boundary of the bytes after it, whole or cut short', () => {
+    // Each case is a lead and up to three bytes after it, apart from the next case by a space
+    // (which no sequence takes in). The bytes after it sit at the edges of RFC 3629's ranges.
+    const seconds = [0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff];
+    const cases: number[][] = [];
+    for (let lead = 0; lead < 256; lead++) {
+      for (const second of seconds) {
+        const full = [lead, second, 0x80, 0xbf];
+        for (let length = 1; length <= 4; length++) cases.push(full.slice(0, length));
+        cases.push(
+          [lead, second, 0x7f, 0x80],
+          [lead, second, 0xc0, 0x80],
+          [lead, second, 0x80, 0xc0],
+        );
+      }
+    }
+    const input = Uint8Array.from(cases.flatMap((c) => [...c, 0x20]));
+    const expected = cases.map((c) => `${reference(c)} `).join('');
+    expect(text(escapeInvalidUtf8([input]))).toBe(expected);
+  });
+
+  it('a sequence at the end of the answer: whole, kept; cut short, each of its bytes escaped, nothing read past the end', () => {
+    const seconds = [0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0];
+    for (let lead = 0x80; lead < 256; lead++) {
+      for (const second of seconds) {
+        // After a byte that is never UTF-8, so that the answer is escaped whatever the end.
+        for (const cut of [[lead], [lead, second], [lead, second, 0x80]]) {
+          expect(text(escapeInvalidUtf8([Uint8Array.from([0xff, ...cut])]))).toBe(
+            reference([0xff, ...cut]),
+          );
+        }
+      }
     }
   });
 

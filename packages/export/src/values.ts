@@ -47,7 +47,8 @@ export function dateTimeProblem(text: string): string | undefined {
   }
   if (second === 60) return 'a leap second, which no export format can hold';
   if (second > 59) return 'a date-time that does not exist (no such second)';
-  if (m[7] !== undefined && (Number(m[7]) > 23 || Number(m[8]) > 59)) {
+  // (With Z there is no offset: Number(undefined) is NaN, which passes both.)
+  if (Number(m[7]) > 23 || Number(m[8]) > 59) {
     return 'a date-time that does not exist (no such UTC offset)';
   }
   return undefined;
@@ -81,23 +82,18 @@ const FIELDS = new WeakMap<object, Map<string, FieldShape>>();
 
 function fieldsOf(shape: Extract<FieldShape, { type: 'struct' }>): Map<string, FieldShape> {
   let fields = FIELDS.get(shape);
+  // Stryker disable next-line ConditionalExpression: the cache gives speed, never another answer
   if (!fields) {
     fields = new Map(shape.fields.map((f) => [f.name, f.shape]));
+    // Stryker disable next-line CallExpression: the cache gives speed, never another answer
     FIELDS.set(shape, fields);
   }
   return fields;
 }
 
 function shown(value: unknown): string {
-  let text: string;
-  if (typeof value === 'number') text = String(value);
-  else if (typeof value === 'string') {
-    // Lone surrogates shown as escapes: the line itself must stay valid text.
-    text = JSON.stringify(value).replace(
-      /\p{Surrogate}/gu,
-      (c) => `\\u${c.charCodeAt(0).toString(16)}`,
-    );
-  } else text = String(value);
+  // JSON.stringify writes a lone surrogate as its escape (\ud800): the line stays valid text.
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
@@ -129,10 +125,11 @@ function check(value: unknown, shape: Shape): void {
     case 'object': {
       if (value === null) return;
       if (Array.isArray(value)) {
+        // Stryker disable next-line all: no export has a date-time below a list (record-shapes.ts), so today the element's shape changes no answer; it is passed on for when one does
         const element = shape?.type === 'list' ? shape.element : undefined;
-        for (let i = 0; i < value.length; i++) {
+        for (const [i, item] of value.entries()) {
           try {
-            check(value[i], element);
+            check(item, element);
           } catch (caught) {
             throw caught instanceof Impossible ? caught.within(`[${i}]`) : caught;
           }
@@ -166,6 +163,7 @@ export function checkRecordValues(resource: ExportResource, records: readonly Ap
     try {
       check(record, shape);
     } catch (caught) {
+      // Stryker disable next-line ConditionalExpression: check throws nothing else (anything else is a bug, rethrown as it is)
       if (!(caught instanceof Impossible)) throw caught;
       const field = caught.path.slice(1);
       throw new ImpossibleValueError(

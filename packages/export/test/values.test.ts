@@ -30,6 +30,33 @@ describe('D29: values that cannot be true', () => {
     expect(dateTimeProblem('yesterday')).toMatch(/not an RFC 3339 date-time/);
   });
 
+  it('names each field out of its range, at both ends', () => {
+    const cases: [string, RegExp][] = [
+      ['2026-00-10T00:00:00Z', /no such month/],
+      ['2026-01-00T00:00:00Z', /no such day/],
+      ['2026-01-01T00:60:00Z', /no such time of day/],
+      ['2026-01-01T00:00:61Z', /no such second/],
+      ['2026-01-01T00:00:00+00:60', /no such UTC offset/],
+      ['2026-01-01T00:00:00-23:59', /^$/],
+      ['2026-12-31T23:59:59+23:59', /^$/],
+    ];
+    for (const [text, why] of cases) expect(dateTimeProblem(text) ?? '', text).toMatch(why);
+  });
+
+  it('knows the length of every month, in leap years, common years and centuries', () => {
+    for (const year of [2024, 2026, 1900, 2000]) {
+      for (let month = 1; month <= 12; month++) {
+        for (let day = 28; day <= 31; day++) {
+          const text = `${year}-${String(month).padStart(2, '0')}-${day}T00:00:00Z`;
+          const rolledOver =
+            new Date(text.replace(/-\d+T/, '-01T')).getUTCMonth() !==
+            new Date(Date.UTC(year, month - 1, day)).getUTCMonth();
+          expect(dateTimeProblem(text) !== undefined, text).toBe(rolledOver);
+        }
+      }
+    }
+  });
+
   it('agrees with Date for every real day (property)', () => {
     fc.assert(
       fc.property(
@@ -92,6 +119,65 @@ describe('D29: values that cannot be true', () => {
       // The line itself is valid text.
       expect((error as Error).message).not.toMatch(/\p{Surrogate}/u);
     }
+  });
+
+  it('says which kind of invalid text: bytes that were not UTF-8 (escaped by the client) or a lone surrogate', () => {
+    const why = (text: string) => {
+      try {
+        checkRecordValues('real-call-sessions', [session({ transcript: text })]);
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(why('a\udcffb')).toMatch(/bytes that are not UTF-8 on the wire, shown as \\udcXX/);
+    expect(why('a\ud800b')).toMatch(/text that is not valid Unicode \(a lone surrogate\) \(D29\)$/);
+  });
+
+  it('the error is an ImpossibleValueError by name too (the CLI tells errors apart by name)', () => {
+    const error = (() => {
+      try {
+        checkRecordValues('real-call-sessions', [session({ createdAt: 'soon' })]);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect((error as Error).name).toBe('ImpossibleValueError');
+  });
+
+  it('a long value is shown cut at 80 characters; one of exactly 80 whole', () => {
+    const message = (createdAt: string) => {
+      try {
+        checkRecordValues('real-call-sessions', [session({ createdAt })]);
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    const long = `2026-${'9'.repeat(100)}`;
+    expect(message(long)).toContain(`createdAt is ${JSON.stringify(long).slice(0, 77)}..., not`);
+    const eighty = 'x'.repeat(78); // 80 with its quotes
+    expect(message(eighty)).toContain(`createdAt is "${eighty}", not`);
+  });
+
+  it('a property name that is not valid Unicode is named as such', () => {
+    let message = '';
+    try {
+      checkRecordValues('real-call-sessions', [session({ analysis: { 'k\ud800': 1 } })]);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toBe(
+      'real-call-sessions: record "s-1": analysis."k\\ud800" is "k\\ud800", a property name that is not valid Unicode (D29)',
+    );
+  });
+
+  it('fields the record shapes do not know are checked too, however deep, and pass when valid', () => {
+    const extra = { note: 'fine', nested: { deeper: ['a', 1, { x: 'y' }] } };
+    expect(() => checkRecordValues('real-call-sessions', [session(extra)])).not.toThrow();
+    expect(() =>
+      checkRecordValues('real-call-sessions', [
+        session({ nested: { deeper: [{ x: Number.POSITIVE_INFINITY }] } }),
+      ]),
+    ).toThrow(/nested\.deeper\[0\]\.x is Infinity, a number that is not finite/);
   });
 
   it('a surrogate pair is valid text; a string that only looks like a date outside a date-time field passes', () => {

@@ -364,6 +364,33 @@ describe('HTTP/1.1 on one connection (issue 25)', () => {
     ]);
   });
 
+  it('Expect: 100-continue with a declared body of exactly 1 MiB: the interim 100, the limit is inclusive', async () => {
+    const s = await start();
+    const head =
+      `POST /api/v1/real-call-sessions HTTP/1.1\r\nhost: localhost\r\nx-api-key: ${ACME.key}\r\n` +
+      `content-type: application/json\r\nexpect: 100-continue\r\ncontent-length: ${1024 * 1024}\r\n\r\n`;
+    const answer = await raw(s.url, head, { until: /^HTTP\/1\.1 \d{3} [^\r]*\r\n\r\n/ });
+    expect(answer.status).toBe(100);
+  });
+
+  it('a GET or HEAD that carries a body is answered as without one (its body is not read)', async () => {
+    const s = await start();
+    const teams = '/api/v1/data-exports/teams?limit=1';
+    const request = (method: string, body: string, extra = '') =>
+      `${method} ${teams} HTTP/1.1\r\nhost: localhost\r\nx-api-key: ${ACME.key}\r\n${extra}` +
+      (body ? `content-length: ${body.length}\r\n\r\n${body}` : '\r\n');
+    const plain = await statuses(
+      s.url,
+      request('GET', '') + request('HEAD', '', 'connection: close\r\n'),
+    );
+    const carrying = await statuses(
+      s.url,
+      request('GET', 'hello') + request('HEAD', 'hello', 'connection: close\r\n'),
+    );
+    expect(plain[0]).toBe(200);
+    expect(carrying).toEqual(plain);
+  });
+
   it('a 413 closes the connection: the rest of the body may still be coming', async () => {
     const s = await start();
     const big = `POST /api/v1/real-call-sessions HTTP/1.1\r\nhost: localhost\r\nx-api-key: ${ACME.key}\r\ncontent-type: application/json\r\ncontent-length: 2000000\r\n\r\n${'x'.repeat(2_000_000)}`;

@@ -1,7 +1,7 @@
 import { Option } from '@commander-js/extra-typings';
 import { usageError } from '../errors.js';
 import { didYouMean } from './did-you-mean.js';
-import { examples, type RegisterCommand } from './kit.js';
+import { examples, type RegisterCommand, TIMEOUT_HELP } from './kit.js';
 
 /** The nine exports' path names (EXPORT_RESOURCES, kept equal by program.test.ts), then `all`. */
 const EXPORT_NAMES = [
@@ -82,6 +82,7 @@ export const registerExport: RegisterCommand = (root, kit) => {
       'with --changes: the run id your warehouse applied last; the changes go from that run (EXPORT.md)',
     )
     .option('--full', 'with --changes: compare with no earlier run (every record an insert)')
+    .option('--timeout <seconds>', TIMEOUT_HELP)
     .addHelpText(
       'after',
       examples([
@@ -113,6 +114,7 @@ export const registerExport: RegisterCommand = (root, kit) => {
             changes: Boolean(opts.changes),
             ...(opts.ack !== undefined ? { ack: opts.ack } : {}),
             full: Boolean(opts.full),
+            timeout: opts.timeout,
           },
           ctx,
         );

@@ -22,6 +22,7 @@ import {
 import type { CliContext } from '../context.js';
 import { CliError, describeError, requestIdSuffix } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
+import { parseSeconds, type RequestDeadline } from '../network/deadline.js';
 import { createExportProgress, formatCount, renderTable } from '../output/export-progress.js';
 import { safeLine } from '../output/sanitize.js';
 import { parsePositiveInt } from './validate-flags.js';
@@ -35,10 +36,12 @@ export interface ExportOptions extends Omit<EngineOptions, IntegerFlags> {
   concurrency?: number | string | undefined;
   rowGroupRows?: number | string | undefined;
   rowGroupBytes?: number | string | undefined;
+  /** `--timeout`, seconds as typed: the network deadline of each request (cli.md "Networks"). */
+  timeout?: string | undefined;
 }
 
 /** The integer flags as typed, checked by the CLI's one integer-flag parser (exit 2). */
-function engineOptions(options: ExportOptions): EngineOptions {
+function engineOptions({ timeout: _network, ...options }: ExportOptions): EngineOptions {
   const whole = (flag: string, value: number | string | undefined, max: number) =>
     typeof value === 'string' ? parsePositiveInt(flag, value, max) : value;
   return {
@@ -72,8 +75,11 @@ function summary(manifest: Manifest): string {
 export async function runExport(options: ExportOptions, ctx: CliContext): Promise<number> {
   let settings: EngineOptions;
   let plan: ReturnType<typeof planExport>;
+  let deadline: RequestDeadline | undefined;
   try {
     // Every option is checked before anything else, the API key included (exit 2).
+    const timeoutSeconds = parseSeconds('--timeout', options.timeout);
+    if (timeoutSeconds !== undefined) deadline = { timeoutSeconds };
     settings = engineOptions(options);
     plan = planExport(settings);
   } catch (caught) {
@@ -95,7 +101,7 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
   const run = {
     ...settings,
     // Made once the output path is checked (cli.md "Unattended runs": exit 2 before any request).
-    client: () => ctx.getClient(),
+    client: () => ctx.getClient(deadline),
     signal: ctx.signal,
     version: ctx.version,
     onProgress: (event: ExportProgressEvent) => {

@@ -33,3 +33,10 @@ export const examples = (lines: string[]) =>
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+/**
+ * `--timeout` where it is the network deadline (cli.md "Networks"): every command that talks to
+ * the service without waiting for DONE.
+ */
+export const TIMEOUT_HELP =
+  'give up on a request after this many seconds, retries included (default 60, env RCS_NETWORK_TIMEOUT)';

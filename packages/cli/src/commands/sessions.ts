@@ -1,23 +1,27 @@
 import type { CliContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
+import { parseSeconds } from '../network/deadline.js';
 import { safeLine } from '../output/sanitize.js';
 import { renderSession } from '../output/session-view.js';
-import { DEFAULT_WAIT_SECONDS, parseSeconds, sessionIdArg } from './validate-flags.js';
+import { DEFAULT_WAIT_SECONDS, sessionIdArg } from './validate-flags.js';
 
 export interface SessionsGetOptions {
   sessionId: string;
+  /** Seconds, as typed: the network deadline (instead of RCS_NETWORK_TIMEOUT). */
+  timeout?: string;
 }
 
 export interface SessionsWaitOptions {
   sessionId: string;
-  /** Seconds, as typed. */
+  /** Seconds, as typed: the wait for DONE; no request runs past it either. */
   timeout?: string;
 }
 
 /** `rcs sessions get`: the session as the API returns it (--json) or rendered for a person. */
 export async function runGet(opts: SessionsGetOptions, ctx: CliContext): Promise<number> {
   const id = sessionIdArg(opts.sessionId);
-  const client = await ctx.getClient();
+  const timeoutSeconds = parseSeconds('--timeout', opts.timeout);
+  const client = await ctx.getClient(timeoutSeconds === undefined ? undefined : { timeoutSeconds });
   const session = await client.sessions.get(id, { signal: ctx.signal });
   print(ctx, session);
   return EXIT.ok;
@@ -29,8 +33,9 @@ export async function runGet(opts: SessionsGetOptions, ctx: CliContext): Promise
  */
 export async function runWait(opts: SessionsWaitOptions, ctx: CliContext): Promise<number> {
   const id = sessionIdArg(opts.sessionId);
-  const timeoutMs = (parseSeconds('--timeout', opts.timeout) ?? DEFAULT_WAIT_SECONDS) * 1000;
-  const client = await ctx.getClient();
+  const waitSeconds = parseSeconds('--timeout', opts.timeout) ?? DEFAULT_WAIT_SECONDS;
+  const timeoutMs = waitSeconds * 1000;
+  const client = await ctx.getClient({ waitSeconds });
   const progress = ctx.progress();
   progress.set(id, `waiting for session ${id}`);
   try {

@@ -17,7 +17,10 @@ export const registerUpload: RegisterCommand = (root, kit) => {
       collect,
     )
     .option('--wait', 'wait for each session to be scored and show the scorecard')
-    .option('--timeout <seconds>', 'longest wait per session with --wait (default 600)')
+    .option(
+      '--timeout <seconds>',
+      'with --wait: the longest wait per session, exit 5 (default 600); without: the seconds a request may take, retries included (default 60)',
+    )
     .option('--concurrency <n>', 'uploads in flight at once (default 4)')
     .option('--ledger <file>', 'ledger of finished uploads (default .rcs-ledger.jsonl)')
     .option('--force', 'upload again even if the ledger says it was uploaded')

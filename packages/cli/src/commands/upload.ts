@@ -19,8 +19,8 @@ import { UploadTask } from '../upload/task.js';
 export type { UploadOptions } from '../upload/options.js';
 
 export async function run(opts: UploadOptions, ctx: CliContext): Promise<number> {
-  const { files, items, rep, concurrency, timeoutMs } = await planUpload(opts, ctx);
-  const client = await ctx.getClient();
+  const { files, items, rep, concurrency, timeoutMs, deadline } = await planUpload(opts, ctx);
+  const client = await ctx.getClient(deadline);
   // D28: the ledger's lines count only for this service and credential.
   const service = serviceIdentity(client.baseUrl, await ctx.getCredentials());
   const ledgerPath = resolve(ctx.cwd, opts.ledger ?? DEFAULT_LEDGER);

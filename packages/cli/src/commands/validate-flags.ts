@@ -32,16 +32,6 @@ export function parseNonNegativeNumber(
   return n;
 }
 
-/** Seconds as given on the command line (`--timeout 90`, `--timeout 1.5`). */
-export function parseSeconds(flag: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (String(raw).trim() === '' || !Number.isFinite(n) || n <= 0) {
-    throw usageError(`${flag} must be a number of seconds greater than 0, got "${raw}"`);
-  }
-  return n;
-}
-
 /** R1, D5: exactly one of --email / --user-id designates the rep. */
 export function repDesignator(
   opts: { email?: string | undefined; userId?: string | undefined },

@@ -8,7 +8,7 @@ export interface UploadOptions {
   scorecardId?: string;
   speaker?: string[];
   wait?: boolean;
-  /** Seconds, as typed. */
+  /** Seconds, as typed: with --wait the wait for DONE per session, else the network deadline. */
   timeout?: string;
   concurrency?: string;
   ledger?: string;

@@ -2,12 +2,12 @@ import {
   DEFAULT_WAIT_SECONDS,
   hex24,
   parsePositiveInt,
-  parseSeconds,
   repDesignator,
 } from '../commands/validate-flags.js';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
+import { parseSeconds, type RequestDeadline } from '../network/deadline.js';
 import { safeLine } from '../output/sanitize.js';
 import { expandFiles, parseSpeakerMap } from './files.js';
 import { DEFAULT_UPLOAD_CONCURRENCY, type UploadOptions } from './options.js';
@@ -21,7 +21,10 @@ export interface UploadPlan {
   items: Item[];
   rep: ReturnType<typeof repDesignator>;
   concurrency: number;
+  /** With --wait: the longest wait for DONE per session. */
   timeoutMs: number;
+  /** What --timeout means for each request: the wait with --wait, else the network deadline. */
+  deadline: RequestDeadline | undefined;
 }
 
 export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<UploadPlan> {
@@ -31,7 +34,13 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
   const scorecardId = hex24('--scorecard-id', opts.scorecardId);
   const concurrency =
     parsePositiveInt('--concurrency', opts.concurrency, 64) ?? DEFAULT_UPLOAD_CONCURRENCY;
-  const timeoutMs = (parseSeconds('--timeout', opts.timeout) ?? DEFAULT_WAIT_SECONDS) * 1000;
+  const timeout = parseSeconds('--timeout', opts.timeout);
+  const waitSeconds = timeout ?? DEFAULT_WAIT_SECONDS;
+  const deadline: RequestDeadline | undefined = opts.wait
+    ? { waitSeconds }
+    : timeout === undefined
+      ? undefined
+      : { timeoutSeconds: timeout };
   if (opts.meetingName !== undefined && opts.meetingName.length === 0) {
     throw new CliError(EXIT.usage, '--meeting-name must not be empty');
   }
@@ -105,5 +114,5 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
     if (first === undefined) firstWithText.set(item.body.transcript, item.loaded.file);
     else item.duplicateOf = first;
   }
-  return { files, items, rep, concurrency, timeoutMs };
+  return { files, items, rep, concurrency, timeoutMs: waitSeconds * 1000, deadline };
 }

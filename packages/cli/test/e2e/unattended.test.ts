@@ -3,6 +3,7 @@ import {
   closeSync,
   existsSync,
   openSync,
+  readdirSync,
   readFileSync,
   statfsSync,
   writeFileSync,
@@ -86,6 +87,24 @@ async function until(condition: () => boolean, ms = 10_000): Promise<void> {
   }
 }
 
+/**
+ * Until a thread of `child` sleeps opening a FIFO that no one writes (Linux: its wchan is
+ * `wait_for_partner`): the run is then stuck for good, on a machine however loaded, instead of
+ * after a guessed delay.
+ */
+async function blockedOnFifo(child: ChildProcess): Promise<void> {
+  const tasks = `/proc/${child.pid}/task`;
+  const waiting = () =>
+    readdirSync(tasks).some((tid) => {
+      try {
+        return readFileSync(join(tasks, tid, 'wchan'), 'utf8') === 'wait_for_partner';
+      } catch {
+        return false; // the thread ended meanwhile
+      }
+    });
+  await until(waiting, 30_000);
+}
+
 /** A TCP listener that counts connections and answers none: "no request was sent" is 0. */
 async function connectionCounter(): Promise<{ url: string; count: () => number; close(): void }> {
   let connections = 0;
@@ -139,12 +158,12 @@ describe('signals (item 1): a cron `timeout` always ends the run', () => {
     const dir = tempDir();
     execFileSync('mkfifo', [join(dir, 'call.srt')]);
     const run = spawnRcs(['upload', 'call.srt', '--email', rep], { cwd: dir, env });
-    await delay(1_000); // reading the FIFO now blocks for good
-    const sent = Date.now();
+    // Reading the FIFO now blocks for good (and the signal handlers are in place before it).
+    await blockedOnFifo(run.child);
     run.child.kill('SIGTERM');
     const r = await run.done;
+    // Ended by the graceful stop's deadline (spawnRcs would have killed it, 137, after 30 s).
     expect(shellStatus(r)).toBe(143);
-    expect(Date.now() - sent).toBeLessThan(8_000);
     expect(r.stderr).toMatch(/stopped after 3 s without finishing the graceful stop/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
@@ -154,14 +173,15 @@ describe('signals (item 1): a cron `timeout` always ends the run', () => {
     const dir = tempDir();
     execFileSync('mkfifo', [join(dir, 'call.srt')]);
     const run = spawnRcs(['upload', 'call.srt', '--email', rep], { cwd: dir, env });
-    await delay(1_000);
+    await blockedOnFifo(run.child);
     run.child.kill('SIGTERM');
     await delay(200);
-    const sent = Date.now();
     run.child.kill('SIGINT');
     const r = await run.done;
+    // 130, SIGINT's: the second signal ended it; the first one's graceful deadline would have
+    // ended it with 143 and its line.
     expect(shellStatus(r)).toBe(130);
-    expect(Date.now() - sent).toBeLessThan(1_500);
+    expect(r.stderr).not.toMatch(/stopped after 3 s/);
   });
 });
 

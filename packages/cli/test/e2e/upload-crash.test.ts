@@ -18,10 +18,10 @@ import {
 // commit point of its ledger (just before and just after each write and each fsync: the intent
 // line before the create POST, the outcome written over it after the answer), then run again to
 // completion; every file must then have exactly one session on the service, counted through the
-// sessions export. The points are found by tracing a run with an LD_PRELOAD shim (crash/
-// ledger-crash.c, built here with `cc`), the same shim that kills the process.
+// sessions export. The points are found by tracing a run with the LD_PRELOAD shim of the crash
+// tests (test/support/crash-at.c, built here with `cc`), the same shim that kills the process.
 
-const SHIM_SOURCE = fileURLToPath(new URL('./crash/ledger-crash.c', import.meta.url));
+const SHIM_SOURCE = fileURLToPath(new URL('../support/crash-at.c', import.meta.url));
 const LEDGER = '.rcs-ledger.jsonl';
 const FILES = ['a.srt', 'b.srt'];
 
@@ -32,7 +32,7 @@ beforeAll(() => {
   assertBuilt();
   if (process.platform !== 'linux')
     throw new Error('the crash test needs Linux (LD_PRELOAD, /proc)');
-  shim = join(tempDir('rcs-crash-shim-'), 'ledger-crash.so');
+  shim = join(tempDir('rcs-crash-shim-'), 'crash-at.so');
   execFileSync('cc', ['-shared', '-fPIC', '-O2', '-o', shim, SHIM_SOURCE, '-ldl']);
 });
 afterAll(async () => {
@@ -49,6 +49,9 @@ function batch(rep: string, round: number): { dir: string; texts: string[] } {
   });
   return { dir, texts };
 }
+
+/** The shim's settings: every write, fsync and rename of the ledger is a commit point. */
+const LEDGER_POINTS = { CRASH_CALLS: 'write,fsync,rename', CRASH_FILE: `/${LEDGER}` };
 
 function upload(m: MockProcess, dir: string, env: Record<string, string> = {}) {
   return runCli(['upload', ...FILES, '--email', m.repEmails[0] ?? '', '--concurrency', '1'], {
@@ -80,25 +83,30 @@ describe('rcs upload killed at every commit point of its ledger', () => {
       const traced = batch(rep, 0);
       const trace = join(traced.dir, 'trace.txt');
       const clean = await upload(m, traced.dir, {
+        ...LEDGER_POINTS,
         LD_PRELOAD: shim,
-        RCS_CRASH_FILE: `/${LEDGER}`,
-        RCS_CRASH_TRACE: trace,
+        CRASH_TRACE: trace,
       });
       expect(clean.signal).toBeNull();
-      const points = existsSync(trace) ? readFileSync(trace, 'utf8').trim().split('\n') : [];
-      // Per file at least: the intent line (write, fsync) and its outcome (write, fsync), each
-      // before and after.
-      expect(points.length).toBeGreaterThanOrEqual(FILES.length * 8);
-      expect(points.join('\n')).toMatch(/before fsync/);
+      const calls = existsSync(trace) ? readFileSync(trace, 'utf8').trim().split('\n') : [];
+      // Per file at least: the intent line (write, fsync) and its outcome (write, fsync).
+      expect(calls.length).toBeGreaterThanOrEqual(FILES.length * 4);
+      expect(calls.join('\n')).toMatch(/ fsync$/m);
+      // Every point: just before and just after each call.
+      const points = calls.flatMap((call) =>
+        (['before', 'after'] as const).map((when) => ({ call, when })),
+      );
 
       for (let at = 0; at < points.length; at++) {
         const { dir, texts } = batch(rep, at + 1);
+        const point = points[at]!;
         const killed = await upload(m, dir, {
+          ...LEDGER_POINTS,
           LD_PRELOAD: shim,
-          RCS_CRASH_FILE: `/${LEDGER}`,
-          RCS_CRASH_AT: String(at),
+          CRASH_AT: point.call.split(' ')[0]!,
+          CRASH_WHEN: point.when,
         });
-        const where = `killed at point ${points[at]}`;
+        const where = `killed ${point.when} call ${point.call}`;
         // With lost answers, a run may stop early (every later point moves), so a run that ended on
         // its own is fine there; with a service that answers, every point is reached.
         if (mockArgs.length === 0) expect(killed.signal, where).toBe('SIGKILL');

@@ -3,7 +3,9 @@
  * back by an independent reader (DuckDB), `--changes` across fixtures that differ by known
  * inserts, updates and deletes, and an interrupted run that must leave the last good state.
  */
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EXPORT_TABLE } from '@rcs/client';
@@ -266,11 +268,21 @@ describe('rcs export --changes (D27)', () => {
     try {
       const names = (await readdir(out())).sort();
       const sums = await Promise.all(names.map((n) => sha(join(out(), n))));
+      let child: ChildProcess | undefined;
       const run = runCli(['export', 'all', '--format', 'csv', '--changes', '--out', out()], {
         cwd,
         env: { RCS_BASE_URL: slow.url, RCS_API_KEY: HOSTILE_API_KEY },
-        onSpawn: (child) => setTimeout(() => child.kill('SIGTERM'), 1000),
+        onSpawn: (spawned) => {
+          child = spawned;
+        },
       });
+      // Mid-run, however loaded the machine: the run holds the directory's lock and waits 5 s
+      // for its first page.
+      const lock = join(out(), '.rcs-export.lock'); // EXPORT.md "Locks"
+      for (let i = 0; i < 600 && !existsSync(lock); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(existsSync(lock)).toBe(true);
+      child?.kill('SIGTERM');
       const r = await run;
       expect(r.code).toBe(143);
       expect((await readdir(out())).sort()).toEqual(names);

@@ -165,6 +165,25 @@ describe('describeError: the line of a failure the service answered ends with it
     expect(message.split('request id').length).toBe(2);
   });
 
+  it('the wait for DONE: exit 5 and the id to wait on; "not DONE yet" only when a state was read', () => {
+    expect(describeError(new WaitTimeoutError('abc', 2_000, 'PROCESSING'))).toEqual({
+      exitCode: EXIT.waitTimeout,
+      message: 'session abc is not DONE yet; wait again later with `rcs sessions wait abc`',
+    });
+    // No read answered (a proxy that never answers): the state is unknown, and the line says so.
+    expect(describeError(new WaitTimeoutError('abc', 2_500))).toEqual({
+      exitCode: EXIT.waitTimeout,
+      message:
+        'session abc: the service could not be read within 2.5 s (no answer; check your network); wait again later with `rcs sessions wait abc`',
+    });
+    // Every read failed: the last failure, in its own words.
+    const refused = new ConnectionError('ECONNREFUSED');
+    expect(describeError(new WaitTimeoutError('abc', 2_000, undefined, refused))).toEqual({
+      exitCode: EXIT.waitTimeout,
+      message: `session abc: the service could not be read within 2 s (${describeError(refused).message}); wait again later with \`rcs sessions wait abc\``,
+    });
+  });
+
   it('a failure without an answer has no request id', () => {
     expect(describeError(new ConnectionError('GET x failed')).message).not.toMatch(/request id/);
   });

@@ -130,7 +130,7 @@ describe('the line of each failure', () => {
   it('the deadline: one line with the seconds, the URL and the proxy when there was one', () => {
     const direct = new TimeoutError(60_000, { method: 'GET', url: URL_ });
     expect(line(direct)).toBe(
-      `no answer within 60 s from ${URL_}; check your network, or allow longer with RCS_NETWORK_TIMEOUT=SECONDS`,
+      `no answer within 60 s from ${URL_}; check your network, or allow longer with --timeout SECONDS (or RCS_NETWORK_TIMEOUT)`,
     );
     const proxied = new TimeoutError(2_500, {
       method: 'GET',
@@ -138,7 +138,7 @@ describe('the line of each failure', () => {
       cause: new ProxiedFailure(proxy, new DOMException('aborted', 'AbortError')),
     });
     expect(line(proxied)).toBe(
-      `no answer within 2.5 s from ${URL_} through the proxy http://proxy.corp:3128 (HTTPS_PROXY); check your network and the proxy, or allow longer with RCS_NETWORK_TIMEOUT=SECONDS`,
+      `no answer within 2.5 s from ${URL_} through the proxy http://proxy.corp:3128 (HTTPS_PROXY); check your network and the proxy, or allow longer with --timeout SECONDS (or RCS_NETWORK_TIMEOUT)`,
     );
   });
 
