@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   acquireExportLock,
   ExportLockedError,
@@ -15,8 +15,23 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'rcs-lock-'));
 });
 afterEach(async () => {
+  vi.useRealTimers();
   await rm(dir, { recursive: true, force: true });
 });
+
+/** This machine's boot id, as another rcs on it records it (undefined where there is none). */
+async function ourBootId(): Promise<string | undefined> {
+  const text = await readFile('/proc/sys/kernel/random/boot_id', 'utf8').catch(() => undefined);
+  return text?.trim() || undefined;
+}
+
+/** A pid that surely belongs to a running process other than ours: our parent. */
+const LIVE_PID = process.ppid;
+
+/** When the lock file's lease was last renewed, as another process sees it. */
+async function leaseAgeMs(path: string): Promise<number> {
+  return Date.now() - (await stat(path)).mtimeMs;
+}
 
 /** A pid that surely belongs to no running process: one that has just exited. */
 function deadPid(): number {
@@ -108,5 +123,151 @@ describe('export lock', () => {
     await expect(lock.assertHeld()).rejects.toThrow(/was taken over by another run/);
     await lock.release();
     expect(JSON.parse(await readFile(path, 'utf8')).token).toBe('theirs');
+  });
+
+  it('refuses a lock of this host whose owner is alive, naming it and how fresh its lease is', async () => {
+    const path = join(dir, LOCK_FILE);
+    const bootId = await ourBootId();
+    await writeFile(
+      path,
+      JSON.stringify({
+        pid: LIVE_PID,
+        host: hostname(),
+        ...(bootId ? { bootId } : {}),
+        startedAt: '2026-01-01T00:00:00Z',
+        token: 'theirs',
+      }),
+    );
+    const renewed = new Date(Date.now() - 30_200);
+    await utimes(path, renewed, renewed);
+    const error = await acquireExportLock(dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ExportLockedError);
+    expect((error as Error).name).toBe('ExportLockedError');
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^another rcs export is writing to ${dir} \\(pid ${LIVE_PID} on ${hostname()}, started 2026-01-01T00:00:00Z, lease renewed 3[01] s ago\\); wait for it to finish\\. A lock whose owner is gone is taken over: at once on the same host, after 120 s without renewal from another host$`,
+      ),
+    );
+    expect(JSON.parse(await readFile(path, 'utf8')).token).toBe('theirs');
+  });
+
+  it.each([
+    ['without a boot id (an older rcs)', {}],
+    ['with a boot id that is not text', { bootId: 12345 }],
+    ['without a start time', { startedAt: undefined }],
+  ])('refuses a live owner of this host %s', async (_, fields) => {
+    const path = join(dir, LOCK_FILE);
+    await writeFile(
+      path,
+      JSON.stringify({
+        pid: LIVE_PID,
+        host: hostname(),
+        startedAt: '2026-01-01T00:00:00Z',
+        ...fields,
+      }),
+    );
+    await expect(acquireExportLock(dir)).rejects.toThrow(
+      `(pid ${LIVE_PID} on ${hostname()}, started ${'startedAt' in fields ? 'at an unknown time' : '2026-01-01T00:00:00Z'}, lease renewed`,
+    );
+  });
+
+  it.each([
+    ['half-written', '{"pid": 12'],
+    ['without a pid', JSON.stringify({ host: hostname(), startedAt: '' })],
+    [
+      'with a pid that is not a number',
+      JSON.stringify({ pid: String(LIVE_PID), host: hostname() }),
+    ],
+    ['without a host', JSON.stringify({ pid: LIVE_PID, startedAt: '' })],
+  ])('a lock %s is judged by its lease alone', async (_, text) => {
+    const path = join(dir, LOCK_FILE);
+    await writeFile(path, text);
+    await expect(acquireExportLock(dir)).rejects.toThrow(
+      `another rcs export is writing to ${dir} (its owner could not be read); wait for it to finish`,
+    );
+    const old = new Date(Date.now() - LOCK_LEASE_MS - 5_000);
+    await utimes(path, old, old);
+    const lock = await acquireExportLock(dir);
+    expect(JSON.parse(await readFile(path, 'utf8')).pid).toBe(process.pid);
+    await lock.release();
+  });
+
+  it('a lease given for the run decides when another host takes over', async () => {
+    const path = join(dir, LOCK_FILE);
+    await writeFile(
+      path,
+      JSON.stringify({ pid: LIVE_PID, host: 'some-other-host', startedAt: '' }),
+    );
+    const renewed = new Date(Date.now() - 10_000);
+    await utimes(path, renewed, renewed);
+    await expect(acquireExportLock(dir, { leaseMs: 60_000 })).rejects.toThrow(
+      /lease renewed 10 s ago.*after 60 s without renewal from another host/,
+    );
+    const lock = await acquireExportLock(dir, { leaseMs: 5_000 });
+    await lock.release();
+  });
+
+  it('a lock that cannot be removed is reported after a few tries, not tried for ever', async () => {
+    // A directory under the lock's name: its owner cannot be read and it cannot be unlinked.
+    const path = join(dir, LOCK_FILE);
+    await mkdir(path);
+    await expect(acquireExportLock(dir)).rejects.toThrow('its owner could not be read');
+    const old = new Date(Date.now() - LOCK_LEASE_MS - 5_000);
+    await utimes(path, old, old);
+    await expect(acquireExportLock(dir)).rejects.toThrow(
+      `could not take the export lock ${path}; try again`,
+    );
+  });
+
+  it('a directory that does not exist is an error of its own, not a lock held by another', async () => {
+    const error = await acquireExportLock(join(dir, 'missing')).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(ExportLockedError);
+    expect(error).toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('removes only the partial files rcs leaves (dot files), not a file of the user ending alike', async () => {
+    await writeFile(join(dir, '.users.jsonl.123.abcd1234.partial'), 'half');
+    await writeFile(join(dir, 'notes.partial'), 'mine');
+    const lock = await acquireExportLock(dir);
+    expect((await readdir(dir)).sort()).toEqual([LOCK_FILE, 'notes.partial'].sort());
+    await lock.release();
+  });
+
+  it('releasing twice never frees the lock of a later run of this process', async () => {
+    const first = await acquireExportLock(dir);
+    await first.release();
+    const second = await acquireExportLock(dir);
+    await first.release();
+    await expect(acquireExportLock(dir)).rejects.toThrow(/another export of this process/);
+    await second.assertHeld();
+    await second.release();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('renews its lease while it holds the lock, so that no other host takes it over', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const lock = await acquireExportLock(dir);
+    const path = join(dir, LOCK_FILE);
+    // As the file looks after a long pause of the run: its lease expired.
+    const old = new Date(Date.now() - LOCK_LEASE_MS - 5_000);
+    await utimes(path, old, old);
+    await vi.advanceTimersByTimeAsync(LOCK_LEASE_MS);
+    await vi.waitFor(async () => expect(await leaseAgeMs(path)).toBeLessThan(LOCK_LEASE_MS));
+    await lock.assertHeld();
+    await lock.release();
+  });
+
+  it('stops renewing once released: a later lock in its place keeps its own lease', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const lock = await acquireExportLock(dir);
+    await lock.release();
+    const path = join(dir, LOCK_FILE);
+    await writeFile(path, JSON.stringify({ pid: LIVE_PID, host: 'new-pod', startedAt: '' }));
+    const old = new Date(Date.now() - LOCK_LEASE_MS - 5_000);
+    await utimes(path, old, old);
+    await vi.advanceTimersByTimeAsync(LOCK_LEASE_MS);
+    // Give a renewal, had one been started, the time to reach the disk.
+    await new Promise((done) => setTimeout(done, 100));
+    expect(await leaseAgeMs(path)).toBeGreaterThan(LOCK_LEASE_MS);
   });
 });
