@@ -62,14 +62,14 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** This machine's boot id, or '' where there is none (the caller records only a real one). */
-async function bootId(): Promise<string> {
+/** This machine's boot id ('' or undefined where there is none: the caller records a real one). */
+async function bootId(): Promise<string | undefined> {
   try {
     return (await readFile(BOOT_ID_FILE, 'utf8')).trim();
-    // Stryker disable next-line BlockStatement: without a boot id file, '' and undefined are both "none" to the caller
   } catch {
-    return '';
+    // No boot id on this system.
   }
+  return undefined;
 }
 
 async function readOwner(path: string): Promise<LockOwner | undefined> {
@@ -105,10 +105,10 @@ function goneBecause(owner: LockOwner, me: LockOwner): string | undefined {
 async function leaseAgeMs(path: string): Promise<number | undefined> {
   try {
     return Date.now() - (await stat(path)).mtimeMs;
-    // Stryker disable next-line BlockStatement: an empty catch returns undefined as well
   } catch {
-    return undefined;
+    // Gone: no lease.
   }
+  return undefined;
 }
 
 export interface LockOptions {
@@ -139,7 +139,6 @@ export async function acquireExportLock(
       try {
         await handle.writeFile(`${JSON.stringify(me)}\n`);
         await handle.sync();
-        // Stryker disable next-line BlockStatement: closing releases the descriptor; the lock's content is written
       } finally {
         await handle.close();
       }

@@ -12,6 +12,7 @@ import {
   StateWriter,
   stateFileOf,
 } from '../../src/changes/state-file.js';
+import { openFilesUnder } from '../support/open-files.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -105,6 +106,17 @@ describe('change state file', () => {
     expect(header).toMatchObject({ ...TRACKS, count: 1 });
     const body = (await readFile(path)).subarray((await readFile(path)).indexOf(0x0a) + 1);
     expect(header.sha256).toBe(createHash('sha256').update(body).digest('hex'));
+  });
+
+  it('leaves no file open once written, read whole, read in part or refused', async () => {
+    const path = await writeState(['a', 'b', 'c']);
+    await readAll(path);
+    for await (const _ of readState(path, TRACKS)) break;
+    await readError(path, { ...TRACKS, runId: 'r2' });
+    await writeFile(path, (await readFile(path, 'utf8')).replace(hashOf('b'), hashOf('B')));
+    await readError(path);
+    const open = await openFilesUnder(dir);
+    if (open !== undefined) expect(open).toEqual([]);
   });
 
   it('a snapshot is never written over: its run id is new', async () => {
@@ -292,6 +304,14 @@ describe('change state file', () => {
       );
       expect((await readError(path)).message).toBe(
         `${path} is damaged (2 records where its header says 3: truncated or appended to); run with --full to start over (every record an insert; reload the tables)`,
+      );
+    });
+
+    it('a header whose count was edited', async () => {
+      const path = await writeState(['a', 'b']);
+      await editHeaderJson(path, (h) => ({ ...h, count: 3 }));
+      expect((await readError(path)).message).toContain(
+        'is damaged (2 records where its header says 3: truncated or appended to)',
       );
     });
 

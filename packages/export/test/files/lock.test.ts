@@ -9,6 +9,7 @@ import {
   LOCK_FILE,
   LOCK_LEASE_MS,
 } from '../../src/files/lock.js';
+import { openFilesUnder } from '../support/open-files.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -269,5 +270,20 @@ describe('export lock', () => {
     // Give a renewal, had one been started, the time to reach the disk.
     await new Promise((done) => setTimeout(done, 100));
     expect(await leaseAgeMs(path)).toBeGreaterThan(LOCK_LEASE_MS);
+  });
+
+  it('a run whose lock file was removed by someone finds out, and its release removes nothing', async () => {
+    const lock = await acquireExportLock(dir);
+    await rm(join(dir, LOCK_FILE));
+    await expect(lock.assertHeld()).rejects.toThrow(ExportLockedError);
+    await lock.release();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('leaves no file open while it holds the lock', async () => {
+    const lock = await acquireExportLock(dir);
+    const open = await openFilesUnder(dir);
+    await lock.release();
+    if (open !== undefined) expect(open).toEqual([]);
   });
 });
