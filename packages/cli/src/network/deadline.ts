@@ -5,14 +5,14 @@
 import { usageError } from '../errors.js';
 
 /** The network deadline of one request when neither `--timeout` nor RCS_NETWORK_TIMEOUT says. */
-export const DEFAULT_NETWORK_TIMEOUT_SECONDS = 60;
+const DEFAULT_NETWORK_TIMEOUT_SECONDS = 60;
 
 /**
  * The longest `--timeout` and RCS_NETWORK_TIMEOUT take: a day. Node's timers hold at most
  * 2^31-1 ms (24.8 days) and fire at once past it, so a larger value would end a wait at once
  * instead of later.
  */
-export const MAX_SECONDS = 86_400;
+const MAX_SECONDS = 86_400;
 
 /**
  * Seconds as given on the command line or in the environment (`--timeout 90`, `--timeout 1.5`,
