@@ -1,10 +1,9 @@
 /**
- * One export run: the named exports written one after another, `concurrency` pages in flight
- * for the whole run (one p-limit for every page), each export streamed in page order to its
- * output. The latency bound is the pages in flight, not the exports open: while one export
- * writes, the next reads ahead its first window of pages, so neither the page-1 round trip nor
- * the tail of an export leaves the budget idle (issue 26; bench/export/latency.mjs). One export's
- * output, buffers and change batches are open at a time, plus one window of pages read ahead.
+ * One export run: the named exports one after another, each with `concurrency` pages in flight
+ * (one p-limit for all its pages), streamed in page order to its output. The latency bound is
+ * the pages in flight, not the exports open: one export at a time keeps the budget full but for
+ * one page-1 round trip and one tail per export (issue 26; bench/export/latency.mjs), and holds
+ * one export's pages, buffers and change batches at a time.
  *
  * Directory mode is all-or-nothing: data files are committed (renamed into place) only when every
  * export finished and verified, then the manifest is written last. Any failure or interruption
@@ -177,64 +176,6 @@ async function exportOne(
   return { result, startedAt, finishedAt: now() };
 }
 
-type Written = Timed & { file: FileResult; changes: ChangesResult | undefined };
-
-/**
- * Runs the exports in plan order, each written only after the one before it has finished (its
- * turn), while the next one already reads ahead its first window of pages. The page-1 round
- * trip and the tail of each export then overlap with its neighbour, so the pages in flight stay
- * at `concurrency` across the boundaries (issue 26's latency bound; bench/export/latency.mjs),
- * and at most two exports are open: one writing, one reading ahead (never two writers).
- * The first failure stops the others and is the one reported.
- */
-async function runInTurn(
-  plan: ExportPlan,
-  deps: RunDeps,
-  exportEntry: (
-    entry: ExportEntry,
-    turn: Promise<void>,
-    run: (write: (records: ApiRecord[]) => Promise<void>) => Promise<Timed>,
-  ) => Promise<Written>,
-): Promise<Written[]> {
-  const limiter = pLimit(plan.concurrency);
-  const stop = new AbortController();
-  const runDeps = { ...deps, signal: AbortSignal.any([deps.signal, stop.signal]) };
-  const scope = deps.scope ?? unobserved;
-  let failure: { entry: ExportEntry; error: unknown } | undefined;
-  const runs: Promise<Written>[] = [];
-  let turn: Promise<void> = Promise.resolve();
-  for (const entry of plan.entries) {
-    const myTurn = turn;
-    const running = scope(entry.resource, async (report) => {
-      const written = await exportEntry(entry, myTurn, (write) =>
-        exportOne(entry, plan, runDeps, limiter, write),
-      );
-      report({
-        'rcs.export.records': written.result.count,
-        'rcs.export.bytes': written.file.written.bytes,
-        'rcs.export.pages': written.result.pages,
-        'rcs.export.format': plan.format,
-      });
-      return written;
-    });
-    running.catch((error: unknown) => {
-      failure ??= { entry, error };
-      stop.abort(error);
-    });
-    runs.push(running);
-    turn = running.then(() => undefined);
-    // Handled here: a turn nobody waits for (a later export failed first) must not go unhandled.
-    turn.catch(() => undefined);
-    // The next export starts reading once this one may write (the one before it finished).
-    await myTurn.catch(() => undefined);
-    if (failure) break;
-  }
-  const settled = await Promise.allSettled(runs);
-  if (failure) throw named(failure.entry, failure.error, deps.signal);
-  // Without a failure every run was fulfilled.
-  return settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-}
-
 /** Directory mode: files, lock, manifest. Returns the manifest that was written. */
 export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promise<Manifest> {
   const dir = plan.dir;
@@ -252,39 +193,44 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   const committed = plan.changes ? await committedChanges(dir) : undefined;
   const runId = newRunId(startedAt);
   try {
-    const done = await runInTurn(plan, deps, async (entry, turn, run) => {
-      // This export's output and change tracker open at its first write, once the export before
-      // it has finished (its turn): until then its pages are only read ahead.
-      let output: FileOutput | undefined;
-      let tracker: ChangeTracker | undefined;
-      const open = async (): Promise<FileOutput> => {
-        await turn;
-        output = await FileOutput.open(dir, entry.resource, plan);
-        outputs.set(entry.resource, output);
-        if (plan.changes) {
-          const base = await baseOf(dir, entry.resource, plan, committed);
-          bases.set(entry.resource, base);
-          tracker = new ChangeTracker(dir, entry.resource, {
-            runId,
-            base,
-            filters: filtersOf(entry.resource, plan.archived),
-            withholdDeletes: plan.allowDrift,
+    const limiter = pLimit(plan.concurrency);
+    const done: (Timed & { file: FileResult; changes: ChangesResult | undefined })[] = [];
+    const scope = deps.scope ?? unobserved;
+    for (const entry of plan.entries) {
+      try {
+        await scope(entry.resource, async (report) => {
+          const output = await FileOutput.open(dir, entry.resource, plan);
+          outputs.set(entry.resource, output);
+          let tracker: ChangeTracker | undefined;
+          if (plan.changes) {
+            const base = await baseOf(dir, entry.resource, plan, committed);
+            bases.set(entry.resource, base);
+            tracker = new ChangeTracker(dir, entry.resource, {
+              runId,
+              base,
+              filters: filtersOf(entry.resource, plan.archived),
+              withholdDeletes: plan.allowDrift,
+            });
+            trackers.set(entry.resource, tracker);
+          }
+          const timed = await exportOne(entry, plan, deps, limiter, async (records) => {
+            await output.writePage(records);
+            await tracker?.add(records);
           });
-          trackers.set(entry.resource, tracker);
-        }
-        return output;
-      };
-      let opened: Promise<FileOutput> | undefined;
-      const timed = await run(async (records) => {
-        opened ??= open();
-        await (await opened).writePage(records);
-        await tracker?.add(records);
-      });
-      opened ??= open();
-      // fsync + verify as soon as this export is complete; nothing is visible yet.
-      const file = await (await opened).finish();
-      return { ...timed, file, changes: await tracker?.finish() };
-    });
+          // fsync + verify as soon as this export is complete; nothing is visible yet.
+          const file = await output.finish();
+          done.push({ ...timed, file, changes: await tracker?.finish() });
+          report({
+            'rcs.export.records': timed.result.count,
+            'rcs.export.bytes': file.written.bytes,
+            'rcs.export.pages': timed.result.pages,
+            'rcs.export.format': plan.format,
+          });
+        });
+      } catch (error) {
+        throw named(entry, error, deps.signal);
+      }
+    }
 
     // Every export is complete, exact (or accepted drift) and verified: make them visible.
     // The data and change files first; the change state moves only with the manifest's rename
