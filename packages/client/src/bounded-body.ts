@@ -8,7 +8,11 @@ export async function readBounded(
   limit: number,
 ): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const chunks = await readBoundedChunks(body, limit);
-  if (!chunks) return undefined;
+  return chunks && concatBytes(chunks);
+}
+
+/** The chunks one after the other, in one new buffer. */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   let size = 0;
   for (const c of chunks) size += c.byteLength;
   const out = new Uint8Array(size);

@@ -9,6 +9,8 @@
  * as they are, after one fast validating decode.
  */
 
+import { concatBytes } from './bounded-body.js';
+
 type IsUtf8 = (input: Uint8Array) => boolean;
 interface NodeLike {
   process?: { getBuiltinModule?: (id: string) => { isUtf8?: IsUtf8 } | undefined };
@@ -44,19 +46,7 @@ function isUtf8(chunks: Uint8Array[]): boolean {
 
 /** The chunks as they are when they are UTF-8, else one buffer with each bad byte escaped. */
 export function escapeInvalidUtf8(chunks: Uint8Array[]): Uint8Array[] {
-  return isUtf8(chunks) ? chunks : [escapeBytes(concat(chunks))];
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const c of chunks) size += c.byteLength;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return isUtf8(chunks) ? chunks : [escapeBytes(concatBytes(chunks))];
 }
 
 /** Bytes 2.. of a sequence whose lead is `lead`: the range of the second byte (RFC 3629). */
