@@ -8,6 +8,7 @@ import {
   type ExportResource,
 } from './exports-table.js';
 import type { paths } from './generated/openapi.js';
+import { PageBody } from './page-body.js';
 import {
   assertLimit,
   assertPage,
@@ -45,6 +46,12 @@ export interface ExportAccessor<R extends { id: string }, Q> {
   readonly path: string;
   /** One page, as the service answers it. */
   list(options?: ExportListOptions<Q>): Promise<{ data: R[]; meta: ExportMeta }>;
+  /**
+   * One page, its body not parsed yet: for a reader that holds pages ahead of its consumer and
+   * parses each in its turn (`body.json()`), so that pages waiting are bytes, not records
+   * (issue 27). Failures are thrown as by `list`.
+   */
+  listBody(options?: ExportListOptions<Q>): Promise<PageBody<{ data: R[]; meta: ExportMeta }>>;
   /** Every record, de-duplicated by `id`, in page order; see `stats` (D9). */
   all(options?: ExportAllOptions<Q>): ExportIterable<R>;
 }
@@ -116,8 +123,19 @@ function assertArchived(entry: ExportEntry, archived: unknown): void {
 }
 
 function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
-  async function list(options: Record<string, unknown> = {}, parentSpan?: TracedSpan) {
-    assertKnownKeys(options, [...QUERY_KEYS, ...REQUEST_OPTION_KEYS], `exports.${entry.name}.list`);
+  type AnyPage = Page<{ id: string } & Record<string, unknown>>;
+
+  /** One page's body; `method` names the accessor's method in an error about its options. */
+  async function readBody(
+    options: Record<string, unknown>,
+    method: 'list' | 'listBody' | 'all',
+    parentSpan?: TracedSpan,
+  ): Promise<PageBody<AnyPage>> {
+    assertKnownKeys(
+      options,
+      [...QUERY_KEYS, ...REQUEST_OPTION_KEYS],
+      `exports.${entry.name}.${method}`,
+    );
     const { query, request } = splitOptions(options);
     if (query.page !== undefined) assertPage(query.page as number);
     if (query.limit !== undefined) assertLimit(query.limit as number);
@@ -125,18 +143,29 @@ function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
     // The nine rows share one shape; the per-row types are restored by ExportsApi.
     const get = deps.api.GET as unknown as (
       path: string,
-      init: { params: { query: Record<string, unknown> }; fetch: FetchLike },
-    ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+      init: {
+        params: { query: Record<string, unknown> };
+        fetch: FetchLike;
+        parseAs: 'arrayBuffer';
+      },
+    ) => Promise<{ data?: ArrayBuffer; error?: unknown; response: Response }>;
     const result = await get(entry.path, {
       params: { query },
       fetch: deps.transport({ ...request, parentSpan, urlTemplate: entry.path }),
+      // Parsed by the caller in its turn (PageBody): an error's body is still parsed here.
+      parseAs: 'arrayBuffer',
     });
     const qs = new URLSearchParams(query as Record<string, string>).toString();
     const url = `${deps.baseUrl}${entry.path}${qs ? `?${qs}` : ''}`;
     const error = errorOf(result, { method: 'GET', url }, deps);
     if (error) throw error;
-    return result.data as Page<{ id: string } & Record<string, unknown>>;
+    // (No data: an answer without a body, read as an empty one.)
+    return new PageBody(new Uint8Array(result.data ?? new ArrayBuffer(0)));
   }
+
+  const listBody = (options: Record<string, unknown> = {}) => readBody(options, 'listBody');
+  const list = async (options: Record<string, unknown> = {}) =>
+    (await readBody(options, 'list')).json() as AnyPage;
 
   function all(options: Record<string, unknown> = {}) {
     assertKnownKeys(
@@ -153,7 +182,7 @@ function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
       else rest[key] = value;
     }
     return paginate(
-      (page, limit, signal, parent) => list({ ...rest, page, limit, signal }, parent),
+      (page, limit, signal, parent) => readBody({ ...rest, page, limit, signal }, 'all', parent),
       paging as PaginateOptions,
       deps.tracing && {
         tracing: deps.tracing,
@@ -164,7 +193,7 @@ function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
     );
   }
 
-  return { resource: entry.resource, name: entry.name, path: entry.path, list, all };
+  return { resource: entry.resource, name: entry.name, path: entry.path, list, listBody, all };
 }
 
 export function createExports(deps: ExportDeps): {

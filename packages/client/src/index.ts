@@ -27,6 +27,7 @@ export type {
   ExportsApi,
 } from './exports.js';
 export * from './exports-table.js';
+export { PageBody } from './page-body.js';
 export {
   type Anomaly,
   type EngineOptions,

@@ -26,7 +26,16 @@ export interface Page<T> {
   meta: PageMeta;
 }
 
-export type PageReader<T> = (page: number, limit: number, signal: AbortSignal) => Promise<Page<T>>;
+/**
+ * Reads one page. What it gives (`R`) is turned into a page by `checkShape` when the page's turn
+ * comes: a reader may give the body unparsed (`PageBody`), so that pages read ahead are held as
+ * bytes, not as records (issue 27).
+ */
+export type PageReader<T, R = Page<T>> = (
+  page: number,
+  limit: number,
+  signal: AbortSignal,
+) => Promise<R>;
 
 /** p-limit's shape: runs `fn` when a slot of the (possibly shared) budget is free. */
 export type Limiter = <R>(fn: () => Promise<R>) => Promise<R>;
@@ -63,8 +72,8 @@ export interface EngineResult {
   maxPagesHeld: number;
 }
 
-export interface EngineOptions<T extends { id: string }> {
-  read: PageReader<T>;
+export interface EngineOptions<T extends { id: string }, R = Page<T>> {
+  read: PageReader<T, R>;
   /** Records per page asked for (D7). */
   limit: number;
   /**
@@ -77,10 +86,11 @@ export interface EngineOptions<T extends { id: string }> {
   signal: AbortSignal;
   ids: IdTracker;
   /**
-   * Checks a page's shape before anything else; throw to refuse it. Default: `data` an array and
-   * `meta.total` a number (a missing `meta.page` or `hasNext` is tolerated).
+   * Turns what `read` gave into a page, in page order, when its turn comes, and checks its shape
+   * before anything else; throw to refuse it. Default: `data` an array and `meta.total` a number
+   * (a missing `meta.page` or `hasNext` is tolerated).
    */
-  checkShape?: (page: unknown, n: number) => Page<T>;
+  checkShape?: (page: R, n: number) => Page<T>;
   /** Called for each anomaly; throw to stop the run, return to go on. */
   onAnomaly: (anomaly: Anomaly) => void;
   /** Hands over one page's new records, in page order; awaited before the next page. */
@@ -90,14 +100,14 @@ export interface EngineOptions<T extends { id: string }> {
 /** Pages read past the announced ones, at least, before a growing list stops being followed. */
 const MIN_EXTRA_PAGES = 10;
 
-export async function runPages<T extends { id: string }>(
-  options: EngineOptions<T>,
+export async function runPages<T extends { id: string }, R = Page<T>>(
+  options: EngineOptions<T, R>,
 ): Promise<EngineResult> {
   const { limit, window: pageWindow, onAnomaly } = options;
   const own = new AbortController();
   const signal = AbortSignal.any([options.signal, own.signal]);
   const checkShape = options.checkShape ?? lenientShape<T>;
-  const held = new Map<number, Promise<Page<T>>>();
+  const held = new Map<number, Promise<R>>();
   const result: EngineResult = {
     count: 0,
     total: 0,

@@ -1,6 +1,7 @@
 import pLimitImport from 'p-limit';
 import { RcsError } from './errors.js';
 import { defaultExport } from './interop.js';
+import { PageBody } from './page-body.js';
 import { type Page, type PageMeta, runPages } from './page-engine.js';
 import { type ClientTracing, errorType, type TraceAttributes, type TracedSpan } from './tracing.js';
 
@@ -20,13 +21,16 @@ const pLimit = defaultExport(pLimitImport);
 
 export type { Page, PageMeta, PageReader } from './page-engine.js';
 
-/** A page reader that may be told the span its request belongs to. */
+/**
+ * A page reader that may be told the span its request belongs to. It may give the page's body
+ * unparsed (PageBody): pages read ahead then wait as bytes, parsed in their turn (issue 27).
+ */
 type TracedPageReader<T> = (
   page: number,
   limit: number,
   signal: AbortSignal,
   parent?: TracedSpan,
-) => Promise<Page<T>>;
+) => Promise<Page<T> | PageBody<Page<T>>>;
 
 /** What an auto-paginated export saw; live while iterating, final afterwards (D9). */
 export interface ExportStats {
@@ -146,7 +150,7 @@ export function paginate<T extends { id: string }>(
       kind: 'internal',
       attributes: { ...trace.attributes, 'rcs.page.limit': limit, 'rcs.concurrency': concurrency },
     });
-    const engine = runPages<T>({
+    const engine = runPages<T, Page<T> | PageBody<Page<T>>>({
       read: span ? (n, size, s) => readPage(n, size, s, span) : readPage,
       limit,
       window: concurrency,
@@ -243,8 +247,8 @@ function deferred<V>(): { promise: Promise<V>; resolve: (value: V) => void } {
  * Lenient but not blind: a page without `data` or `meta` cannot be paginated. A missing
  * `meta.page` is accepted.
  */
-function checkPage<T>(page: unknown, n: number): Page<T> {
-  const p = page as Page<T> | null | undefined;
+function checkPage<T>(read: Page<T> | PageBody<Page<T>>, n: number): Page<T> {
+  const p = (read instanceof PageBody ? read.json() : read) as Page<T> | null | undefined;
   const meta = p?.meta as Partial<PageMeta> | undefined;
   if (!p || !Array.isArray(p.data) || !meta || typeof meta.total !== 'number') {
     throw new RcsError(

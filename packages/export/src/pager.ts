@@ -11,15 +11,22 @@
  *   while pages bring new records, at most to twice the announced pages);
  * - fewer or more records written than `meta.total` at the start and at the end.
  */
-import { type Limiter, type Page, type PageMeta, runPages } from '@rcs/client';
+import { type Limiter, type Page, type PageBody, type PageMeta, runPages } from '@rcs/client';
 import { IdSet } from './changes/id-set.js';
 import type { ApiRecord } from './formats/encoders.js';
 
 /** One page as the export reads it: the client's page of records with ids. */
 export type ExportPage = Page<ApiRecord>;
 
-/** Reads one page; the client's `exports.<name>.list()` behind it does the retries. */
-export type PageLister = (page: number, limit: number, signal: AbortSignal) => Promise<ExportPage>;
+/**
+ * Reads one page's body, parsed by the pager when its turn comes (issue 27: pages read ahead wait
+ * as bytes); the client's `exports.<name>.listBody()` behind it does the retries.
+ */
+export type PageLister = (
+  page: number,
+  limit: number,
+  signal: AbortSignal,
+) => Promise<PageBody<unknown>>;
 
 export type { Limiter } from '@rcs/client';
 
@@ -105,7 +112,7 @@ export async function pageThrough(options: PagerOptions): Promise<PagerResult> {
   const warnings: string[] = [];
   let suppressed = 0;
   let ids = new IdSet();
-  const result = await runPages<ApiRecord>({
+  const result = await runPages<ApiRecord, PageBody<unknown>>({
     read: (page, limit, signal) => options.list(page, limit, signal),
     limit: options.limit,
     window: options.window,
@@ -113,8 +120,8 @@ export async function pageThrough(options: PagerOptions): Promise<PagerResult> {
     signal: options.signal,
     // Sized by page 1's total once known (checkShape runs first on page 1).
     ids: { add: (id) => ids.add(id) },
-    checkShape: (page, n) => {
-      const checked = checkShape(resource, page, n);
+    checkShape: (body, n) => {
+      const checked = checkShape(resource, body.json(), n);
       if (n === 1) ids = new IdSet(checked.meta.total);
       return checked;
     },

@@ -10,7 +10,7 @@
  * discards this run's partial files and leaves the previous files and manifest as they were.
  */
 import { join } from 'node:path';
-import type { ExportEntry, ExportResource } from '@rcs/client';
+import type { ExportEntry, ExportResource, PageBody } from '@rcs/client';
 import pLimit from 'p-limit';
 import { baseOf, committedChanges, filtersOf, snapshotsToKeep } from './changes/bases.js';
 import { type ChangesResult, ChangeTracker } from './changes/changes.js';
@@ -32,13 +32,7 @@ import { prepareOutputDirectory } from './files/out-dir.js';
 import type { ApiRecord } from './formats/encoders.js';
 import { EXPORT_MAX_RETRIES, type ExportPlan, PAGE_LIMIT } from './options.js';
 import { FileOutput, type FileResult, StreamOutput, type WritableLike } from './outputs.js';
-import {
-  ExportIntegrityError,
-  type ExportPage,
-  type Limiter,
-  type PagerResult,
-  pageThrough,
-} from './pager.js';
+import { ExportIntegrityError, type Limiter, type PagerResult, pageThrough } from './pager.js';
 import type { ProgressListener } from './progress.js';
 import { checkRecordValues } from './values.js';
 
@@ -54,13 +48,14 @@ function windowOf(concurrency: number): number {
 /** What the export needs of the SDK client: `RcsClient` satisfies it; tests pass fakes. */
 export interface ExportClient {
   exportsByResource(resource: string): {
-    list(options: {
+    /** One page's body, parsed by the pager in its turn (issue 27: pages wait as bytes). */
+    listBody(options: {
       page: number;
       limit: number;
       archived?: 'include' | 'only';
       signal?: AbortSignal;
       maxRetries?: number;
-    }): Promise<{ data: unknown[]; meta: unknown }>;
+    }): Promise<PageBody<unknown>>;
   };
   /** Request counts (`RcsClient.stats`): the manifest's run summary (issue 29). */
   readonly stats?: RequestCounts | undefined;
@@ -104,13 +99,13 @@ function listerFor(client: ExportClient, entry: ExportEntry, plan: ExportPlan) {
   // D8: the archive filter exists on the tracks export only.
   const archived = entry.resource === 'tracks' ? plan.archived : undefined;
   return (page: number, limit: number, signal: AbortSignal) =>
-    accessor.list({
+    accessor.listBody({
       page,
       limit,
       signal,
       maxRetries: EXPORT_MAX_RETRIES,
       ...(archived ? { archived } : {}),
-    }) as Promise<ExportPage>;
+    });
 }
 
 /** A failure of one export (the service, the network, the disk), naming which of the nine. */

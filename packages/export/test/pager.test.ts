@@ -1,3 +1,4 @@
+import { PageBody } from '@rcs/client';
 import pLimit from 'p-limit';
 import { describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../src/formats/encoders.js';
@@ -7,6 +8,9 @@ import {
   type PageLister,
   pageThrough,
 } from '../src/pager.js';
+
+/** What the service sends: the page's JSON, as the client's `listBody` gives it. */
+const answer = (page: unknown) => new PageBody(new TextEncoder().encode(JSON.stringify(page)));
 
 const records = (n: number, prefix = 'r') =>
   Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, n: i }) as ApiRecord);
@@ -27,7 +31,7 @@ function service(
       signal.throwIfAborted();
       const data = all.slice((page - 1) * limit, page * limit);
       const meta = { total: all.length, page, limit, hasNext: page * limit < all.length };
-      return tamper({ data, meta }, page);
+      return answer(tamper({ data, meta }, page));
     } finally {
       stats.inFlight--;
     }
@@ -220,13 +224,13 @@ describe('pageThrough', () => {
   });
 
   it('refuses a page that is not { data, meta } or a record without id', async () => {
-    const bad1: PageLister = async () => ({ data: 'x' }) as unknown as ExportPage;
+    const bad1: PageLister = async () => answer({ data: 'x' });
     await expect(collect(bad1)).rejects.toThrow(/page 1 is not \{ data/);
     const bad2: PageLister = async () =>
-      ({
+      answer({
         data: [{ name: 'no id' }],
         meta: { total: 1, page: 1, limit: 10, hasNext: false },
-      }) as unknown as ExportPage;
+      });
     await expect(collect(bad2)).rejects.toThrow(/record without a string id/);
   });
 

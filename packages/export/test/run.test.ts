@@ -1,9 +1,13 @@
 import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PageBody } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { planExport } from '../src/options.js';
 import { type ExportClient, exportToDirectory } from '../src/run.js';
+
+/** What the service sends: the page's JSON, as the client's `listBody` gives it. */
+const answer = (page: unknown) => new PageBody(new TextEncoder().encode(JSON.stringify(page)));
 
 /** A JSONL plan of users, then teams, into `dir`. */
 const usersThenTeams = (dir: string, concurrency: number) =>
@@ -19,10 +23,11 @@ const usersThenTeams = (dir: string, concurrency: number) =>
 
 const client: ExportClient = {
   exportsByResource: (resource) => ({
-    list: async ({ page, limit }) => ({
-      data: [{ id: `${resource}-1` }],
-      meta: { total: 1, page, limit, hasNext: false },
-    }),
+    listBody: async ({ page, limit }) =>
+      answer({
+        data: [{ id: `${resource}-1` }],
+        meta: { total: 1, page, limit, hasNext: false },
+      }),
   }),
 };
 
@@ -60,7 +65,7 @@ describe('exportToDirectory: one export at a time', () => {
     let usersFurthest = 0;
     const client: ExportClient = {
       exportsByResource: (resource) => ({
-        list: async ({ page, limit }) => {
+        listBody: async ({ page, limit }) => {
           requests.push(resource);
           if (resource === 'users') {
             usersFurthest = Math.max(usersFurthest, page);
@@ -70,7 +75,10 @@ describe('exportToDirectory: one export at a time', () => {
           const data = Array.from({ length: limit }, (_, i) => ({
             id: `${resource}-${(page - 1) * limit + i}`,
           }));
-          return { data, meta: { total: pages * limit, page, limit, hasNext: page < pages } };
+          return answer({
+            data,
+            meta: { total: pages * limit, page, limit, hasNext: page < pages },
+          });
         },
       }),
     };

@@ -336,7 +336,7 @@ describe('rcs export output directory problems', () => {
   const noRequests = () =>
     ({
       exportsByResource: () => ({
-        list: () => {
+        listBody: () => {
           throw new Error('no request may be made');
         },
       }),

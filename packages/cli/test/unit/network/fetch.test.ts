@@ -80,6 +80,9 @@ describe('the CLI fetch (undici)', () => {
     ['gzip', promisify(zlib.gzip)],
     ['deflate', promisify(zlib.deflate)],
     ['br', promisify(zlib.brotliCompress)],
+    ['zstd', promisify(zlib.zstdCompress)],
+    // Two codings: undone last-applied first (RFC 9110 §8.4).
+    ['deflate, gzip', async (b: Buffer) => zlib.gzipSync(zlib.deflateSync(b))],
   ] as const)('a %s body reaches the client decompressed', async (coding, compress) => {
     const text = page(100);
     const packed = await compress(Buffer.from(text));
@@ -179,5 +182,29 @@ describe('the CLI fetch (undici)', () => {
     await expect(teams(client(url))).rejects.toThrow(
       /was redirected to http:\/\/127\.0\.0\.1:\d+; credentials are not sent to another origin/,
     );
+  });
+
+  it('a HEAD answer that names a coding has no body to decode', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': '120' });
+      res.end();
+    });
+    const res = await networkFetch()(new Request(url, { method: 'HEAD' }));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('');
+  });
+
+  it('a request without credentials follows redirects as fetch does; one with them gets them back', async () => {
+    const url = await serve((req, res) => {
+      if (req.url === '/old') {
+        res.writeHead(301, { location: '/new' });
+        res.end();
+      } else res.end(`at ${req.url}`);
+    });
+    const followed = await networkFetch()(new Request(`${url}/old`));
+    expect(await followed.text()).toBe('at /new');
+    const manual = await networkFetch()(new Request(`${url}/old`, { redirect: 'manual' }));
+    expect(manual.status).toBe(301);
+    expect(manual.headers.get('location')).toBe('/new');
   });
 });
