@@ -1,6 +1,7 @@
 import {
   createRcsClient,
   EXPORT_TABLE,
+  type ExportMeta,
   type ExportStats,
   RcsError,
   ServerError,
@@ -127,6 +128,25 @@ describe('exports.<name>.list: one page', () => {
       ),
     );
     await expect(client().exports.users.list()).rejects.toBeInstanceOf(ServerError);
+    // listBody parses an error's body at once: it fails the same way, not at json().
+    await expect(client().exports.users.listBody()).rejects.toBeInstanceOf(ServerError);
+  });
+
+  it('listBody gives the page as its bytes, and json() the page list() gives', async () => {
+    serveUsers(() => range(45));
+    const body = await client().exports.users.listBody({ page: 3, limit: 20 });
+    expect(new TextDecoder().decode(body.bytes)).toMatch(/^\{"data":\[/);
+    const page = body.json();
+    expectTypeOf(page).toEqualTypeOf<{ data: UserExportRecord[]; meta: ExportMeta } | undefined>();
+    expect(page).toEqual(await client().exports.users.list({ page: 3, limit: 20 }));
+    expect(page?.data).toHaveLength(5);
+  });
+
+  it('listBody: an answer that is not JSON fails at json(), as list() fails', async () => {
+    server.use(http.get(USERS, () => new HttpResponse('<html>', { status: 200 })));
+    const body = await client().exports.users.listBody();
+    expect(() => body.json()).toThrow(SyntaxError);
+    await expect(client().exports.users.list()).rejects.toThrow(SyntaxError);
   });
 });
 
