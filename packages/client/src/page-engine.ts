@@ -95,6 +95,11 @@ export interface EngineOptions<T extends { id: string }, R = Page<T>> {
   onAnomaly: (anomaly: Anomaly) => void;
   /** Hands over one page's new records, in page order; awaited before the next page. */
   onPage: (fresh: T[], info: { page: number; meta: PageMeta; received: number }) => unknown;
+  /**
+   * Called once, when every page of the plan (known from page 1) has been requested: from then
+   * on the budget frees up as the last pages come, and a caller may start its next list in it.
+   */
+  onPlanRequested?: (() => void) | undefined;
 }
 
 /** Pages read past the announced ones, at least, before a growing list stops being followed. */
@@ -132,9 +137,15 @@ export async function runPages<T extends { id: string }, R = Page<T>>(
   let planned = 1;
   let nextToRequest = 2;
   const windowNow = typeof pageWindow === 'function' ? pageWindow : () => pageWindow;
+  let planRequested = false;
+  // (Called once a page is consumed, so the plan is page 1's, not the initial guess of one page.)
   const fill = () => {
     const most = windowNow();
     while (nextToRequest <= planned && held.size < most) request(nextToRequest++);
+    if (nextToRequest > planned && !planRequested) {
+      planRequested = true;
+      options.onPlanRequested?.();
+    }
   };
 
   try {

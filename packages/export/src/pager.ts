@@ -49,6 +49,8 @@ export interface PagerOptions {
   allowDrift: boolean;
   /** Writes one page's new records; called in page order, awaited before the next page. */
   onPage(records: ApiRecord[], info: PageInfo): Promise<void>;
+  /** Every page this export plans is requested: the next export may start (run.ts). */
+  onPlanRequested?: (() => void) | undefined;
 }
 
 export interface PagerResult {
@@ -133,6 +135,7 @@ export async function pageThrough(options: PagerOptions): Promise<PagerResult> {
     },
     onPage: (fresh, info) =>
       options.onPage(fresh, { page: info.page, total: info.meta.total, received: info.received }),
+    onPlanRequested: options.onPlanRequested,
   });
   if (suppressed > 0) warnings.push(`… and ${suppressed} more warning(s) like these`);
   return {

@@ -1,9 +1,9 @@
 /**
- * One export run: the named exports one after another, each with `concurrency` pages in flight
- * (one p-limit for all its pages), streamed in page order to its output. The latency bound is
- * the pages in flight, not the exports open: one export at a time keeps the budget full but for
- * one page-1 round trip and one tail per export (issue 26; bench/export/latency.mjs), and holds
- * one export's pages, buffers and change batches at a time.
+ * One export run: the named exports one after another, `concurrency` pages in flight in all (one
+ * p-limit for every page), each export streamed in page order to its output. The latency bound is
+ * the pages in flight, not the exports open (issue 26): an export has the whole budget, and the
+ * next one starts when every page of the current one is requested, so the tail's free slots
+ * carry its first pages; two exports are open only at that boundary (bench/export/latency.mjs).
  *
  * Directory mode is all-or-nothing: data files are committed (renamed into place) only when every
  * export finished and verified, then the manifest is written last. Any failure or interruption
@@ -139,7 +139,7 @@ async function exportOne(
   entry: ExportEntry,
   plan: ExportPlan,
   deps: RunDeps,
-  limiter: Limiter,
+  pages: { limiter: Limiter; onPlanRequested?: () => void },
   write: (records: ApiRecord[]) => Promise<void>,
 ): Promise<Timed> {
   const now = deps.now ?? (() => new Date());
@@ -148,7 +148,8 @@ async function exportOne(
   const result = await pageThrough({
     resource: entry.resource,
     list: listerFor(deps.client, entry, plan),
-    limiter,
+    limiter: pages.limiter,
+    onPlanRequested: pages.onPlanRequested,
     window: windowOf(plan.concurrency),
     limit: PAGE_LIMIT,
     signal: deps.signal,
@@ -191,41 +192,71 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
     const limiter = pLimit(plan.concurrency);
     const done: (Timed & { file: FileResult; changes: ChangesResult | undefined })[] = [];
     const scope = deps.scope ?? unobserved;
-    for (const entry of plan.entries) {
-      try {
-        await scope(entry.resource, async (report) => {
-          const output = await FileOutput.open(dir, entry.resource, plan);
-          outputs.set(entry.resource, output);
-          let tracker: ChangeTracker | undefined;
-          if (plan.changes) {
-            const base = await baseOf(dir, entry.resource, plan, committed);
-            bases.set(entry.resource, base);
-            tracker = new ChangeTracker(dir, entry.resource, {
-              runId,
-              base,
-              filters: filtersOf(entry.resource, plan.archived),
-              withholdDeletes: plan.allowDrift,
-            });
-            trackers.set(entry.resource, tracker);
-          }
-          const timed = await exportOne(entry, plan, deps, limiter, async (records) => {
+    // A failure of one export stops the others (their requests, their pages).
+    const stop = new AbortController();
+    const signal = AbortSignal.any([deps.signal, stop.signal]);
+    let failure: { error: unknown } | undefined;
+    const exportEntry = (index: number, entry: ExportEntry, onPlanRequested: () => void) =>
+      scope(entry.resource, async (report) => {
+        const output = await FileOutput.open(dir, entry.resource, plan);
+        outputs.set(entry.resource, output);
+        let tracker: ChangeTracker | undefined;
+        if (plan.changes) {
+          const base = await baseOf(dir, entry.resource, plan, committed);
+          bases.set(entry.resource, base);
+          tracker = new ChangeTracker(dir, entry.resource, {
+            runId,
+            base,
+            filters: filtersOf(entry.resource, plan.archived),
+            withholdDeletes: plan.allowDrift,
+          });
+          trackers.set(entry.resource, tracker);
+        }
+        const timed = await exportOne(
+          entry,
+          plan,
+          { ...deps, signal },
+          { limiter, onPlanRequested },
+          async (records) => {
             await output.writePage(records);
             await tracker?.add(records);
-          });
-          // fsync + verify as soon as this export is complete; nothing is visible yet.
-          const file = await output.finish();
-          done.push({ ...timed, file, changes: await tracker?.finish() });
-          report({
-            'rcs.export.records': timed.result.count,
-            'rcs.export.bytes': file.written.bytes,
-            'rcs.export.pages': timed.result.pages,
-            'rcs.export.format': plan.format,
-          });
+          },
+        );
+        // fsync + verify as soon as this export is complete; nothing is visible yet.
+        const file = await output.finish();
+        done[index] = { ...timed, file, changes: await tracker?.finish() };
+        report({
+          'rcs.export.records': timed.result.count,
+          'rcs.export.bytes': file.written.bytes,
+          'rcs.export.pages': timed.result.pages,
+          'rcs.export.format': plan.format,
         });
-      } catch (error) {
-        throw named(entry, error, deps.signal);
-      }
+      });
+    // One export after another, overlapping only at the boundary: the next one starts once every
+    // page of the current one is requested, so that the slots its last pages free are used (one
+    // idle round trip per export otherwise: bench/export/README.md). They share the one budget,
+    // whose queue is first come, first served: the current export's pages go first.
+    const running: Promise<void>[] = [];
+    let mayStart = Promise.resolve();
+    for (const [index, entry] of plan.entries.entries()) {
+      await mayStart;
+      if (signal.aborted) break;
+      let planRequested!: () => void;
+      mayStart = new Promise<void>((resolve) => {
+        planRequested = resolve;
+      });
+      running.push(
+        exportEntry(index, entry, planRequested)
+          .catch((error: unknown) => {
+            // The first failure is the run's; the exports it stops fail after it.
+            failure ??= { error: named(entry, error, deps.signal) };
+            stop.abort();
+          })
+          .finally(planRequested),
+      );
     }
+    await Promise.all(running);
+    if (failure) throw failure.error;
 
     // Every export is complete, exact (or accepted drift) and verified: make them visible.
     // The data and change files first; the change state moves only with the manifest's rename
@@ -376,7 +407,7 @@ export async function exportToStream(
   const limiter = pLimit(plan.concurrency);
   try {
     const { result } = await (deps.scope ?? unobserved)(entry.resource, async (report) => {
-      const timed = await exportOne(entry, plan, deps, limiter, (records) =>
+      const timed = await exportOne(entry, plan, deps, { limiter }, (records) =>
         output.writePage(records),
       );
       report({ 'rcs.export.records': timed.result.count, 'rcs.export.pages': timed.result.pages });

@@ -52,8 +52,8 @@ describe('exportToDirectory: committing the files', () => {
   });
 });
 
-describe('exportToDirectory: one export at a time', () => {
-  it('each export has the whole window, and the next starts when it is done', async () => {
+describe('exportToDirectory: one export after another', () => {
+  it('each export has the whole window, and the next starts once every page of it is requested', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rcs-run-'));
     // A page held back blocks the head of the export's reorder buffer: the export then asks for
     // pages up to the held one + its window - 1, and no further, until that page comes.
@@ -105,5 +105,88 @@ describe('exportToDirectory: one export at a time', () => {
     // Every page of users was asked for before the first page of teams.
     expect(requests.indexOf('teams')).toBe(60);
     expect(requests.slice(60)).toEqual(['teams', 'teams', 'teams']);
+  });
+});
+
+describe('exportToDirectory: the boundary between two exports', () => {
+  /** users (3 pages) then teams (1 page); `hold` keeps a page of users back until released. */
+  function heldClient(hold: { page: number; until: Promise<void> } | undefined, fail?: string) {
+    const requests: string[] = [];
+    const client: ExportClient = {
+      exportsByResource: (resource) => ({
+        listBody: async ({ page, limit, signal }) => {
+          requests.push(`${resource} ${page}`);
+          if (resource === 'users' && page === hold?.page) await hold.until;
+          if (resource === fail) throw new Error(`${resource} is down`);
+          signal?.throwIfAborted();
+          const pages = resource === 'users' ? 3 : 1;
+          const data = Array.from({ length: limit }, (_, i) => ({
+            id: `${resource}-${(page - 1) * limit + i}`,
+          }));
+          return answer({
+            data,
+            meta: { total: pages * limit, page, limit, hasNext: page < pages },
+          });
+        },
+      }),
+    };
+    return { client, requests };
+  }
+
+  it("the next export's first page is on its way while the current one's last page is not", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rcs-run-'));
+    let release!: () => void;
+    const until = new Promise<void>((r) => {
+      release = r;
+    });
+    const { client, requests } = heldClient({ page: 3, until });
+    const run = exportToDirectory(usersThenTeams(dir, 8), {
+      client,
+      signal: new AbortController().signal,
+      version: 'test',
+    });
+    for (let i = 0; i < 50 && !requests.includes('teams 1'); i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(requests).toEqual(['users 1', 'users 2', 'users 3', 'teams 1']);
+    release();
+    const manifest = await run;
+    // Each file holds its own export's records, complete.
+    expect(manifest.resources.map((r) => [r.resource, r.count])).toEqual([
+      ['users', 300],
+      ['teams', 100],
+    ]);
+  });
+
+  it('a failure of the next export while the current one finishes fails the run, naming it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rcs-run-'));
+    let release!: () => void;
+    const until = new Promise<void>((r) => {
+      release = r;
+    });
+    const { client } = heldClient({ page: 3, until }, 'teams');
+    const run = exportToDirectory(usersThenTeams(dir, 8), {
+      client,
+      signal: new AbortController().signal,
+      version: 'test',
+    });
+    const failed = expect(run).rejects.toThrow(/^teams: teams is down/);
+    setTimeout(release, 50);
+    await failed;
+    // Nothing of the run is visible: no file, no manifest.
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a failure of the current export starts no other', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rcs-run-'));
+    const { client, requests } = heldClient(undefined, 'users');
+    await expect(
+      exportToDirectory(usersThenTeams(dir, 8), {
+        client,
+        signal: new AbortController().signal,
+        version: 'test',
+      }),
+    ).rejects.toThrow(/^users: users is down/);
+    expect(requests.filter((r) => r.startsWith('teams'))).toEqual([]);
   });
 });
