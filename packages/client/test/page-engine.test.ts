@@ -402,6 +402,40 @@ describe('the engine’s details (issue 16)', () => {
     expect(held).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it.each([
+    [95, 3],
+    [10, 3],
+    [5, 1],
+    [0, 2],
+  ])(
+    'onPlanRequested: once, when every page of the plan is asked for, so a list it starts queues behind them (%i records, window %i)',
+    async (total, window) => {
+      const { read, requested } = service(total);
+      const limiter = pLimit(window);
+      let calls = 0;
+      await runPages<Rec>({
+        read,
+        limit: 10,
+        window,
+        limiter,
+        signal: new AbortController().signal,
+        ids: { add: () => true },
+        onAnomaly: () => {},
+        onPage: () => {},
+        onPlanRequested: () => {
+          calls++;
+          // What run.ts does: the next list's first page, through the same budget (0 marks it).
+          void limiter(async () => requested.push(0));
+        },
+      });
+      await limiter(async () => {});
+      const pages = Math.max(1, Math.ceil(total / 10));
+      expect(calls).toBe(1);
+      // Every page of the plan (page 1's, not the one page guessed before it came), then the next.
+      expect(requested).toEqual([...Array.from({ length: pages }, (_, i) => i + 1), 0]);
+    },
+  );
+
   it('a list that grows while it is read: the plan follows the largest total', async () => {
     const grow = service(50, (p, n) => (n === 1 ? { ...p, meta: { ...p.meta, total: 30 } } : p));
     const r = await run(grow.read, { window: 1 });
