@@ -234,26 +234,27 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
       });
     // One export after another, overlapping only at the boundary: the next one starts once every
     // page of the current one is requested, so that the slots its last pages free are used (one
-    // idle round trip per export otherwise: bench/export/README.md). They share the one budget,
-    // whose queue is first come, first served: the current export's pages go first.
+    // idle round trip per export otherwise: bench/export/README.md), and once the one before the
+    // current one is done, so that two are open at most. They share the one budget, whose queue
+    // is first come, first served: the current export's pages go first.
     const running: Promise<void>[] = [];
     let mayStart = Promise.resolve();
     for (const [index, entry] of plan.entries.entries()) {
       await mayStart;
       if (signal.aborted) break;
       let planRequested!: () => void;
-      mayStart = new Promise<void>((resolve) => {
+      const requested = new Promise<void>((resolve) => {
         planRequested = resolve;
       });
-      running.push(
-        exportEntry(index, entry, planRequested)
-          .catch((error: unknown) => {
-            // The first failure is the run's; the exports it stops fail after it.
-            failure ??= { error: named(entry, error, deps.signal) };
-            stop.abort();
-          })
-          .finally(planRequested),
-      );
+      const finished = exportEntry(index, entry, planRequested)
+        .catch((error: unknown) => {
+          // The first failure is the run's; the exports it stops fail after it.
+          failure ??= { error: named(entry, error, deps.signal) };
+          stop.abort();
+        })
+        .finally(planRequested);
+      mayStart = Promise.all([requested, running.at(-1)]).then(() => {});
+      running.push(finished);
     }
     await Promise.all(running);
     if (failure) throw failure.error;

@@ -158,6 +158,38 @@ describe('exportToDirectory: the boundary between two exports', () => {
     ]);
   });
 
+  it('two exports are open at most: a third waits for the first to finish', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rcs-run-'));
+    let release!: () => void;
+    const until = new Promise<void>((r) => {
+      release = r;
+    });
+    const { client, requests } = heldClient({ page: 3, until });
+    const plan = planExport({
+      resources: ['users', 'teams', 'missions'],
+      format: 'jsonl',
+      out: dir,
+      concurrency: 8,
+      csvRaw: false,
+      bom: false,
+      allowDrift: false,
+    });
+    const run = exportToDirectory(plan, {
+      client,
+      signal: new AbortController().signal,
+      version: 'test',
+    });
+    // (Table order: users, missions, teams.) missions (one page) is done while users waits for
+    // its last page; teams must still wait.
+    expect(plan.entries.map((e) => e.resource)).toEqual(['users', 'missions', 'teams']);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(requests).toEqual(['users 1', 'users 2', 'users 3', 'missions 1']);
+    release();
+    const manifest = await run;
+    expect(requests.at(-1)).toBe('teams 1');
+    expect(manifest.resources.map((r) => r.count)).toEqual([300, 100, 100]);
+  });
+
   it('a failure of the next export while the current one finishes fails the run, naming it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'rcs-run-'));
     let release!: () => void;
