@@ -355,6 +355,8 @@ describe('exports.<name>.all: every record (D9)', () => {
     expect(it.stats.maxPagesHeld).toBeLessThanOrEqual(CONCURRENCY);
     expect(maxAhead).toBeLessThanOrEqual(CONCURRENCY);
     expect(maxAhead).toBe(CONCURRENCY); // it does read ahead: the window is used, not wasted
+    // stats says what the service saw: the pages read ahead at most.
+    expect(it.stats.maxPagesHeld).toBe(maxAhead);
     expect(maxInFlight).toBeLessThanOrEqual(CONCURRENCY);
   });
 });

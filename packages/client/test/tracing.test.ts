@@ -109,6 +109,31 @@ describe('the SDK traces its requests with OpenTelemetry (issue 29)', () => {
     );
   });
 
+  it("a tracing of the caller's own (ClientTracing) is told each span's kind: internal for a pagination, client for its requests", async () => {
+    const started: { name: string; kind: string }[] = [];
+    const span = {
+      setAttributes() {},
+      addEvent() {},
+      fail() {},
+      end() {},
+      traceHeaders: () => ({}),
+    };
+    const own = createRcsClient({
+      baseUrl: mock.url,
+      apiKey: mock.info.apiKey,
+      tracing: {
+        startSpan(name, options) {
+          started.push({ name, kind: options.kind });
+          return span;
+        },
+      },
+    });
+    await own.exports.teams.all({ limit: 100 }).toArray();
+    expect(started[0]).toEqual({ name: 'rcs.export teams', kind: 'internal' });
+    expect(started.length).toBeGreaterThan(1);
+    expect(started.slice(1).every((s) => s.kind === 'client')).toBe(true);
+  });
+
   it('retries, Retry-After and a failed answer: events with their waits, resend count, error.type', async () => {
     let calls = 0;
     const flaky: typeof fetch = async (input, init) => {
