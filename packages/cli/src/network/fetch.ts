@@ -118,7 +118,7 @@ type Answer = Dispatcher.ResponseData<null>;
  * The answer as the platform's Response, its body read from undici's stream as the transport
  * asks for it (the transport caps its size and may cancel it, which closes the connection).
  */
-function responseOf(answer: Answer, method: string): Response {
+function responseOf(answer: Answer, method: string, signal: AbortSignal): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {
     if (typeof value === 'string') headers.append(name, value);
@@ -136,11 +136,18 @@ function responseOf(answer: Answer, method: string): Response {
   }
   const body = decodeContent(answer.body, headers.get('content-encoding') ?? undefined);
   const chunks = body[Symbol.asyncIterator]();
+  // The request's signal ends a body that stalls (the transport's timeout and deadline abort it),
+  // whatever state undici's stream is in when it fires.
+  const stopped = new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  stopped.catch(() => body.destroy());
   return new Response(
     new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
-          const next = await chunks.next();
+          const next = await Promise.race([chunks.next(), stopped]);
           if (next.done) controller.close();
           else controller.enqueue(next.value);
         } catch (error) {
@@ -228,7 +235,7 @@ export function createNetworkFetch(
         signal: request.signal,
         dispatcher: withRedirects(route?.dispatcher ?? direct, request.redirect),
       });
-      return responseOf(answer, request.method);
+      return responseOf(answer, request.method, request.signal);
     } catch (thrown) {
       // Failures as fetch gives them (a TypeError over undici's error), so that every runtime's
       // fetch and this one read the same to the transport; a stopped request keeps its reason.
