@@ -3,7 +3,7 @@
  *
  * A pager reads pages ahead of its consumer. Parsed on arrival, a page's records live until their
  * turn, outlast V8's young generation and are promoted: the old generation then grows with
- * garbage until a full collection, and a 1M-record export peaked at twice the RSS of the same
+ * garbage until a full collection: a loop over 1M records peaked at twice the RSS of the same
  * pages parsed in turn. Held as bytes (outside the JavaScript heap) and parsed in turn, records
  * die young (bench/export/README.md).
  */

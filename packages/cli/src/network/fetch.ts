@@ -138,9 +138,12 @@ function responseOf(answer: Answer, method: string, signal: AbortSignal): Respon
   const chunks = body[Symbol.asyncIterator]();
   // The request's signal ends a body that stalls (the transport's timeout and deadline abort it),
   // whatever state undici's stream is in when it fires.
+  // (The listener goes with the body, so a long-lived signal does not collect one per answer.)
   const stopped = new Promise<never>((_resolve, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    body.once('close', () => signal.removeEventListener('abort', onAbort));
   });
   stopped.catch(() => body.destroy());
   return new Response(

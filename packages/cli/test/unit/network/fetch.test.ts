@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import { getEventListeners, once } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
@@ -206,5 +206,16 @@ describe('the CLI fetch (undici)', () => {
     const manual = await networkFetch()(new Request(`${url}/old`, { redirect: 'manual' }));
     expect(manual.status).toBe(301);
     expect(manual.headers.get('location')).toBe('/new');
+  });
+
+  it("an answer read to its end leaves no listener on its request's signal", async () => {
+    const url = await serve((_req, res) => res.end(page(10)));
+    const f = networkFetch();
+    const request = new Request(url, { signal: new AbortController().signal });
+    const res = await f(request);
+    await res.arrayBuffer();
+    // (Nothing of a finished answer stays reachable from a signal that may outlive it.)
+    await new Promise((r) => setImmediate(r));
+    expect(getEventListeners(request.signal, 'abort')).toEqual([]);
   });
 });
