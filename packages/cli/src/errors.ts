@@ -249,7 +249,7 @@ function describeWithoutRequestId(error: unknown, credentials: CredentialSources
 }
 
 /**
- * The wait for DONE ended (exit 5, cli.md). A session whose state was never read is not "not
+ * The wait for DONE ended (exit 5, cli.md). A session whose state no read returned is not "not
  * DONE yet": the line says the service could not be read in time and why, when a read failed
  * (issue 25 item 7: one clear line at the deadline, a proxy that never answers included).
  */
