@@ -13,7 +13,9 @@
  *
  * Memory stays flat at any size: records are hashed as pages arrive and kept in a batch that is
  * sorted and spilled to a run file (`.partial`, removed at the end or by the next run's lock)
- * when it reaches CHANGES_MEMORY (the run's exports run one at a time);
+ * when it reaches CHANGES_MEMORY (the run's exports run one at a time). A record whose hash the
+ * base has is unchanged (known-hashes.ts): only its id and hash are kept, never its text, so a
+ * nightly run that finds few changes writes and merges little more than ids (issue 26);
  * the end is one merge of the sorted runs (a heap over their heads, read buffers of 64 KB, smaller when there are many runs) with the
  * sorted previous state, streaming both.
  */
@@ -23,6 +25,7 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { AtomicFile, PARTIAL_SUFFIX, type WrittenFile } from '../files/atomic-file.js';
 import type { ApiRecord } from '../formats/encoders.js';
+import { KnownHashes } from './known-hashes.js';
 import {
   readState,
   type StateEntry,
@@ -116,8 +119,11 @@ interface Entry {
   /** `JSON.stringify(id)`. */
   idJson: string;
   hash: string;
-  /** The record as JSON (runs only; the state keeps no data). */
-  record?: string;
+  /**
+   * The record as JSON (runs only; the state keeps no data). Not kept for a record the base has
+   * unchanged (its hash is among the base's): the change file never carries it.
+   */
+  record?: string | undefined;
 }
 
 function compareIds(a: string, b: string): number {
@@ -173,7 +179,8 @@ async function* runEntries(path: string, readBuffer: number): AsyncGenerator<Ent
         id: JSON.parse(idJson) as string,
         idJson,
         hash: line.slice(a + 1, b),
-        record: line.slice(b + 1),
+        // An empty field: a record unchanged since the base, whose text was not kept.
+        record: b + 1 < line.length ? line.slice(b + 1) : undefined,
       };
     }
   } finally {
@@ -288,6 +295,8 @@ export class ChangeTracker {
   /** Set once the run's manifest names this run's snapshot: then it is the committed state. */
   #stateCommitted = false;
   #tag = randomBytes(4).toString('hex');
+  /** The base's content hashes, read once before the first page (none without a base). */
+  #known: Promise<KnownHashes | undefined> | undefined;
   readonly #batchLimit: number;
   readonly #options: TrackerOptions;
 
@@ -315,17 +324,35 @@ export class ChangeTracker {
 
   /** Hashes a page of records (the caller has already dropped repeated ids). */
   async add(records: readonly ApiRecord[]): Promise<void> {
+    this.#known ??= this.#readKnown();
+    const known = await this.#known;
     for (const record of records) {
-      const text = JSON.stringify(record);
-      this.#batch.push({
-        id: record.id,
-        idJson: JSON.stringify(record.id),
-        hash: contentHash(record),
-        record: text,
-      });
-      this.#batchBytes += text.length + record.id.length + 32;
+      const hash = contentHash(record);
+      const text = known?.has(hash) ? undefined : JSON.stringify(record);
+      this.#batch.push({ id: record.id, idJson: JSON.stringify(record.id), hash, record: text });
+      this.#batchBytes += (text?.length ?? 0) + record.id.length + 32;
     }
     if (this.#batchBytes >= this.#batchLimit) await this.#spill();
+  }
+
+  /** The base's hashes; a base that is missing or damaged fails here, before any page is kept. */
+  async #readKnown(): Promise<KnownHashes | undefined> {
+    const previous = this.#previous();
+    if (!previous) return undefined;
+    const known = new KnownHashes();
+    for await (const entry of previous) known.add(entry.hash);
+    return known;
+  }
+
+  /** The base's snapshot, streamed (checked as it streams); undefined without a base. */
+  #previous(): AsyncGenerator<StateEntry> | undefined {
+    const { base, filters } = this.#options;
+    if (base === undefined) return undefined;
+    return readState(join(this.#dir, stateFileOf(this.resource, base)), {
+      resource: this.resource,
+      runId: base,
+      filters,
+    });
   }
 
   #sortedBatch(): Entry[] {
@@ -366,7 +393,7 @@ export class ChangeTracker {
     try {
       let text = '';
       const full = (e: Entry): boolean => {
-        text += `${e.idJson}\t${e.hash}\t${e.record}\n`;
+        text += `${e.idJson}\t${e.hash}\t${e.record ?? ''}\n`;
         return text.length >= WRITE_CHUNK;
       };
       const flush = async () => {
@@ -401,21 +428,14 @@ export class ChangeTracker {
       for (const run of this.#runs) current.push(runEntries(run.path, readBuffer));
     }
     const file = changesFileOf(this.resource);
-    const { runId, base, filters } = this.#options;
+    const { runId, filters } = this.#options;
     this.#changes = await AtomicFile.create(join(this.#dir, file));
     this.#state = await StateWriter.create(join(this.#dir, this.stateFile));
     const changes = new ChunkedWriter(this.#changes);
     const state = this.#state;
     const counts: ChangeCounts = { inserts: 0, updates: 0, deletes: 0, deletesWithheld: 0 };
 
-    const previous: AsyncGenerator<StateEntry> =
-      base === undefined
-        ? fromArray([])
-        : readState(join(this.#dir, stateFileOf(this.resource, base)), {
-            resource: this.resource,
-            runId: base,
-            filters,
-          });
+    const previous = this.#previous() ?? fromArray<StateEntry>([]);
     const records = mergeSorted(current);
     let prev = (await previous.next()).value ?? undefined;
     let cur = (await records.next()).value ?? undefined;
@@ -430,10 +450,10 @@ export class ChangeTracker {
         await state.add(cur.idJson, cur.hash);
         if (order < 0) {
           counts.inserts++;
-          await changes.add(`{"op":"insert","id":${cur.idJson},"record":${cur.record}}\n`);
+          await changes.add(`{"op":"insert","id":${cur.idJson},"record":${this.#textOf(cur)}}\n`);
         } else if (cur.hash !== prev!.hash) {
           counts.updates++;
-          await changes.add(`{"op":"update","id":${cur.idJson},"record":${cur.record}}\n`);
+          await changes.add(`{"op":"update","id":${cur.idJson},"record":${this.#textOf(cur)}}\n`);
         }
         if (order === 0) prev = (await previous.next()).value ?? undefined;
         cur = (await records.next()).value ?? undefined;
@@ -456,6 +476,18 @@ export class ChangeTracker {
     const written = await this.#changes.finish();
     await state.finish({ resource: this.resource, runId, filters });
     return { file, written, ...counts };
+  }
+
+  /**
+   * The text of a record that changed. It is always kept, since its hash is not the base's; only
+   * two records whose hashes share their first 120 bits could make it missing (known-hashes.ts),
+   * and then the export fails naming the record instead of writing a change without its data.
+   */
+  #textOf(entry: Entry): string {
+    if (entry.record !== undefined) return entry.record;
+    throw new Error(
+      `${this.resource}: record ${entry.idJson} changed, but its content hash matched a record of run ${this.#options.base} and its text was not kept; run again with --full`,
+    );
   }
 
   /**

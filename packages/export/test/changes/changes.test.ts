@@ -14,7 +14,7 @@ import {
   runReadBuffer,
   type TrackerOptions,
 } from '../../src/changes/changes.js';
-import { stateFileOf } from '../../src/changes/state-file.js';
+import { StateWriter, stateFileOf } from '../../src/changes/state-file.js';
 import type { ApiRecord } from '../../src/formats/encoders.js';
 
 let dir: string;
@@ -40,6 +40,20 @@ async function commit(tracker: ChangeTracker): Promise<void> {
 }
 
 const stateOf = (): string => stateFileOf('users', committed!);
+
+/**
+ * A run's pages, then its end; what refused it (the base is read before the first page is kept,
+ * so a base that cannot be used fails the run there, or at its end when it has no page).
+ */
+async function refusal(tracker: ChangeTracker, records: ApiRecord[]): Promise<unknown> {
+  try {
+    await tracker.add(records);
+    await tracker.finish();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
@@ -313,8 +327,7 @@ describe('ChangeTracker', () => {
     for (const [text, message] of cases) {
       await writeFile(state, text);
       const tracker = trackerOf('users');
-      await tracker.add(records);
-      const error = await tracker.finish().catch((e: unknown) => e);
+      const error = await refusal(tracker, records);
       await tracker.discard();
       expect(error, message.source).toBeInstanceOf(ChangesStateError);
       expect((error as Error).message).toMatch(message);
@@ -333,8 +346,7 @@ describe('ChangeTracker', () => {
     await first.finish();
     await commit(first);
     const second = trackerOf('tracks', { filters: { archived: 'only' } });
-    await second.add([]);
-    await expect(second.finish()).rejects.toThrow(
+    expect(String(await refusal(second, []))).toMatch(
       /taken with --archived include, this run lists tracks with --archived only.*--full/,
     );
     await second.discard();
@@ -355,11 +367,58 @@ describe('ChangeTracker', () => {
   it('a missing base snapshot is refused, naming the run and --full', async () => {
     committed = '20250101T000000Z-000000';
     const tracker = trackerOf('users');
-    await tracker.add(base);
-    await expect(tracker.finish()).rejects.toThrow(
+    expect(String(await refusal(tracker, base))).toMatch(
       /changes-state\.20250101T000000Z-000000 is missing.*pruned or never committed.*--full/,
     );
     await tracker.discard();
+  });
+
+  it('a second run keeps no text of a record unchanged since its base: its run files hold ids and hashes', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => user(`id-${(i * 7919) % 300}`, `n${i}`));
+    await run(many);
+    const next = many.map((r) => (r.id === 'id-7' ? user('id-7', 'changed') : r));
+    next.push(user('id-new', 'new'));
+    const tracker = trackerOf('users', { batchBytes: 2_000 });
+    for (let i = 0; i < next.length; i += 7) await tracker.add(next.slice(i, i + 7));
+    // What is on disk before the end: sorted runs of "<id>\t<hash>\t<record or nothing>".
+    const runFiles = (await readdir(dir)).filter((f) => f.includes('.changes-run'));
+    expect(runFiles.length).toBeGreaterThan(0);
+    const lines = (await Promise.all(runFiles.map((f) => readFile(join(dir, f), 'utf8')))).flatMap(
+      (text) => text.split('\n').slice(0, -1),
+    );
+    const withText = lines.filter((line) => !line.endsWith('\t'));
+    expect(withText.map((line) => JSON.parse(line.split('\t')[0]!)).sort()).toEqual(
+      ['id-7', 'id-new'].filter((id) => lines.some((l) => l.startsWith(JSON.stringify(id)))),
+    );
+    expect(lines.length).toBeGreaterThan(250);
+    const result = await tracker.finish();
+    await commit(tracker);
+    expect(result).toMatchObject({ inserts: 1, updates: 1, deletes: 0 });
+    const text = await readFile(join(dir, changesFileOf('users')), 'utf8');
+    expect(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
+      { op: 'update', id: 'id-7', record: user('id-7', 'changed') },
+      { op: 'insert', id: 'id-new', record: user('id-new', 'new') },
+    ]);
+  });
+
+  it('a changed record whose hash the base has under another id fails the export, naming it', async () => {
+    // Only two records sharing 120 bits of SHA-256 could do this; a base written to that end
+    // shows that the export then fails rather than writing a change without its record.
+    committed = '20250101T000000Z-000000';
+    const writer = await StateWriter.create(join(dir, stateOf()));
+    await writer.add('"a"', contentHash(user('b', 'new')));
+    await writer.finish({ resource: 'users', runId: committed, filters: {} });
+    const tracker = trackerOf('users');
+    expect(String(await refusal(tracker, [user('b', 'new')]))).toMatch(
+      /users: record "b" changed, but its content hash matched a record of run 20250101T000000Z-000000 and its text was not kept; run again with --full/,
+    );
+    await tracker.discard();
+    expect((await readdir(dir)).filter((f) => !f.includes('changes-state'))).toEqual([]);
   });
 
   it('a record exported twice is an error, not a silent double', async () => {
