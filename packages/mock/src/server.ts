@@ -27,7 +27,10 @@ export interface MockServerOptions extends MockApiOptions {
   requestTimeoutMs?: number;
   /** Concurrent connections; one more is answered 503 and closed. Default 1024. */
   maxConnections?: number;
-  /** One line per unusual but normal event (a client that hung up mid-request). */
+  /**
+   * One line per unusual but normal event: a client that hung up mid-request, a connection
+   * dropped by an injected fault (`dropAfterCreate`).
+   */
   log?: (line: string) => void;
   /**
    * Called once per answered request with what a log line may show (issue 29): never a
@@ -114,7 +117,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           }),
         );
       }
-      handle(api, cors, origin, req, res).catch((err) => {
+      handle(api, cors, origin, req, res, log).catch((err) => {
         if (clientGone(req, err)) {
           log(`client ${peer(req.socket)} hung up before the answer (${describe(err)})`);
           req.socket.destroy();
@@ -268,6 +271,7 @@ async function handle(
   origin: string,
   req: IncomingMessage,
   res: ServerResponse,
+  log: (line: string) => void,
 ): Promise<void> {
   const method = req.method ?? 'GET';
   const corsHeaders = cors.answerHeaders(originOf(req));
@@ -360,8 +364,12 @@ async function handle(
     );
     return;
   }
-  // Response.error(): an injected fault that drops the connection without an answer.
+  // Response.error(): an injected fault that drops the connection without an answer. No answer
+  // means no access line, so it gets a line of its own: a client's "fetch failed" is explained.
   if (response.type === 'error') {
+    log(
+      `${method} ${clipEcho(target.split('?')[0] as string)} dropped: connection closed without an answer (an injected fault) request-id=${String(res.getHeader(REQUEST_ID_HEADER))}`,
+    );
     req.socket.destroy();
     return;
   }

@@ -282,6 +282,26 @@ describe('slow, departing and too many clients', () => {
     expect(lines[0]).toMatch(/hung up/);
   });
 
+  it('a connection dropped by an injected fault is one log line naming the request', async () => {
+    const lines: string[] = [];
+    const s = await start({ log: (l) => lines.push(l), faults: { dropAfterCreate: true } });
+    const body = JSON.stringify({
+      transcript: 'We discussed the budget today.',
+      meetingName: 'x',
+      email: ACME.rep.email,
+    });
+    const res = await raw(
+      s.url,
+      `POST /api/v1/real-call-sessions HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-api-key: ${ACME.key}\r\n\r\n${body}`,
+    );
+    expect(res.raw).toBe(''); // closed without a byte of an answer
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^POST "\/api\/v1\/real-call-sessions" dropped: connection closed without an answer \(an injected fault\) request-id=[0-9a-f-]{36}$/,
+      ),
+    ]);
+  });
+
   it('above the connection cap a new connection gets a clear 503 and is closed', async () => {
     const s = await start({ maxConnections: 2 });
     const { port } = new URL(s.url);
