@@ -57,10 +57,11 @@ export class KnownHashes {
 
   /** Adds a content hash (22 base64url characters); throws on anything else. */
   add(hash: string): void {
+    // Grown first: growing uses the same scratch words.
+    if ((this.#size + 1) * 4 > this.#capacity * 3) this.#grow();
     if (!wordsOf(hash, this.#words)) {
       throw new RangeError(`not a content hash: ${JSON.stringify(hash)}`);
     }
-    if ((this.#size + 1) * 4 > this.#capacity * 3) this.#grow();
     if (this.#insert(this.#words)) this.#size++;
   }
 
@@ -104,11 +105,13 @@ export class KnownHashes {
   #grow(): void {
     const old = this.#slots;
     this.#slots = new Uint32Array(old.length * 2);
-    const words = new Uint32Array(WORDS);
+    const words = this.#words;
     for (let at = 0; at < old.length; at += WORDS) {
       if (old[at] === 0) continue;
-      words.set(old.subarray(at, at + WORDS));
       words[0] = old[at]! - 1;
+      words[1] = old[at + 1]!;
+      words[2] = old[at + 2]!;
+      words[3] = old[at + 3]!;
       this.#insert(words);
     }
   }
