@@ -1,4 +1,4 @@
-import { createRcsClient, emptyRequestStats, type RequestStats } from '@rcs/client';
+import { createRcsClient, emptyRequestStats, RateLimitError, type RequestStats } from '@rcs/client';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -47,6 +47,19 @@ describe('request counts (issue 29)', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.spyOn(Math, 'random').mockReturnValue(0.5);
+  });
+
+  it('client.stats and a new tally start at zero, every figure named', () => {
+    const none = {
+      requests: 0,
+      retries: 0,
+      rateLimited: 0,
+      rateLimitWaitMs: 0,
+      bytesReceived: 0,
+      bytesSent: 0,
+    };
+    expect(createRcsClient({ baseUrl: BASE, apiKey: API_KEY }).stats).toEqual(none);
+    expect(zero()).toEqual(none);
   });
 
   it("a call's own tally counts its attempts, 429s, the Retry-After waited, the bytes sent and read; client.stats counts every call", async () => {
@@ -146,6 +159,25 @@ describe('request counts (issue 29)', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     await pending;
     expect(tally).toMatchObject({ requests: 2, retries: 1, rateLimited: 0, rateLimitWaitMs: 0 });
+    expect(client.stats).toEqual(tally);
+  });
+
+  it('a Retry-After longer than the client waits (maxRetryAfterMs) is not waited for: the 429 is the answer, at once', async () => {
+    server.use(
+      http.get(SESSION_URL, () =>
+        HttpResponse.json(problem(429, 'rate_limited', 'Slow down', 'later'), {
+          status: 429,
+          headers: { 'content-type': 'application/problem+json', 'retry-after': '3600' },
+        }),
+      ),
+    );
+    const client = createRcsClient({ baseUrl: BASE, apiKey: API_KEY, maxRetryAfterMs: 1_000 });
+    const tally = zero();
+    const error = await client.sessions.get(SESSION_ID, { stats: tally }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(3_600_000);
+    expect(tally).toMatchObject({ requests: 1, retries: 0, rateLimited: 1, rateLimitWaitMs: 0 });
+    expect(client.stats).toEqual(tally);
   });
 
   it('an answer without a body (204) reads no bytes', async () => {
@@ -154,6 +186,7 @@ describe('request counts (issue 29)', () => {
     const tally = zero();
     await client.sessions.get(SESSION_ID, { stats: tally }).catch(() => undefined);
     expect(tally).toEqual({ ...zero(), requests: 1 });
+    expect(client.stats).toEqual(tally);
   });
 });
 
