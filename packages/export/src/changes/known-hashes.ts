@@ -42,17 +42,18 @@ function wordOf(hash: string, word: number): number | null {
 
 export class KnownHashes {
   /** WORDS words a slot; a slot whose first word is 0 is empty (that word is stored + 1). */
-  #slots: Uint32Array;
+  #slots = new Uint32Array(1024 * WORDS);
   #size = 0;
   /** The words of the hash being added or looked up (no array per record). */
   readonly #words = new Uint32Array(WORDS);
 
-  constructor(expected = 1024) {
-    this.#slots = new Uint32Array(capacityFor(expected) * WORDS);
-  }
-
   get size(): number {
     return this.#size;
+  }
+
+  /** The table's memory (for the figure in EXPORT.md: 16 bytes a slot, at most 3/4 full). */
+  get bytes(): number {
+    return this.#slots.byteLength;
   }
 
   /** Adds a content hash (22 base64url characters); throws on anything else. */
@@ -115,10 +116,6 @@ export class KnownHashes {
       this.#insert(words);
     }
   }
-}
-
-function capacityFor(expected: number): number {
-  return Math.max(16, Math.ceil((Math.max(expected, 1) * 4) / 3) + 1);
 }
 
 /** The hash's four words into `words`; false if it is not 22 base64url characters. */

@@ -406,20 +406,27 @@ describe('ChangeTracker', () => {
     ]);
   });
 
-  it('a changed record whose hash the base has under another id fails the export, naming it', async () => {
-    // Only two records sharing 120 bits of SHA-256 could do this; a base written to that end
-    // shows that the export then fails rather than writing a change without its record.
-    committed = '20250101T000000Z-000000';
-    const writer = await StateWriter.create(join(dir, stateOf()));
-    await writer.add('"a"', contentHash(user('b', 'new')));
-    await writer.finish({ resource: 'users', runId: committed, filters: {} });
-    const tracker = trackerOf('users');
-    expect(String(await refusal(tracker, [user('b', 'new')]))).toMatch(
-      /users: record "b" changed, but its content hash matched a record of run 20250101T000000Z-000000 and its text was not kept; run again with --full/,
-    );
-    await tracker.discard();
-    expect((await readdir(dir)).filter((f) => !f.includes('changes-state'))).toEqual([]);
-  });
+  it.each([
+    ['held in memory', undefined],
+    ['spilled to run files', 50],
+  ])(
+    'a changed record whose hash the base has under another id fails the export, naming it (%s)',
+    async (_, batchBytes) => {
+      // Only two records sharing 120 bits of SHA-256 could do this; a base written to that end
+      // shows that the export then fails rather than writing a change without its record.
+      committed = '20250101T000000Z-000000';
+      const writer = await StateWriter.create(join(dir, stateOf()));
+      await writer.add('"a"', contentHash(user('b', 'new')));
+      await writer.finish({ resource: 'users', runId: committed, filters: {} });
+      const tracker = trackerOf('users', batchBytes ? { batchBytes } : {});
+      expect(String(await refusal(tracker, [user('b', 'new'), user('c', 'new')]))).toMatch(
+        /users: record "b" changed, but its content hash matched a record of run 20250101T000000Z-000000 and its text was not kept; run again with --full/,
+      );
+      expect(tracker.runs).toBe(batchBytes ? 1 : 0);
+      await tracker.discard();
+      expect((await readdir(dir)).filter((f) => !f.includes('changes-state'))).toEqual([]);
+    },
+  );
 
   it('a record exported twice is an error, not a silent double', async () => {
     const tracker = trackerOf('users');

@@ -8,14 +8,19 @@ const hashOf = (text: string): string =>
   createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
 describe('KnownHashes', () => {
-  it('has every hash added, through growth from a small table, and none other', () => {
-    const known = new KnownHashes(4);
-    const added = Array.from({ length: 5_000 }, (_, i) => hashOf(`record ${i}`));
+  it('has every hash added, through growth, and none other; 16 bytes a slot, at most 3/4 full', () => {
+    const known = new KnownHashes();
+    const added = Array.from({ length: 50_000 }, (_, i) => hashOf(`record ${i}`));
     for (const hash of added) known.add(hash);
-    expect(known.size).toBe(5_000);
+    expect(known.size).toBe(50_000);
     expect(added.every((h) => known.has(h))).toBe(true);
     const others = Array.from({ length: 5_000 }, (_, i) => hashOf(`other ${i}`));
     expect(others.filter((h) => known.has(h))).toEqual([]);
+    // All zero words: what an empty slot would hold if growing moved empty slots as entries.
+    expect(known.has('AAAAAAAAAAAAAAAAAAAAAA')).toBe(false);
+    // EXPORT.md's figure: at most 3/4 full, and at most twice that after a doubling.
+    expect(known.bytes).toBeGreaterThanOrEqual((50_000 * 16 * 4) / 3);
+    expect(known.bytes).toBeLessThanOrEqual((2 * 50_000 * 16 * 4) / 3);
   });
 
   it('adding a hash twice keeps one', () => {
@@ -48,10 +53,21 @@ describe('KnownHashes', () => {
 
   it('refuses to add what is not a content hash, and never has one', () => {
     const known = new KnownHashes();
-    expect(() => known.add('short')).toThrow(/not a content hash: "short"/);
-    expect(() => known.add('AAAAAAAAAAAAAAAAAAAA+A')).toThrow(/not a content hash/);
-    expect(known.has('AAAAAAAAAAAAAAAAAAAA+A')).toBe(false);
-    expect(known.has('')).toBe(false);
+    const bad = [
+      'short',
+      '+AAAAAAAAAAAAAAAAAAAAA',
+      'AAAAAAAAAAAAAAAAAAA\u00e9AA',
+      'AAAAAAAAAAAAAAAAAAAA+A',
+      'AAAAAAAAAAAAAAAAAAAAA+',
+      'AAAAAAAAAAAAAAAAAAAAAAA',
+    ];
+    for (const hash of bad) {
+      expect(() => known.add(hash), hash).toThrow(`not a content hash: ${JSON.stringify(hash)}`);
+    }
     expect(known.size).toBe(0);
+    // Next to the hash they would read as (every character 0), none is had.
+    known.add('AAAAAAAAAAAAAAAAAAAAAA');
+    expect(bad.filter((hash) => known.has(hash))).toEqual([]);
+    expect(known.has('')).toBe(false);
   });
 });
