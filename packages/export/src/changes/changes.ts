@@ -11,7 +11,8 @@
  * The content hash is SHA-256 (first 128 bits) of the record's canonical JSON: object keys sorted
  * at every level, so a record whose properties come back in another order is not an update.
  *
- * Memory stays flat at any size: records are hashed as pages arrive and kept in a batch that is
+ * Memory stays flat at any size, but for the base's hashes (16 bytes a slot, known-hashes.ts)
+ * and the exact id set (pager.ts): records are hashed as pages arrive and kept in a batch that is
  * sorted and spilled to a run file (`.partial`, removed at the end or by the next run's lock)
  * when it reaches CHANGES_MEMORY (the run's exports run one at a time). A record whose hash the
  * base has is unchanged (known-hashes.ts): only its id and hash are kept, never its text, so a

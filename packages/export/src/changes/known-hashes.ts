@@ -7,7 +7,7 @@
  *
  * A hash is 22 base64url characters (132 bits of SHA-256); the set keeps the first 20 of them as
  * four 30-bit words (120 bits) in an open-addressing table of one Uint32Array, 16 bytes a slot,
- * at most 3/4 full (about 10 MB for 480,000 records). A changed record is taken for unchanged only
+ * 3/8 to 3/4 full (it doubles: 16 MB for 480,000 records, the demo's sessions at 1M). A changed record is taken for unchanged only
  * if its 120 bits equal those of some record of the base: about changed × base / 2¹²⁰, 10⁻²⁴ for
  * a million of each. Even then nothing is lost silently: the comparison finds the record changed,
  * has no text for it, and fails the export naming the record (changes.ts).
