@@ -367,8 +367,9 @@ async function handle(
   // Response.error(): an injected fault that drops the connection without an answer. No answer
   // means no access line, so it gets a line of its own: a client's "fetch failed" is explained.
   if (response.type === 'error') {
+    // No request id: the client never saw the one this answer would have carried.
     log(
-      `${method} ${clipEcho(target.split('?')[0] as string)} dropped: connection closed without an answer (an injected fault) request-id=${String(res.getHeader(REQUEST_ID_HEADER))}`,
+      `${method} ${clipEcho(target.split('?')[0] as string)} dropped: connection closed without an answer (an injected fault)`,
     );
     req.socket.destroy();
     return;

@@ -282,7 +282,7 @@ describe('slow, departing and too many clients', () => {
     expect(lines[0]).toMatch(/hung up/);
   });
 
-  it('a connection dropped by an injected fault is one log line naming the request', async () => {
+  it('a connection dropped by an injected fault is one log line naming the request (no request id: the client never saw one)', async () => {
     const lines: string[] = [];
     const s = await start({ log: (l) => lines.push(l), faults: { dropAfterCreate: true } });
     const body = JSON.stringify({
@@ -297,7 +297,7 @@ describe('slow, departing and too many clients', () => {
     expect(res.raw).toBe(''); // closed without a byte of an answer
     expect(lines).toEqual([
       expect.stringMatching(
-        /^POST "\/api\/v1\/real-call-sessions" dropped: connection closed without an answer \(an injected fault\) request-id=[0-9a-f-]{36}$/,
+        /^POST "\/api\/v1\/real-call-sessions" dropped: connection closed without an answer \(an injected fault\)$/,
       ),
     ]);
   });
