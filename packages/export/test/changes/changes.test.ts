@@ -58,6 +58,17 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** The lines of the users export's change file, parsed. */
+async function changeLines(): Promise<Record<string, unknown>[]> {
+  const text = await readFile(join(dir, changesFileOf('users')), 'utf8');
+  return text === ''
+    ? []
+    : text
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+}
+
 /** One run with --changes over `records` (in pages of 7), committed; returns the change lines. */
 async function run(records: ApiRecord[], batchBytes?: number) {
   const tracker = trackerOf('users', batchBytes ? { batchBytes } : {});
@@ -66,15 +77,7 @@ async function run(records: ApiRecord[], batchBytes?: number) {
     const spilled = tracker.runs;
     const result = await tracker.finish();
     await commit(tracker);
-    const text = await readFile(join(dir, changesFileOf('users')), 'utf8');
-    const lines =
-      text === ''
-        ? []
-        : text
-            .trimEnd()
-            .split('\n')
-            .map((l) => JSON.parse(l));
-    return { result, lines, spilled };
+    return { result, lines: await changeLines(), spilled };
   } finally {
     await tracker.discard();
   }
@@ -231,13 +234,7 @@ describe('ChangeTracker', () => {
     expect(tracker.runFiles).toBe(5);
     await tracker.finish();
     await commit(tracker);
-    const text = await readFile(join(dir, changesFileOf('users')), 'utf8');
-    expect(
-      text
-        .trimEnd()
-        .split('\n')
-        .map((l) => JSON.parse(l)),
-    ).toEqual(inMemory.lines);
+    expect(await changeLines()).toEqual(inMemory.lines);
     expect((await readdir(dir)).sort()).toEqual([stateOf(), changesFileOf('users')].sort());
   });
 
@@ -258,13 +255,9 @@ describe('ChangeTracker', () => {
     );
     // Past MERGE_FAN_IN spills each: the merge path ran in both.
     expect(trackers.every((t) => t.runs > MERGE_FAN_IN)).toBe(true);
-    const users = await readFile(join(dir, changesFileOf('users')), 'utf8');
-    expect(
-      users
-        .trimEnd()
-        .split('\n')
-        .map((l) => JSON.parse(l).id),
-    ).toEqual(Array.from({ length: 500 }, (_, i) => `u-${i}`).sort());
+    expect((await changeLines()).map((l) => l.id)).toEqual(
+      Array.from({ length: 500 }, (_, i) => `u-${i}`).sort(),
+    );
   });
 
   it('a record exported twice is still refused when its copies were merged apart', async () => {
@@ -394,13 +387,7 @@ describe('ChangeTracker', () => {
     const result = await tracker.finish();
     await commit(tracker);
     expect(result).toMatchObject({ inserts: 1, updates: 1, deletes: 0 });
-    const text = await readFile(join(dir, changesFileOf('users')), 'utf8');
-    expect(
-      text
-        .trimEnd()
-        .split('\n')
-        .map((l) => JSON.parse(l)),
-    ).toEqual([
+    expect(await changeLines()).toEqual([
       { op: 'update', id: 'id-7', record: user('id-7', 'changed') },
       { op: 'insert', id: 'id-new', record: user('id-new', 'new') },
     ]);
