@@ -11,11 +11,12 @@
  * The content hash is SHA-256 (first 128 bits) of the record's canonical JSON: object keys sorted
  * at every level, so a record whose properties come back in another order is not an update.
  *
- * Memory stays flat at any size, but for the base's hashes (16 bytes a slot, known-hashes.ts)
- * and the exact id set (pager.ts): records are hashed as pages arrive and kept in a batch that is
+ * Memory stays flat at any size, but for the base's hashes and the exact id set (pager.ts), 8
+ * bytes a slot each (id-set.ts): records are hashed as pages arrive and kept in a batch that is
  * sorted and spilled to a run file (`.partial`, removed at the end or by the next run's lock)
- * when it reaches CHANGES_MEMORY (the run's exports run one at a time). A record whose hash the
- * base has is unchanged (known-hashes.ts): only its id and hash are kept, never its text, so a
+ * when it reaches CHANGES_MEMORY (the run's exports run one at a time). A record whose content
+ * hash the base has is unchanged (the hash covers the whole record, its id too): only its id and
+ * hash are kept, never its text (the change file carries only inserts and updates), so a
  * nightly run that finds few changes writes and merges little more than ids (issue 26);
  * the end is one merge of the sorted runs (a heap over their heads, read buffers of 64 KB, smaller when there are many runs) with the
  * sorted previous state, streaming both.
@@ -26,7 +27,7 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { AtomicFile, PARTIAL_SUFFIX, type WrittenFile } from '../files/atomic-file.js';
 import type { ApiRecord } from '../formats/encoders.js';
-import { KnownHashes } from './known-hashes.js';
+import { IdSet } from './id-set.js';
 import {
   readState,
   type StateEntry,
@@ -297,7 +298,7 @@ export class ChangeTracker {
   #stateCommitted = false;
   #tag = randomBytes(4).toString('hex');
   /** The base's content hashes, read once before the first page (none without a base). */
-  #known: Promise<KnownHashes | undefined> | undefined;
+  #known: Promise<IdSet | undefined> | undefined;
   readonly #batchLimit: number;
   readonly #options: TrackerOptions;
 
@@ -337,10 +338,10 @@ export class ChangeTracker {
   }
 
   /** The base's hashes; a base that is missing or damaged fails here, before any page is kept. */
-  async #readKnown(): Promise<KnownHashes | undefined> {
+  async #readKnown(): Promise<IdSet | undefined> {
     const previous = this.#previous();
     if (!previous) return undefined;
-    const known = new KnownHashes();
+    const known = new IdSet();
     for await (const entry of previous) known.add(entry.hash);
     return known;
   }
@@ -481,8 +482,9 @@ export class ChangeTracker {
 
   /**
    * The text of a record that changed. It is always kept, since its hash is not the base's; only
-   * two records whose hashes share their first 120 bits could make it missing (known-hashes.ts),
-   * and then the export fails naming the record instead of writing a change without its data.
+   * a content hash sharing its 64-bit hash with one of the base's could make it missing
+   * (id-set.ts), and then the export fails naming the record instead of writing a change
+   * without its data.
    */
   #textOf(entry: Entry): string {
     if (entry.record !== undefined) return entry.record;

@@ -399,7 +399,8 @@ describe('ChangeTracker', () => {
   ])(
     'a changed record whose hash the base has under another id fails the export, naming it (%s)',
     async (_, batchBytes) => {
-      // Only two records sharing 120 bits of SHA-256 could do this; a base written to that end
+      // Only a content hash sharing its 64-bit table hash with one of the base's (id-set.ts)
+      // could do this; a base written to that end
       // shows that the export then fails rather than writing a change without its record.
       committed = '20250101T000000Z-000000';
       const writer = await StateWriter.create(join(dir, stateOf()));

@@ -19,6 +19,19 @@ describe('IdSet', () => {
     expect(ids.size).toBe(50_000);
   });
 
+  it('has what was added, through growth, and nothing else', () => {
+    const ids = new IdSet(8);
+    expect(ids.has('a')).toBe(false);
+    const all = Array.from({ length: 20_000 }, () => randomUUID());
+    for (const id of all) ids.add(id);
+    expect(all.every((id) => ids.has(id))).toBe(true);
+    const others = Array.from({ length: 20_000 }, () => randomUUID());
+    expect(others.filter((id) => ids.has(id))).toEqual([]);
+    // `has` adds nothing.
+    expect(ids.size).toBe(20_000);
+    expect(ids.add(others[0]!)).toBe(true);
+  });
+
   it('distinguishes ids that differ only in their last character, and hex24 ids', () => {
     const ids = new IdSet(1000);
     for (let i = 0; i < 1000; i++) {
