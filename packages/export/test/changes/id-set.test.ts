@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { IdSet } from '../../src/changes/id-set.js';
+import { hash64, IdSet } from '../../src/changes/id-set.js';
 
 describe('IdSet', () => {
   it('tells a new id from one already added', () => {
@@ -30,6 +30,36 @@ describe('IdSet', () => {
     // `has` adds nothing.
     expect(ids.size).toBe(20_000);
     expect(ids.add(others[0]!)).toBe(true);
+  });
+
+  it('strings that share one half of their 64-bit hash are told apart (both halves are compared)', () => {
+    // Birthday search: among a few hundred thousand short strings, pairs share each 32-bit half.
+    const pairsOn = (half: 0 | 1, count: number): [string, string][] => {
+      const seen = new Map<number, string>();
+      const pairs: [string, string][] = [];
+      for (let i = 0; pairs.length < count; i++) {
+        const id = `id-${i}`;
+        const key = hash64(id)[half];
+        const other = seen.get(key);
+        if (other !== undefined) pairs.push([other, id]);
+        else seen.set(key, id);
+      }
+      return pairs;
+    };
+    for (const half of [0, 1] as const) {
+      for (const [a, b] of pairsOn(half, 4)) {
+        expect(hash64(a)[half]).toBe(hash64(b)[half]);
+        expect(hash64(a)[1 - half]).not.toBe(hash64(b)[1 - half]);
+        // A small, 3/4-full table, so that looking for one walks past the other.
+        const ids = new IdSet(1);
+        for (let f = 0; f < 10; f++) ids.add(`filler-${f}`);
+        expect(ids.add(a)).toBe(true);
+        expect(ids.has(b)).toBe(false);
+        expect(ids.add(b)).toBe(true);
+        expect(ids.has(a) && ids.has(b)).toBe(true);
+        expect(ids.size).toBe(12);
+      }
+    }
   });
 
   it('distinguishes ids that differ only in their last character, and hex24 ids', () => {
