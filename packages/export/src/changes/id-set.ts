@@ -73,8 +73,13 @@ export class IdSet {
   /** Whether `id` was added (or another string of the same 64-bit hash). */
   has(id: string): boolean {
     const [h, l] = hash64(id);
-    const slot = this.#slotOf(h, l);
-    return this.#hi[slot] === h && this.#lo[slot] === l;
+    return !this.#isEmpty(this.#slotOf(h, l));
+  }
+
+  /** Whether a slot holds nothing: (0, 0), which no hash is (hash64). */
+  #isEmpty(slot: number): boolean {
+    // Stryker disable next-line LogicalOperator,ConditionalExpression: only a hash with a zero half (1 in 2³²) could tell
+    return this.#hi[slot] === EMPTY_HI && this.#lo[slot] === EMPTY_LO;
   }
 
   /** The slot holding (h, l), or the empty slot where it would go. */
@@ -85,9 +90,7 @@ export class IdSet {
     let slot = (h ^ Math.imul(l, 0x27d4eb2d)) >>> 0;
     slot %= capacity;
     for (;;) {
-      const sh = hi[slot]!;
-      const sl = lo[slot]!;
-      if ((sh === EMPTY_HI && sl === EMPTY_LO) || (sh === h && sl === l)) return slot;
+      if (this.#isEmpty(slot) || (hi[slot] === h && lo[slot] === l)) return slot;
       // Stryker disable next-line ArithmeticOperator: probing backwards finds the same entries
       slot = slot + 1 === capacity ? 0 : slot + 1;
     }
@@ -95,7 +98,7 @@ export class IdSet {
 
   #insert(h: number, l: number): boolean {
     const slot = this.#slotOf(h, l);
-    if (this.#hi[slot] === h && this.#lo[slot] === l) return false;
+    if (!this.#isEmpty(slot)) return false;
     this.#hi[slot] = h;
     this.#lo[slot] = l;
     this.#size++;
