@@ -58,5 +58,23 @@ async function traceExport(): Promise<TracedRun> {
   return { records, seen, spans };
 }
 
-Object.assign(window, { traceExport });
+/**
+ * A traced call to a real `rcs mock` on another origin: the browser's own fetch sends the
+ * `traceparent` header, so the mock's CORS preflight must allow it (D26). Gives the records read.
+ */
+async function traceRemote(baseUrl: string, apiKey: string): Promise<number> {
+  context.setGlobalContextManager(new StackContextManager().enable());
+  const provider = new TracerProvider({
+    spanProcessors: [new SimpleSpanProcessor({ exporter: new InMemorySpanExporter() })],
+  });
+  const rcs = createRcsClient({
+    baseUrl,
+    apiKey,
+    tracing: openTelemetry({ tracer: provider.getTracer('browser-example') }),
+  });
+  const page = await rcs.exports.users.list({ limit: 5 });
+  return page.data.length;
+}
+
+Object.assign(window, { traceExport, traceRemote });
 document.body.dataset.tracing = 'ready';

@@ -201,6 +201,23 @@ describe.skipIf(!CHROMIUM)('the browser example in Chromium', () => {
     await page.close();
   });
 
+  it('a traced page reaches an `rcs mock` on another origin (its preflight allows traceparent and tracestate, D26)', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${siteUrl}tracing.html`, { waitUntil: 'load' });
+    await page.waitForSelector('body[data-tracing="ready"]', { timeout: 30_000 });
+    const records = await page.evaluate(
+      (url, key) =>
+        (window as unknown as { traceRemote(u: string, k: string): Promise<number> }).traceRemote(
+          url,
+          key,
+        ),
+      mock.url,
+      mock.info.apiKey ?? '',
+    );
+    expect(records).toBe(5);
+    await page.close();
+  });
+
   it("the SDK's spans in the browser (issue 29): a pagination span, a CLIENT span per page, each request carrying its span's traceparent", async () => {
     const page = await browser.newPage();
     await page.goto(`${siteUrl}tracing.html`, { waitUntil: 'load' });

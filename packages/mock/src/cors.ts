@@ -7,7 +7,8 @@
 export type CorsOption = boolean | { origins: readonly string[] };
 
 const CORS_ALLOW_METHODS = 'GET, POST';
-const CORS_ALLOW_HEADERS = 'X-API-Key, Authorization, Content-Type';
+// The W3C trace context rides along when the SDK traces (D26), so a traced page can call the mock.
+const CORS_ALLOW_HEADERS = 'X-API-Key, Authorization, Content-Type, traceparent, tracestate';
 const CORS_EXPOSE_HEADERS = 'x-request-id, Retry-After';
 /** How long a browser may cache a preflight answer (seconds). */
 const CORS_MAX_AGE = '600';

@@ -101,7 +101,7 @@ describe('CORS (D26)', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST');
     expect(res.headers.get('access-control-allow-headers')).toBe(
-      'X-API-Key, Authorization, Content-Type',
+      'X-API-Key, Authorization, Content-Type, traceparent, tracestate',
     );
     expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
     expect(await res.text()).toBe('');
