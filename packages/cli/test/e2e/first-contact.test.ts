@@ -128,23 +128,28 @@ describe("a 404: is --base-url the API's root?", () => {
 });
 
 describe('an unreadable file: "unreadable: check permissions", not --no-validate', () => {
-  // As root every file is readable: the CLI then runs as nobody, for whom a mode-000 file is not.
-  const asOther = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  // As root every file is readable, so the CLI then runs as root without the two capabilities
+  // that bypass file modes (util-linux's setpriv). Not as another user: the clone may sit in a
+  // private directory (mode 0700, as `mktemp -d` makes it) that no other user can reach.
+  const asRoot = process.getuid?.() === 0;
+  const withoutOverride = (argv: string[]): [string, string[]] =>
+    asRoot
+      ? ['setpriv', ['--bounding-set', '-dac_override,-dac_read_search', '--', ...argv]]
+      : [argv[0]!, argv.slice(1)];
 
   it.each([
     ['check', [] as string[]],
     ['upload', ['--email', 'rep@acme.com', '--ledger', '/dev/null']],
   ])('rcs %s', (command, flags) => {
     const sub = tempDir('rcs-first-contact-perm-');
-    chmodSync(sub, 0o755);
     const path = join(sub, 'locked.srt');
     writeFileSync(path, '1\n00:00:01,000 --> 00:00:02,000\nrep@acme.com: hello there\n');
     chmodSync(path, 0o000);
-    const r = spawnSync(process.execPath, [CLI, command, path, ...flags], {
+    const [bin, argv] = withoutOverride([process.execPath, CLI, command, path, ...flags]);
+    const r = spawnSync(bin, argv, {
       cwd: sub,
       env: { ...baseEnv(sub), RCS_BASE_URL: server.url, RCS_API_KEY: key },
       encoding: 'utf8',
-      ...asOther,
     });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`${path}: unreadable: check permissions (EACCES)`);
