@@ -256,7 +256,16 @@ describe('slow, departing and too many clients', () => {
 
   it('a client that hangs up mid-body is one log line, no stack trace', async () => {
     const lines: string[] = [];
-    const s = await start({ log: (l) => lines.push(l) });
+    let logged: () => void = () => {};
+    const hungUp = new Promise<void>((resolve) => {
+      logged = resolve;
+    });
+    const s = await start({
+      log: (l) => {
+        lines.push(l);
+        if (/hung up/.test(l)) logged();
+      },
+    });
     const errors: unknown[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => errors.push(args);
@@ -267,13 +276,13 @@ describe('slow, departing and too many clients', () => {
           socket.write(
             `POST /api/v1/real-call-sessions HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: 1000\r\nx-api-key: ${ACME.key}\r\n\r\n{"tr`,
           );
-          setTimeout(() => {
+          socket.end(() => {
             socket.destroy();
             resolve();
-          }, 100);
+          });
         });
       });
-      await new Promise((r) => setTimeout(r, 300));
+      await hungUp;
     } finally {
       console.error = original;
     }

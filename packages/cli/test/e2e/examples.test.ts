@@ -122,8 +122,8 @@ describe('examples/cron', () => {
     const root = tempDir();
     const lock = join(root, 'lock');
     // Hold the lock as a running export would.
-    const holder = spawn('bash', ['-c', `exec 9>"${lock}"; flock 9; sleep 5`]);
-    await new Promise((r) => setTimeout(r, 300));
+    const holder = spawn('bash', ['-c', `exec 9>"${lock}"; flock 9; echo held; sleep 30`]);
+    await new Promise((resolve) => holder.stdout.once('data', resolve));
     const overlapped = await sh(
       'bash',
       [script],

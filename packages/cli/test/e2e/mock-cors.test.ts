@@ -32,7 +32,25 @@ async function mock(args: string[]) {
     setTimeout(() => reject(new Error(`no output: ${out}`)), 15_000);
   });
   const key = out.split('\n')[1]!.slice('API key: '.length);
-  return { url, key, stderr: () => err };
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  /** Resolves once stderr holds `count` lines matching `pattern`. */
+  const stderrLines = (pattern: RegExp, count: number) =>
+    new Promise<string[]>((resolve) => {
+      const check = () => {
+        const lines = err.split('\n').filter((l) => pattern.test(l));
+        if (lines.length < count) return;
+        child.stderr.off('data', check);
+        resolve(lines);
+      };
+      child.stderr.on('data', check);
+      check();
+    });
+  /** Stops the mock and resolves when it has exited: all it had to say is said. */
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { url, key, stderr: () => err, stderrLines, stop };
 }
 
 const preflight = (url: string, origin: string) =>
@@ -105,28 +123,32 @@ describe('rcs mock and departing clients', () => {
         s.write(
           'POST /api/v1/real-call-sessions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n{"t',
         );
-        setTimeout(() => {
+        // Part of a body, then gone: the server is told once the bytes are on its side.
+        s.end(() => {
           s.destroy();
           resolve();
-        }, 100);
+        });
       });
     });
-    await new Promise((r) => setTimeout(r, 300));
   }
 
   it('prints nothing without --verbose and one line with it, never a stack trace', async () => {
     const quiet = await mock([]);
     await hangUp(quiet.url);
+    await quiet.stop();
     expect(quiet.stderr()).not.toMatch(/hung up|Error|at /);
 
     const loud = await mock(['--verbose']);
     await hangUp(loud.url);
     await hangUp(loud.url);
-    const lines = loud
-      .stderr()
-      .split('\n')
-      .filter((l) => /hung up/.test(l));
-    expect(lines).toHaveLength(2);
+    expect(await loud.stderrLines(/hung up/, 2)).toHaveLength(2);
+    await loud.stop();
+    expect(
+      loud
+        .stderr()
+        .split('\n')
+        .filter((l) => /hung up/.test(l)),
+    ).toHaveLength(2);
     expect(loud.stderr()).not.toMatch(/\n\s+at /);
   });
 });
