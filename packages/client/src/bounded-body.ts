@@ -29,25 +29,40 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuff
  * the client's transport hands them on in a new stream, so that each answer is copied once (by
  * the parser) instead of three times (one buffer, then the copy a `Response` makes of a buffer
  * body, then the parser's).
+ *
+ * `signal` ends the reading with its reason, and cancels the body, whatever the stream's source
+ * does with its own abort: the transport's deadline then holds for any fetch, even one whose
+ * link from the request's signal to the body was lost (a `Request` collected as garbage while
+ * its body stalls).
  */
 export async function readBoundedChunks(
   body: ReadableStream<Uint8Array> | null,
   limit: number,
+  signal?: AbortSignal,
 ): Promise<Uint8Array[] | undefined> {
   if (!body) return [];
+  signal?.throwIfAborted();
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      // Not awaited: a source that never settles its cancel (a hung peer) must not hold us.
-      reader.cancel().catch(() => {});
-      return undefined;
+  // A cancel settles a pending read at once (as done), so the loop below sees the abort.
+  const stop = () => reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      signal?.throwIfAborted();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        // Not awaited: a source that never settles its cancel (a hung peer) must not hold us.
+        reader.cancel().catch(() => {});
+        return undefined;
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+    return chunks;
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
-  return chunks;
 }

@@ -1,5 +1,5 @@
-import { causeCode } from './cause-code.js';
 import { RcsError } from './errors.js';
+import { causeCode } from './network-failure.js';
 
 /**
  * TLS certificate failures (issue 15): final, never retried (a certificate does not fix itself

@@ -27,6 +27,12 @@ export type {
   ExportsApi,
 } from './exports.js';
 export * from './exports-table.js';
+export {
+  classifyNetworkFailure,
+  type NetworkFailure,
+  type NetworkFailureKind,
+  RequestNotSentError,
+} from './network-failure.js';
 export { PageBody } from './page-body.js';
 export {
   type Anomaly,

@@ -2,9 +2,9 @@ import type { RatePacer } from './adaptive-rate.js';
 import { parseErrorBody, requestIdOf } from './api-error.js';
 import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay, sleep } from './backoff.js';
 import { readBoundedChunks } from './bounded-body.js';
-import { causeCode } from './cause-code.js';
 import { certificateFailure } from './certificate.js';
 import { ConnectionError, RcsError, TimeoutError } from './errors.js';
+import { classifyNetworkFailure } from './network-failure.js';
 import type { Redactor } from './redact.js';
 import { type RequestSpan, startRequestSpan } from './request-span.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -116,17 +116,6 @@ const RETRY_NON_IDEMPOTENT = new Set([429, 503]);
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
-/** Connection failures where the request provably never left this machine. */
-const NEVER_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  // A proxy refused, dropped or did not answer the CONNECT: the request never left the tunnel's
-  // start (Chromium's name for it, which a fetch over a proxy may carry in its cause).
-  'ERR_TUNNEL_CONNECTION_FAILED',
-]);
-
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
@@ -162,27 +151,32 @@ export function assertSecureTransport(
   );
 }
 
+/** Whether the request provably never left this machine (network-failure.ts). */
 function neverSent(error: unknown): boolean {
-  return causeCode(error, (c) => NEVER_SENT_CODES.has(c)) !== undefined;
+  return classifyNetworkFailure(error)?.neverSent === true;
 }
 
 /**
  * Nothing listens there, or the name resolves nowhere: a wrong base URL far more often than a
  * passing outage, so it gets its own (small) retry budget instead of 20 s of silent retries.
  */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-
 export function isUnreachable(error: unknown): boolean {
-  return causeCode(error, (c) => UNREACHABLE_CODES.has(c)) !== undefined;
+  const kind = classifyNetworkFailure(error)?.kind;
+  return kind === 'refused' || kind === 'dns';
 }
 
 /** Reads a body, refusing one larger than `limit` bytes before it is held in memory. */
-async function readCapped(res: Response, limit: number, where: string): Promise<Uint8Array[]> {
+async function readCapped(
+  res: Response,
+  limit: number,
+  where: string,
+  signal: AbortSignal,
+): Promise<Uint8Array[]> {
   const declared = Number(res.headers.get('content-length'));
   const chunks =
     Number.isFinite(declared) && declared > limit
       ? await res.body?.cancel().catch(() => {})
-      : await readBoundedChunks(res.body, limit);
+      : await readBoundedChunks(res.body, limit, signal);
   if (chunks) return chunks;
   throw new RcsError(
     `${where}: the answer is larger than ${formatBytes(limit)}; it was not read (maxResponseBytes)`,
@@ -342,7 +336,13 @@ export function createTransport(config: TransportConfig) {
             attempt: retry + 1,
           });
           // A request that may have reached the service is never sent again (unknown outcome).
-          if (retry >= maxRetries || failure.mayHaveBeenCreated || deadline.passedBy(0)) {
+          // A failure that a retry cannot help (https to a plain-http port) is final.
+          if (
+            retry >= maxRetries ||
+            failure.mayHaveBeenCreated ||
+            deadline.passedBy(0) ||
+            classifyNetworkFailure(failure)?.final
+          ) {
             throw failure;
           }
           if (
@@ -428,7 +428,12 @@ export function createTransport(config: TransportConfig) {
       // Read the body inside the timeout, so a stalled body is a timeout too, not a hang.
       const read = NULL_BODY_STATUS.has(res.status)
         ? null
-        : await readCapped(res, config.maxResponseBytes, `${ctx.where.method} ${ctx.where.url}`);
+        : await readCapped(
+            res,
+            config.maxResponseBytes,
+            `${ctx.where.method} ${ctx.where.url}`,
+            signal,
+          );
       for (const chunk of read ?? []) ctx.count('bytesReceived', chunk.byteLength);
       // Bytes that are not UTF-8 reach a JSON answer's parser as lone surrogates, not U+FFFD
       // (utf8-escape.ts): a consumer can tell them from real text (D29).
@@ -456,20 +461,21 @@ export function createTransport(config: TransportConfig) {
       // A certificate does not fix itself on a retry (issue 15): final, with the remedy.
       const certificate = certificateFailure(error, new URL(ctx.where.url).host);
       if (certificate) throw certificate;
-      // Once a non-idempotent request may have reached the service, its outcome is unknown.
+      const unsent = neverSent(error);
+      // Once a non-idempotent request may have reached the service, its outcome is unknown; a
+      // fetch that was still connecting (a proxy that never opened its tunnel) says it was not.
       if (timedOut) {
         return {
           // Stopped by the deadline: the line says the deadline, which is what the user set.
           // Stryker disable next-line EqualityOperator: at left === timeoutMs both limits end the attempt at the same instant; either is the limit that stopped it
           failure: new TimeoutError(left <= ctx.timeoutMs ? ctx.deadline.ms : ctx.timeoutMs, {
             ...ctx.where,
-            mayHaveBeenCreated: !ctx.idempotent,
+            mayHaveBeenCreated: !ctx.idempotent && !unsent,
             // What the fetch said when it was stopped (e.g. which proxy it went through).
             cause: error,
           }),
         };
       }
-      const unsent = neverSent(error);
       return {
         failure: new ConnectionError(
           config.redact(

@@ -1,4 +1,11 @@
-import { ConnectionError, createRcsClient, RcsError, ServerError, TimeoutError } from '@rcs/client';
+import {
+  ConnectionError,
+  createRcsClient,
+  RcsError,
+  RequestNotSentError,
+  ServerError,
+  TimeoutError,
+} from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { API_KEY, BASE, SESSION_ID, sessionFixture } from './helpers.js';
 
@@ -159,7 +166,7 @@ describe('deadlineMs', () => {
     }
   });
 
-  it('a tunnel that a proxy refused or dropped never reached the service: a create POST is retried', async () => {
+  it('a fetch that says the request was not sent (a proxy that did not open its tunnel): a create POST is retried', async () => {
     let attempts = 0;
     const client = createRcsClient({
       baseUrl: BASE,
@@ -170,9 +177,7 @@ describe('deadlineMs', () => {
       fetch: (async () => {
         attempts++;
         throw new TypeError('fetch failed', {
-          cause: Object.assign(new Error('the proxy closed the connection'), {
-            code: 'ERR_TUNNEL_CONNECTION_FAILED',
-          }),
+          cause: new RequestNotSentError('the proxy closed the connection'),
         });
       }) as typeof globalThis.fetch,
     });
@@ -181,5 +186,26 @@ describe('deadlineMs', () => {
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'ConnectionError', mayHaveBeenCreated: false });
     expect(attempts).toBe(2);
+  });
+
+  it('a create POST cut by the deadline before the fetch sent it is a failure, not an unknown outcome', async () => {
+    let attempts = 0;
+    const client = createRcsClient({
+      baseUrl: BASE,
+      apiKey: API_KEY,
+      deadlineMs: 50,
+      // Still connecting when the deadline stops it (a proxy that never answers CONNECT).
+      fetch: (async (request: Request) => {
+        attempts++;
+        await new Promise((resolve) => request.signal.addEventListener('abort', resolve));
+        throw new RequestNotSentError('still connecting', { cause: request.signal.reason });
+      }) as typeof globalThis.fetch,
+    });
+    const error = await client.sessions
+      .create({ transcript: 'Hello there.', meetingName: 'Call', email: 'r@a.io' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ mayHaveBeenCreated: false });
+    expect(attempts).toBe(1);
   });
 });

@@ -167,7 +167,7 @@ describe('which answers the create POST repeats (never create a session twice)',
     expect(x.seen).toHaveLength(1);
   });
 
-  it('a never-sent code deep in the cause chain counts (up to four levels)', async () => {
+  it('a never-sent code deep in the cause chain counts (up to six levels)', async () => {
     const deep = (levels: number) => {
       let e: Error & { code?: string; cause?: unknown } = Object.assign(new Error('dns'), {
         code: 'ENOTFOUND',
@@ -175,14 +175,14 @@ describe('which answers the create POST repeats (never create a session twice)',
       for (let k = 1; k < levels; k++) e = new Error(`wrap ${k}`, { cause: e });
       return e;
     };
-    const four = scripted([deep(4), created()]);
-    await expect(client(four.fetch).sessions.create(create)).resolves.toBeDefined();
-    expect(four.seen).toHaveLength(2);
-    const five = scripted([deep(5), created()]);
-    await expect(client(five.fetch).sessions.create(create)).rejects.toMatchObject({
+    const six = scripted([deep(6), created()]);
+    await expect(client(six.fetch).sessions.create(create)).resolves.toBeDefined();
+    expect(six.seen).toHaveLength(2);
+    const seven = scripted([deep(7), created()]);
+    await expect(client(seven.fetch).sessions.create(create)).rejects.toMatchObject({
       mayHaveBeenCreated: true,
     });
-    expect(five.seen).toHaveLength(1);
+    expect(seven.seen).toHaveLength(1);
   });
 });
 

@@ -1,28 +1,15 @@
 /**
- * One classification of network failures for every request of the CLI, direct or through a
- * proxy (issue 27: one HTTP stack; issue 25 item 7; issue 28's plain-http hint). A failure is
- * read from its cause chain (fetch wraps the socket's error a few levels deep), and the same
- * kind gives the same line and the same retry decision wherever it came from.
- *
- * This module has no dependency (errors.ts reads it at start-up, without the client).
+ * The CLI's lines for network failures, direct or through a proxy (cli.md "Networks"). Which
+ * kind a failure is, whether it never left this machine and whether a retry can help come from
+ * the client's one classifier (`classifyNetworkFailure`), which the client's transport reads
+ * too; this module adds what only the CLI knows: the proxy a request went through, and how its
+ * CONNECT failed.
  */
+import { classifyNetworkFailure, type NetworkFailureKind, RequestNotSentError } from '@rcs/client';
 
 /** What went wrong, in the user's terms. */
 export type FailureKind =
-  /** Nothing listens at the address (ECONNREFUSED). */
-  | 'refused'
-  /** The host name resolves nowhere (ENOTFOUND, EAI_AGAIN). */
-  | 'dns'
-  /** No route to the network or host. */
-  | 'unreachable'
-  /** The TCP connection was not set up in time. */
-  | 'connect-timeout'
-  /** The connection was reset or closed by the other side, a body cut short included. */
-  | 'reset'
-  /** `https://` to a port that answers in plain HTTP (OpenSSL's "wrong version number"). */
-  | 'plain-http'
-  /** Another TLS protocol failure (certificates are the client's CertificateError). */
-  | 'tls'
+  | Exclude<NetworkFailureKind, 'not-sent'>
   /** The proxy refused the connection. */
   | 'proxy-refused'
   /** The proxy's host name resolves nowhere. */
@@ -58,14 +45,13 @@ export interface ProxyInUse {
 }
 
 /**
- * The proxy did not open the tunnel (CONNECT). Its code is Chromium's name for this failure: it
- * is also what tells the client's transport that the request never left this machine (so even a
- * create POST may be repeated), and it is not undici's UND_ERR_SOCKET, which undici answers by
- * reconnecting at once, forever: the CONNECT flood of issue 25 item 7.
+ * The proxy did not open the tunnel (CONNECT), so the request never left this machine: a
+ * `RequestNotSentError`, which tells the client's transport that even a create POST may be sent
+ * again. It carries no socket code of its own: undici answers UND_ERR_SOCKET on a connect by
+ * reconnecting at once, forever (the CONNECT flood cli.md "Networks" rules out).
  */
-export class ProxyTunnelError extends Error {
+export class ProxyTunnelError extends RequestNotSentError {
   override name = 'ProxyTunnelError';
-  readonly code = 'ERR_TUNNEL_CONNECTION_FAILED';
   constructor(
     readonly kind: Extract<FailureKind, `proxy-${string}`>,
     readonly proxy: ProxyInUse,
@@ -109,26 +95,6 @@ function tunnelMessage(
   }
 }
 
-const BY_CODE: Record<string, Exclude<FailureKind, `proxy-${string}`>> = {
-  ECONNREFUSED: 'refused',
-  ENOTFOUND: 'dns',
-  EAI_AGAIN: 'dns',
-  EAI_NONAME: 'dns',
-  ENETUNREACH: 'unreachable',
-  EHOSTUNREACH: 'unreachable',
-  UND_ERR_CONNECT_TIMEOUT: 'connect-timeout',
-  ETIMEDOUT: 'connect-timeout',
-  ECONNRESET: 'reset',
-  EPIPE: 'reset',
-  ECONNABORTED: 'reset',
-  UND_ERR_SOCKET: 'reset',
-  ERR_SSL_WRONG_VERSION_NUMBER: 'plain-http',
-  EPROTO: 'tls',
-};
-
-/** OpenSSL's words when the other side answered a TLS hello in plain text. */
-const PLAIN_HTTP_SAYS = /wrong version number|packet length too long|http request/i;
-
 /** How far down a cause chain to look (fetch → undici → socket, with our wrappers on top). */
 const MAX_DEPTH = 6;
 
@@ -137,44 +103,33 @@ export function classifyFailure(error: unknown): NetworkFailure | undefined {
   let proxy: ProxyInUse | undefined;
   let e: unknown = error;
   for (let depth = 0; depth < MAX_DEPTH && e !== null && typeof e === 'object'; depth++) {
-    if (e instanceof ProxyTunnelError || hasName(e, 'ProxyTunnelError')) {
-      const t = e as ProxyTunnelError;
+    if (e instanceof ProxyTunnelError) {
       return {
-        kind: t.kind,
-        code: codeBelow(t.cause) ?? t.code,
-        final: t.kind === 'proxy-auth' || (t.kind === 'proxy-status' && isFinalStatus(t.status)),
-        proxy: t.proxy,
-        status: t.status,
-        target: t.target,
+        kind: e.kind,
+        code: codeBelow(e.cause),
+        final: e.kind === 'proxy-auth' || (e.kind === 'proxy-status' && isFinalStatus(e.status)),
+        proxy: e.proxy,
+        status: e.status,
+        target: e.target,
       };
     }
-    if (e instanceof ProxiedFailure || hasName(e, 'ProxiedFailure')) {
-      proxy ??= (e as ProxiedFailure).proxy;
-    }
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && Object.hasOwn(BY_CODE, code)) {
-      let kind = BY_CODE[code] as FailureKind;
-      const message = String((e as { message?: unknown }).message ?? '');
-      if (kind === 'tls' && PLAIN_HTTP_SAYS.test(message)) kind = 'plain-http';
-      return {
-        kind,
-        code,
-        final: kind === 'plain-http' || kind === 'tls',
-        ...(proxy ? { proxy } : {}),
-      };
-    }
+    if (e instanceof ProxiedFailure) proxy ??= e.proxy;
     e = (e as { cause?: unknown }).cause;
   }
-  return undefined;
+  const failure = classifyNetworkFailure(error);
+  // (A request stopped before it was sent, with nothing more said: the caller's own words.)
+  if (failure === undefined || failure.kind === 'not-sent') return undefined;
+  return {
+    kind: failure.kind,
+    code: failure.code,
+    final: failure.final,
+    ...(proxy ? { proxy } : {}),
+  };
 }
 
 /** A 4xx of a proxy is its decision (403: not allowed); 408, 429 and 5xx may pass. */
 function isFinalStatus(status: number | undefined): boolean {
   return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
-}
-
-function hasName(e: object, name: string): boolean {
-  return (e as { name?: unknown }).name === name;
 }
 
 function codeBelow(cause: unknown): string | undefined {

@@ -1,28 +1,17 @@
 /**
- * The CLI's one HTTP stack (issue 27): every request, direct or through a proxy, goes through
- * undici's `request` API with a dispatcher made here, wrapped as the `fetch` the SDK client takes.
- * The client's transport keeps its job (retries, deadline, size cap, redirects, typed errors);
- * this module decides the route, keeps connections, and classifies failures (failure.ts).
- *
- * `request` rather than undici's `fetch`: the client reads every answer whole, so fetch's own
- * Request, Response and stream objects per request were pure overhead: an export spends about
- * 15 % less CPU, and its heap stays smaller (bench/export/README.md).
+ * The CLI's one HTTP stack: undici's `fetch`, with a dispatcher made here for every request,
+ * direct or through a proxy (keep-alive, the proxy's tunnel, NODE_EXTRA_CA_CERTS through Node's
+ * TLS). Decoding, its limits, redirects, null bodies and abort are undici's; the client's
+ * transport keeps its job (retries, deadline, size cap, same-origin redirects with credentials,
+ * typed errors). What only the CLI adds: the route (proxy or not), the proxy's own failures
+ * (failure.ts), and whether a failed request had reached a connection at all.
  *
  * Under Bun and Deno the CLI leaves the runtime's own fetch in place (they read the proxy
  * variables themselves).
  */
 
-import { STATUS_CODES } from 'node:http';
-import { isLoopbackHost, RcsError } from '@rcs/client';
-import {
-  Agent,
-  type Dispatcher,
-  interceptors,
-  Pool,
-  ProxyAgent,
-  request as undiciRequest,
-} from 'undici';
-import { decodeContent } from './content-coding.js';
+import { isLoopbackHost, RcsError, RequestNotSentError } from '@rcs/client';
+import { Agent, type Dispatcher, Pool, ProxyAgent, fetch as undiciFetch } from 'undici';
 import {
   classifyFailure,
   describeFailure,
@@ -43,7 +32,10 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** Connections kept per origin: the CLI's largest --concurrency. */
 const CONNECTIONS_PER_ORIGIN = 64;
 
-/** A failure that a retry cannot help (a 407, plain http on an https:// port): final. */
+/**
+ * A proxy's refusal (407, 403), which a retry cannot help: an RcsError, which the client's
+ * transport passes on as it is, unretried (the contract of the client's `fetch` option).
+ */
 class NetworkFailureError extends RcsError {
   override name = 'NetworkFailureError';
 }
@@ -106,63 +98,25 @@ function tunnelFailureKind(error: unknown): ProxyTunnelError['kind'] {
   return 'proxy-dropped';
 }
 
-/** fetch's limit on redirects followed. */
-const MAX_REDIRECTS = 20;
-
-/** Statuses whose answer has no body (fetch's null body statuses). */
-const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
-
-type Answer = Dispatcher.ResponseData<null>;
-
 /**
- * The answer as the platform's Response, its body read from undici's stream as the transport
- * asks for it (the transport caps its size and may cancel it, which closes the connection).
+ * The dispatcher for one request, which calls `onWire` when undici puts the request on a
+ * connection (TCP, TLS and the proxy's tunnel all done) and writes it: before that, a failure or
+ * an abort means the request never left this machine.
  */
-function responseOf(answer: Answer, method: string, signal: AbortSignal): Response {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (typeof value === 'string') headers.append(name, value);
-    else for (const each of value ?? []) headers.append(name, each);
-  }
-  const init = {
-    status: answer.statusCode,
-    statusText: answer.statusText || STATUS_CODES[answer.statusCode] || '',
-    headers,
-  };
-  // (A HEAD answer's headers describe a body that is not there.)
-  if (NULL_BODY_STATUS.has(answer.statusCode) || method === 'HEAD') {
-    answer.body.dump().catch(() => {});
-    return new Response(null, init);
-  }
-  const body = decodeContent(answer.body, headers.get('content-encoding') ?? undefined);
-  const chunks = body[Symbol.asyncIterator]();
-  // The request's signal ends a body that stalls (the transport's timeout and deadline abort it),
-  // whatever state undici's stream is in when it fires.
-  // (The listener goes with the body, so a long-lived signal does not collect one per answer.)
-  const stopped = new Promise<never>((_resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    body.once('close', () => signal.removeEventListener('abort', onAbort));
-  });
-  stopped.catch(() => body.destroy());
-  return new Response(
-    new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const next = await Promise.race([chunks.next(), stopped]);
-          if (next.done) controller.close();
-          else controller.enqueue(next.value);
-        } catch (error) {
-          // A body cut short, as fetch reports it.
-          controller.error(new TypeError('terminated', { cause: error }));
-        }
-      },
-      cancel(reason) {
-        body.destroy(reason instanceof Error ? reason : undefined);
-      },
-    }),
-    init,
+function watched(dispatcher: Dispatcher, onWire: () => void): Dispatcher {
+  return dispatcher.compose(
+    (dispatch) => (options, handler) =>
+      dispatch(options, {
+        onRequestStart(controller, context) {
+          onWire();
+          handler.onRequestStart?.(controller, context);
+        },
+        onRequestUpgrade: (...args) => handler.onRequestUpgrade?.(...args),
+        onResponseStart: (...args) => handler.onResponseStart?.(...args),
+        onResponseData: (...args) => handler.onResponseData?.(...args),
+        onResponseEnd: (...args) => handler.onResponseEnd?.(...args),
+        onResponseError: (...args) => handler.onResponseError?.(...args),
+      }),
   );
 }
 
@@ -189,18 +143,6 @@ export function createNetworkFetch(
   // the request), and the connection still goes away right after it.
   const connectTimeoutMs = Math.min(CONNECT_TIMEOUT_MS, deadlineMs + 1_000);
   const direct = new Agent(agentOptions(connectTimeoutMs));
-  // A request that carries credentials comes with `redirect: 'manual'`: the transport follows
-  // same-origin redirects itself. Any other request follows them here, as fetch would.
-  const following = new Map<Dispatcher, Dispatcher>();
-  const withRedirects = (dispatcher: Dispatcher, redirect: RequestRedirect): Dispatcher => {
-    if (redirect === 'manual') return dispatcher;
-    let follower = following.get(dispatcher);
-    if (!follower) {
-      follower = dispatcher.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTS }));
-      following.set(dispatcher, follower);
-    }
-    return follower;
-  };
   const routes = new Map<string, { proxy: ProxyInUse; dispatcher: Dispatcher }>();
   for (const [scheme, variable] of [
     ['https:', settings?.httpsProxy],
@@ -228,28 +170,32 @@ export function createNetworkFetch(
   return (async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const request =
       input instanceof Request && init === undefined ? input : new Request(input, init);
-    const url = new URL(request.url);
-    const route = routeOf(url);
+    const route = routeOf(new URL(request.url));
+    let onWire = false;
     try {
-      const answer = await undiciRequest(request.url, {
-        method: request.method as Dispatcher.HttpMethod,
-        headers: request.headers,
-        body: request.body === null ? null : Buffer.from(await request.arrayBuffer()),
+      // The platform's Request is not undici's (another copy of the library): its parts are
+      // handed over one by one. (Bodies are small and buffered by the transport anyway, D2.)
+      return (await undiciFetch(request.url, {
+        method: request.method,
+        headers: [...request.headers],
+        body: request.body === null ? null : await request.arrayBuffer(),
+        redirect: request.redirect,
         signal: request.signal,
-        dispatcher: withRedirects(route?.dispatcher ?? direct, request.redirect),
-      });
-      return responseOf(answer, request.method, request.signal);
+        dispatcher: watched(route?.dispatcher ?? direct, () => {
+          onWire = true;
+        }),
+      })) as unknown as Response;
     } catch (thrown) {
-      // Failures as fetch gives them (a TypeError over undici's error), so that every runtime's
-      // fetch and this one read the same to the transport; a stopped request keeps its reason.
-      const error = request.signal.aborted
-        ? thrown
-        : new TypeError('fetch failed', { cause: thrown });
-      // Names the proxy for the line a failure ends in; a tunnel failure already does (and its
-      // codes stay within the depth the transport reads them at).
-      const failure = route && !proxyOf(error) ? new ProxiedFailure(route.proxy, error) : error;
+      // Names the proxy for the line a failure ends in; a tunnel failure already does.
+      let failure = route && !proxyOf(thrown) ? new ProxiedFailure(route.proxy, thrown) : thrown;
+      // Stopped or failed before undici wrote it on a connection: the request never left this
+      // machine, whatever stopped it (the transport's deadline while a proxy did not answer).
+      if (!onWire && !(failure instanceof RequestNotSentError)) {
+        failure = new RequestNotSentError('the request was not sent', { cause: failure });
+      }
       const classified = classifyFailure(failure);
-      if (classified?.final && !request.signal.aborted) {
+      // A proxy's refusal (407, 403) does not change on a retry: final, with its own line.
+      if (classified?.final && classified.kind.startsWith('proxy-') && !request.signal.aborted) {
         throw new NetworkFailureError(describeFailure(classified, request.url), {
           cause: failure,
         });

@@ -529,7 +529,7 @@ describe('--timeout SECONDS: the deadline of every request, the proxy included (
     }
   }, 90_000);
 
-  it('upload --wait: no request runs past --timeout either (the create is cut, its outcome recorded as unknown)', async () => {
+  it('upload --wait: no request runs past --timeout either; a create cut while the proxy never opened its tunnel was never sent', async () => {
     const cwd = tempDir('rcs-px-');
     writeFileSync(join(cwd, 'call.srt'), labeledCall(rep, 3));
     const r = await through(
@@ -538,13 +538,14 @@ describe('--timeout SECONDS: the deadline of every request, the proxy included (
       cwd,
     );
     expect(r.code, r.stderr).toBe(1);
-    // A POST cut at the deadline may have reached the service: never re-sent, looked up next
-    // time (D28), even here where the tunnel never opened.
+    // The tunnel never opened, so the POST never left this machine: a failure that a re-run
+    // sends again, not an unknown outcome to look up.
     expect(r.stderr).toContain(
-      `rcs: call.srt: the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first, D28): POST ${BASE}/api/v1/real-call-sessions got no answer within 2000 ms`,
+      `rcs: call.srt: no answer within 2 s from ${BASE}/api/v1/real-call-sessions through the proxy ${r.proxy.url} (HTTPS_PROXY)`,
     );
+    expect(r.stderr).not.toContain('outcome is unknown');
     expect(r.seconds).toBeLessThan(30);
-    expect(readLedger(join(cwd, '.rcs-ledger.jsonl')).map((l) => l.status)).toEqual(['unknown']);
+    expect(readLedger(join(cwd, '.rcs-ledger.jsonl')).map((l) => l.status)).toEqual(['failed']);
   }, 60_000);
 
   it('a --timeout that is not a number of seconds is a usage error (exit 2) naming the flag, before any request', async () => {

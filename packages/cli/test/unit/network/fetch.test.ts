@@ -208,14 +208,67 @@ describe('the CLI fetch (undici)', () => {
     expect(manual.headers.get('location')).toBe('/new');
   });
 
-  it("an answer read to its end leaves no listener on its request's signal", async () => {
+  it("many requests under one caller's signal leave no listener on it", async () => {
     const url = await serve((_req, res) => res.end(page(10)));
-    const f = networkFetch();
-    const request = new Request(url, { signal: new AbortController().signal });
-    const res = await f(request);
-    await res.arrayBuffer();
+    const c = client(url);
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 20; i++) await teams(c, signal);
     // (Nothing of a finished answer stays reachable from a signal that may outlive it.)
-    await new Promise((r) => setImmediate(r));
-    expect(getEventListeners(request.signal, 'abort')).toEqual([]);
+    expect(getEventListeners(signal, 'abort')).toEqual([]);
+  });
+
+  it('a raw deflate body (RFC 1951, no zlib header) is decoded too', async () => {
+    const packed = zlib.deflateRawSync(Buffer.from(page(100)));
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' });
+      res.end(packed);
+    });
+    const { data } = await teams(client(url));
+    expect(data).toHaveLength(100);
+  });
+
+  it('an answer in 2,000 nested gzip layers is refused, never decoded layer after layer', async () => {
+    let packed = Buffer.from(page(1));
+    for (let i = 0; i < 2_000; i++) packed = zlib.gzipSync(packed, { level: 1 });
+    let requests = 0;
+    const url = await serve((_req, res) => {
+      requests++;
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': Array.from({ length: 2_000 }, () => 'gzip').join(', '),
+      });
+      res.end(packed);
+    });
+    const error = await teams(client(url)).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ConnectionError' });
+    expect(String((error as Error).message)).toMatch(/too many content-encodings/);
+    expect(requests).toBe(1);
+  });
+
+  it('a stalled body ends at the deadline even after the request was collected as garbage', async () => {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    let sent = 0;
+    let stalled!: () => void;
+    const stall = new Promise<void>((resolve) => {
+      stalled = resolve;
+    });
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, ' ');
+      res.write('{"data":[');
+      const pump = () => {
+        while (sent < 20) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        stalled();
+      };
+      pump();
+    });
+    const pending = teams(client(url, { timeoutMs: 1_000 })).catch((e: unknown) => e);
+    await stall;
+    // What nothing references any more (the Request of the attempt) goes now, if it can.
+    gc?.();
+    expect(await pending).toMatchObject({ name: 'TimeoutError' });
   });
 });
