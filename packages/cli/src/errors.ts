@@ -1,3 +1,19 @@
+import {
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  IdentityProviderConflictError,
+  IdentityProviderError,
+  NotFoundError,
+  PayloadTooLargeError,
+  RateLimitError,
+  SeatLimitError,
+  ServerError,
+  TimeoutError,
+  UnprocessableError,
+  WaitTimeoutError,
+} from '@rcs/client';
 import { EXIT } from './exit-codes.js';
 import { classifyFailure, describeFailure, proxyOf } from './network/failure.js';
 import { safeLine } from './output/sanitize.js';
@@ -152,10 +168,7 @@ export function requestIdSuffix(error: unknown): string {
     : '';
 }
 
-/**
- * The exit code and line for any error. Works on the client's error classes by `name` so that
- * this module stays free of the client import (start-up time) and works across bundle chunks.
- */
+/** The exit code and line for any error: the client's error classes by `instanceof`. */
 function describeWithoutRequestId(error: unknown, credentials: CredentialSources): Described {
   if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
   // An AbortError (e.g. from node:timers/promises) carries the abort reason as its cause.
@@ -179,73 +192,50 @@ function describeWithoutRequestId(error: unknown, credentials: CredentialSources
     };
   }
   if (!(error instanceof Error)) return { exitCode: EXIT.failure, message: safeLine(error) };
-  const e = error as Error & {
-    status?: number;
-    code?: string;
-    detail?: string;
-    sessionId?: string;
-    method?: string;
-    url?: string;
-    mayHaveBeenCreated?: boolean;
-    retryAfterMs?: number;
-  };
-  switch (e.name) {
-    case 'AuthenticationError':
-      return { exitCode: EXIT.auth, message: unauthorizedMessage(credentials) };
-    case 'WaitTimeoutError':
-      return { exitCode: EXIT.waitTimeout, message: waitTimeoutMessage(e, credentials) };
-    case 'SeatLimitError':
-      return {
-        exitCode: EXIT.failure,
-        message: `the organization's seat limit is reached (403 seat_limit_reached), so the rep could not be created; free a seat or upload for an existing user`,
-      };
-    case 'IdentityProviderConflictError':
-      return {
-        exitCode: EXIT.failure,
-        message: `the rep's email belongs to another organization in the identity provider (409); use the rep's address in this organization or --user-id`,
-      };
-    case 'IdentityProviderError':
-      // R9: a rejection creates neither user nor session, so running it again is safe.
-      return {
-        exitCode: EXIT.failure,
-        message: `the identity provider refused to create the rep (502); nothing was created, so run the upload again later`,
-      };
-    case 'UnprocessableError':
-      return { exitCode: EXIT.failure, message: unprocessableMessage(e.code, detailOf(e)) };
-    case 'NotFoundError':
-      return { exitCode: EXIT.failure, message: notFoundMessage(e) };
-    case 'BadRequestError':
-      return {
-        exitCode: EXIT.failure,
-        message: `the service rejected the request as invalid (400): ${detailOf(e)}`,
-      };
-    case 'PayloadTooLargeError':
-      return {
-        exitCode: EXIT.failure,
-        message: 'the request is over 1 MiB (413); split or shorten the transcript',
-      };
-    case 'RateLimitError':
-      return {
-        exitCode: EXIT.failure,
-        message:
-          'the service is rate-limiting (429) and retries ran out; lower --concurrency or try later',
-      };
-    case 'ServerError':
-      return {
-        exitCode: EXIT.failure,
-        message: `the service failed (${e.status ?? '5xx'}) after retries; try again later`,
-      };
-    case 'ConnectionError':
-    case 'TimeoutError':
-      return { exitCode: EXIT.failure, message: connectionMessage(e) };
-    case 'ApiError':
-      return {
-        exitCode: EXIT.failure,
-        message: `the service answered ${e.status ?? 'an error'}: ${detailOf(e)}`,
-      };
-    default:
-      return { exitCode: EXIT.failure, message: safeLine(e.message) };
+  const failure = (message: string): Described => ({ exitCode: EXIT.failure, message });
+  if (error instanceof WaitTimeoutError) {
+    return { exitCode: EXIT.waitTimeout, message: waitTimeoutMessage(error, credentials) };
   }
+  if (error instanceof ConnectionError) return failure(connectionMessage(error));
+  if (!(error instanceof ApiError)) return failure(safeLine(error.message));
+  if (error instanceof AuthenticationError) {
+    return { exitCode: EXIT.auth, message: unauthorizedMessage(credentials) };
+  }
+  if (error instanceof SeatLimitError) {
+    return failure(
+      `the organization's seat limit is reached (403 seat_limit_reached), so the rep could not be created; free a seat or upload for an existing user`,
+    );
+  }
+  if (error instanceof IdentityProviderConflictError) {
+    return failure(
+      `the rep's email belongs to another organization in the identity provider (409); use the rep's address in this organization or --user-id`,
+    );
+  }
+  if (error instanceof IdentityProviderError) {
+    // R9: a rejection creates neither user nor session, so running it again is safe.
+    return failure(
+      `the identity provider refused to create the rep (502); nothing was created, so run the upload again later`,
+    );
+  }
+  if (error instanceof UnprocessableError) {
+    return failure(unprocessableMessage(error.code, detailOf(error)));
+  }
+  if (error instanceof NotFoundError) return failure(notFoundMessage(error));
+  if (error instanceof BadRequestError) {
+    return failure(`the service rejected the request as invalid (400): ${detailOf(error)}`);
+  }
+  if (error instanceof PayloadTooLargeError) {
+    return failure('the request is over 1 MiB (413); split or shorten the transcript');
+  }
+  if (error instanceof RateLimitError) {
+    return failure(
+      'the service is rate-limiting (429) and retries ran out; lower --concurrency or try later',
+    );
+  }
+  if (error instanceof ServerError) {
+    return failure(`the service failed (${error.status}) after retries; try again later`);
+  }
+  return failure(`the service answered ${error.status}: ${detailOf(error)}`);
 }
 
 /**
@@ -253,14 +243,11 @@ function describeWithoutRequestId(error: unknown, credentials: CredentialSources
  * DONE yet": the line says the service could not be read in time and why, when a read failed
  * (issue 25 item 7: one clear line at the deadline, a proxy that never answers included).
  */
-function waitTimeoutMessage(
-  e: Error & { sessionId?: string; lastState?: string; timeoutMs?: number },
-  credentials: CredentialSources,
-): string {
+function waitTimeoutMessage(e: WaitTimeoutError, credentials: CredentialSources): string {
   const id = safeLine(e.sessionId);
   const again = `wait again later with \`rcs sessions wait ${id}\``;
   if (e.lastState !== undefined) return `session ${id} is not DONE yet; ${again}`;
-  const seconds = Math.round((e.timeoutMs ?? 0) / 100) / 10;
+  const seconds = Math.round(e.timeoutMs / 100) / 10;
   const why =
     e.cause instanceof Error
       ? describeWithoutRequestId(e.cause, credentials).message
@@ -272,15 +259,13 @@ function waitTimeoutMessage(
  * A request that failed on the network (issue 25 item 7, issue 28): one line from the shared
  * classification (network/failure.ts), naming the proxy when the request went through one.
  */
-function connectionMessage(
-  e: Error & { mayHaveBeenCreated?: boolean; url?: string; method?: string; timeoutMs?: number },
-): string {
+function connectionMessage(e: ConnectionError): string {
   if (e.mayHaveBeenCreated) {
     return `the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first, D28): ${safeLine(e.message)}`;
   }
   const failure = classifyFailure(e.cause);
-  if (e.name === 'TimeoutError') {
-    const seconds = Math.round((e.timeoutMs ?? 0) / 100) / 10;
+  if (e instanceof TimeoutError) {
+    const seconds = Math.round(e.timeoutMs / 100) / 10;
     const proxy = proxyOf(e.cause);
     return `no answer within ${seconds} s from ${safeLine(e.url)}${
       proxy ? ` through the proxy ${proxy.shown} (${proxy.variable})` : ''

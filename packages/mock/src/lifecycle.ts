@@ -1,6 +1,5 @@
 import type { Kpis as KpiValues } from '@rcs/transcript';
 import type { Mission, Scorecard } from './dataset.js';
-import { isoTime } from './iso-time.js';
 import type { ScoreResult } from './scoring.js';
 import type { TranscriptFacts } from './transcript-facts.js';
 import type {
@@ -60,7 +59,7 @@ function phaseAt(s: LiveSession, now: number): { phase: Phase; since: number } {
 
 export const doneAtMs = (s: LiveSession): number => s.createdAtMs + s.processingMs;
 
-const iso = isoTime;
+const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * The scorecard items of a scored call as the API shows them (D19): one behaviour with the rep's

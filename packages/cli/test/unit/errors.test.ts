@@ -72,6 +72,11 @@ describe('describeError: the contract exit code and one actionable line per fail
     expect(d.message).not.toContain('\n');
   });
 
+  it("an error that only borrows a client class's name is not taken for it", () => {
+    const impostor = Object.assign(new Error('from a plugin'), { name: 'AuthenticationError' });
+    expect(describeError(impostor)).toEqual({ exitCode: EXIT.failure, message: 'from a plugin' });
+  });
+
   it('neutralises control characters in service-supplied detail', () => {
     const d = describeError(new BadRequestError({ ...api(400), detail: 'bad\u001b[2Jfield' }));
     expect(d.message).toContain('bad\\x1b[2Jfield');

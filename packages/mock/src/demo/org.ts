@@ -1,7 +1,6 @@
 import type { Kpis } from '@rcs/transcript';
 import { type Collection, lazyCollection } from '../collection.js';
 import type { Mission, OrgData, Scorecard } from '../dataset.js';
-import { isoTime } from '../iso-time.js';
 import { analysisItems } from '../lifecycle.js';
 import { hash32, indexedHex24, indexedUuid, uuidIndex } from '../random.js';
 import { chooseScorecard, type ScoreResult, scoreTranscript } from '../scoring.js';
@@ -25,7 +24,7 @@ import { CALLS, cap, FIRST, LAST, SCORECARDS } from './content.js';
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 0, 6, 8, 0, 0);
 const SPAN = 300 * DAY;
-const iso = isoTime;
+const iso = (ms: number): string => new Date(ms).toISOString();
 
 const SPACE = {
   org: 1,
