@@ -9,7 +9,7 @@ import {
   readSync,
   writeSync,
 } from 'node:fs';
-import { newSalt, type ServiceIdentity, saltOf } from './upload/service.js';
+import { newSalt, type ServiceIdentity, saltOf } from './service.js';
 
 /**
  * The upload ledger (`.rcs-ledger.jsonl`): one JSON line per upload, appended the moment it is

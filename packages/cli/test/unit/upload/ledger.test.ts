@@ -2,8 +2,8 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentHash, Ledger, repKey } from '../../src/ledger.js';
-import { serviceIdentity } from '../../src/upload/service.js';
+import { contentHash, Ledger, repKey } from '../../../src/upload/ledger.js';
+import { serviceIdentity } from '../../../src/upload/service.js';
 
 const path = () => join(mkdtempSync(join(tmpdir(), 'ledger-')), '.rcs-ledger.jsonl');
 const mock = serviceIdentity('http://127.0.0.1:4010', { apiKey: 'demo-key-1' });
