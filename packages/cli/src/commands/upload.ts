@@ -6,9 +6,10 @@ import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { Ledger, repKey } from '../ledger.js';
+import { UnsafeFileError } from '../no-follow.js';
 import { decide, settleLookups } from '../upload/decision.js';
 import { reportDryRun } from '../upload/dry-run.js';
+import { Ledger, repKey } from '../upload/ledger.js';
 import { DEFAULT_LEDGER, type UploadOptions } from '../upload/options.js';
 import type { Outcome } from '../upload/outcome.js';
 import { planUpload } from '../upload/plan.js';
@@ -29,6 +30,9 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
     ledger = new Ledger(ledgerPath, service, ctx.redact).load();
     if (!opts.dryRun) ledger.assertWritable();
   } catch (error) {
+    if (error instanceof UnsafeFileError) {
+      throw new CliError(EXIT.usage, `cannot use the ledger: ${error.message}`);
+    }
     throw new CliError(
       EXIT.usage,
       `cannot use the ledger ${opts.ledger ?? DEFAULT_LEDGER} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass --ledger FILE in a writable place`,
@@ -37,6 +41,14 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
   if (ledger.unreadableLines.length > 0) {
     ctx.error(
       `warning: ignored unreadable line(s) ${ledger.unreadableLines.join(', ')} of the ledger ${opts.ledger ?? DEFAULT_LEDGER}`,
+    );
+  }
+  if (ledger.foreignSaltLines.length > 0) {
+    // One notice for them all, however many (a crafted ledger can hold thousands).
+    const lines = ledger.foreignSaltLines;
+    const shown = lines.slice(0, 5).join(', ') + (lines.length > 5 ? ', …' : '');
+    ctx.error(
+      `note: ignored ${lines.length} line${lines.length === 1 ? '' : 's'} of the ledger ${opts.ledger ?? DEFAULT_LEDGER} (${shown}): their credential fingerprint uses another salt than the ledger's first line, and rcs writes every line of a ledger with that one salt`,
     );
   }
   const decideConfig = { repKey: repKey(rep), force: Boolean(opts.force) };

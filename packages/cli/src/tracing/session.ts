@@ -9,7 +9,7 @@
  * environment carrier: the run joins its caller's trace), and the OTLP JSON serializer for
  * `--trace-file`.
  */
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import {
   type Context,
   context,
@@ -40,6 +40,7 @@ import type { TracedSpan } from '@rcs/client';
 import { openTelemetry, withActiveSpan } from '@rcs/client/otel';
 import { InterruptedError, interruptedExitCode } from '../errors.js';
 import { onForcedExit } from '../forced-exit.js';
+import { openNoFollow, UnsafeFileError } from '../no-follow.js';
 import type { TraceAsk, TraceSession } from './request.js';
 
 interface SessionOptions {
@@ -57,17 +58,17 @@ interface SessionOptions {
  * included (forced-exit.ts), every span that ended is on disk.
  */
 class FileSpanProcessor implements SpanProcessor {
-  /** Unset when the file cannot be written (warned once at the start). */
-  constructor(private file: string | undefined) {}
+  /** The trace file's descriptor; unset when it cannot be written (warned once at the start). */
+  constructor(private fd: number | undefined) {}
   onStart(): void {}
   onEnd(span: ReadableSpan): void {
-    if (this.file === undefined) return;
+    if (this.fd === undefined) return;
     try {
       const bytes = JsonTraceSerializer.serializeRequest([span]);
-      if (bytes) appendFileSync(this.file, `${Buffer.from(bytes).toString('utf8')}\n`);
+      if (bytes) writeSync(this.fd, `${Buffer.from(bytes).toString('utf8')}\n`);
     } catch {
       // A full disk mid-run: tracing never changes a run's outcome (docs/cli.md "Tracing").
-      this.file = undefined;
+      this.fd = undefined;
     }
   }
   async forceFlush(): Promise<void> {}
@@ -124,17 +125,19 @@ export function startTraceSession(ask: TraceAsk, options: SessionOptions): Trace
   const processors: SpanProcessor[] = [openSpans];
   if (ask.otlp) processors.push(new BatchSpanProcessor({ exporter: otlpExporter(env, warn) }));
   if (ask.file !== undefined) {
-    let file: string | undefined = ask.file;
+    let fd: number | undefined;
     try {
-      // A new file per run: the spans of this run only.
-      writeFileSync(ask.file, '');
+      // A new file per run: the spans of this run only. Opened once, never through a link planted
+      // in its place (no-follow.ts): truncating through one would empty someone else's file.
+      fd = openNoFollow(ask.file, 'truncate');
     } catch (error) {
-      file = undefined;
       warn(
-        `tracing: cannot write --trace-file ${ask.file} (${(error as NodeJS.ErrnoException).code ?? 'error'}); no trace file`,
+        error instanceof UnsafeFileError
+          ? `tracing: refused --trace-file: ${error.message}; no trace file`
+          : `tracing: cannot write --trace-file ${ask.file} (${(error as NodeJS.ErrnoException).code ?? 'error'}); no trace file`,
       );
     }
-    processors.push(new FileSpanProcessor(file));
+    processors.push(new FileSpanProcessor(fd));
   }
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': 'rcs', 'service.version': options.version }))

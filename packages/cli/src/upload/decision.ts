@@ -1,9 +1,9 @@
 import type { RcsClient } from '@rcs/client';
 import type { CliContext } from '../context.js';
 import { describeError } from '../errors.js';
-import { contentHash, type Ledger, type LedgerRecord } from '../ledger.js';
 import type { Progress } from '../output/progress.js';
 import { safeLine } from '../output/sanitize.js';
+import { contentHash, type Ledger, type LedgerRecord } from './ledger.js';
 import type { Item } from './outcome.js';
 import { resolveUnknownUploads } from './resolve.js';
 

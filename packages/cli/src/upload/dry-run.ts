@@ -1,8 +1,8 @@
 import type { CliContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
-import type { LedgerRecord } from '../ledger.js';
 import { safeLine } from '../output/sanitize.js';
 import type { Decision } from './decision.js';
+import type { LedgerRecord } from './ledger.js';
 import type { Item } from './outcome.js';
 import { matchedRecord } from './task.js';
 

@@ -1,6 +1,6 @@
 import type { RcsClient } from '@rcs/client';
 import { normalizeEmail, storedTranscript } from '@rcs/transcript';
-import { contentHash, type LedgerRecord } from '../ledger.js';
+import { contentHash, type LedgerRecord } from './ledger.js';
 
 /**
  * D28: an upload whose outcome is unknown (its `sending` line has no answer: the process died, or

@@ -8,11 +8,11 @@ import {
 import type { CliContext } from '../context.js';
 import { describeError, InterruptedError, interruptedExitCode } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { contentHash, type Ledger, type LedgerIntent, type LedgerRecord } from '../ledger.js';
 import type { Progress } from '../output/progress.js';
 import { safeLine } from '../output/sanitize.js';
 import { inSpan } from '../tracing/request.js';
 import type { Decision } from './decision.js';
+import { contentHash, type Ledger, type LedgerIntent, type LedgerRecord } from './ledger.js';
 import { errorInfo, type Item, type Outcome, type UploadResult } from './outcome.js';
 import { reportOutcome } from './report.js';
 

@@ -1,6 +1,6 @@
 import type { RcsClient } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
-import type { LedgerRecord } from '../../src/ledger.js';
+import type { LedgerRecord } from '../../src/upload/ledger.js';
 import { CLOCK_SKEW_MS, resolveUnknownUploads } from '../../src/upload/resolve.js';
 
 // D28: what one pass over the sessions export proves about uploads whose outcome is unknown.

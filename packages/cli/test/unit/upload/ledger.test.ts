@@ -2,8 +2,8 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentHash, Ledger, repKey } from '../../src/ledger.js';
-import { serviceIdentity } from '../../src/upload/service.js';
+import { contentHash, Ledger, repKey } from '../../../src/upload/ledger.js';
+import { serviceIdentity } from '../../../src/upload/service.js';
 
 const path = () => join(mkdtempSync(join(tmpdir(), 'ledger-')), '.rcs-ledger.jsonl');
 const mock = serviceIdentity('http://127.0.0.1:4010', { apiKey: 'demo-key-1' });
@@ -149,6 +149,44 @@ describe('D28 one upload, one service', () => {
     const q = path();
     new Ledger(q, mock).load().record({ ...subject, status: 'failed', error: 'x' });
     expect(JSON.parse(readFileSync(q, 'utf8')).credential).not.toBe(creds[0]);
+  });
+
+  it('trusts the salt of its first line only: lines with another salt cost no hash and never count', () => {
+    const p = path();
+    const first = new Ledger(p, mock).load();
+    first.settle(first.intend(subject), { status: 'created', sessionId: id });
+    const [salt] = /scrypt1\.([0-9a-f]{32})/.exec(readFileSync(p, 'utf8'))?.slice(1) ?? [];
+    // 300 crafted lines, each with a salt of its own, for this service, each claiming a text.
+    const crafted = Array.from({ length: 300 }, (_, i) => {
+      const otherSalt = i.toString(16).padStart(32, '0');
+      return JSON.stringify({
+        ...subject,
+        sha256: contentHash(`crafted ${i}`),
+        service: 'http://127.0.0.1:4010',
+        credential: `scrypt1.${otherSalt}.${'0'.repeat(32)}`,
+        status: 'created',
+        sessionId: `00000000-0000-4000-8000-${i.toString().padStart(12, '0')}`,
+        at: '2026-01-01T00:00:00.000Z',
+      });
+    });
+    appendFileSync(p, `${crafted.join('\n')}\n`);
+    // A line of this ledger's salt written after them still counts.
+    const later = new Ledger(p, mock).load();
+    later.record({ ...subject, sha256: contentHash('later'), status: 'created', sessionId: id });
+    const salts: string[] = [];
+    const counting = {
+      url: mock.url,
+      fingerprint: (s: string) => {
+        salts.push(s);
+        return mock.fingerprint(s);
+      },
+    };
+    const l = new Ledger(p, counting).load();
+    expect(new Set(salts)).toEqual(new Set([salt]));
+    expect(l.foreignSaltLines).toEqual(Array.from({ length: 300 }, (_, i) => i + 2));
+    expect(statusOf(l, subject.sha256, subject.rep)).toBe('created');
+    expect(statusOf(l, contentHash('later'), subject.rep)).toBe('created');
+    expect(statusOf(l, contentHash('crafted 7'), subject.rep)).toBeUndefined();
   });
 
   it('a refreshed bearer token (new exp/iat) is the same caller; another org is not', () => {

@@ -1,15 +1,7 @@
 import { createHash } from 'node:crypto';
-import {
-  appendFileSync,
-  closeSync,
-  fstatSync,
-  fsyncSync,
-  openSync,
-  readFileSync,
-  readSync,
-  writeSync,
-} from 'node:fs';
-import { newSalt, type ServiceIdentity, saltOf } from './upload/service.js';
+import { closeSync, fstatSync, fsyncSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { openNoFollow } from '../no-follow.js';
+import { newSalt, type ServiceIdentity, saltOf } from './service.js';
 
 /**
  * The upload ledger (`.rcs-ledger.jsonl`): one JSON line per upload, appended the moment it is
@@ -127,8 +119,16 @@ export class Ledger {
   private needsNewline = false;
   /** Lines in the file, so that the next one's number is known. */
   private lines = 0;
-  /** The salt of this ledger's fingerprints: the first one found, else a fresh one. */
+  /**
+   * The salt of this ledger's fingerprints: the one of its first line that has a fingerprint, else
+   * a fresh one. It is the only salt trusted: a fingerprint costs a memory-hard hash per salt, so a
+   * line with another salt (which rcs never writes: every line takes this one) is not checked but
+   * ignored, and counted in `foreignSaltLines`. 300 crafted lines with 300 salts cost one hash,
+   * not 300 (D28).
+   */
   private salt: string | undefined;
+  /** Lines ignored because their fingerprint has another salt than the ledger's (see `salt`). */
+  readonly foreignSaltLines: number[] = [];
 
   /** `redact` runs over every line before it is written (no credential in the ledger). */
   constructor(
@@ -140,11 +140,18 @@ export class Ledger {
   /** Loads the existing ledger; a missing file is an empty ledger. */
   load(): this {
     let text: string;
+    let fd: number;
     try {
-      text = readFileSync(this.path, 'utf8');
+      // Never through a link planted in its place (no-follow.ts), here or in any write below.
+      fd = openNoFollow(this.path, 'read');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this;
       throw error;
+    }
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
     }
     this.needsNewline = text.length > 0 && !text.endsWith('\n');
     const lines = text.split('\n');
@@ -181,9 +188,13 @@ export class Ledger {
       return;
     }
     const salt = saltOf(record.credential);
+    if (salt === undefined) return; // No fingerprint of ours: it names no credential (D28).
     this.salt ??= salt;
+    if (salt !== this.salt) {
+      this.foreignSaltLines.push(record.line);
+      return;
+    }
     if (
-      salt === undefined ||
       record.service !== this.service.url ||
       record.credential !== this.service.fingerprint(salt)
     ) {
@@ -206,7 +217,7 @@ export class Ledger {
    * recorded would be uploaded again by the next run.
    */
   assertWritable(): this {
-    appendFileSync(this.path, '', { mode: 0o600 });
+    closeSync(openNoFollow(this.path, 'append'));
     return this;
   }
 
@@ -292,7 +303,7 @@ export class Ledger {
   /** Appends `line` and a newline, fsynced; returns the offset where `line` starts, and its number. */
   private append(line: string): { offset: number; line: number } {
     const prefix = this.needsNewline ? '\n' : '';
-    const fd = openSync(this.path, 'a', 0o600);
+    const fd = openNoFollow(this.path, 'append');
     try {
       const offset = fstatSync(fd).size + prefix.length;
       // A nearly full disk can take part of a line: write the rest until it fails (ENOSPC).
@@ -309,7 +320,7 @@ export class Ledger {
 
   /** Writes `tail` over the reserved room at `offset` if the room is still there; fsynced. */
   private overwrite(offset: number, tail: string): boolean {
-    const fd = openSync(this.path, 'r+');
+    const fd = openNoFollow(this.path, 'update');
     try {
       const room = Buffer.alloc(Buffer.byteLength(RESERVED));
       if (readSync(fd, room, 0, room.length, offset) !== room.length) return false;
