@@ -3,7 +3,8 @@
  *
  * Bytes go to a hidden file beside the target, in the same directory so that the final
  * `rename` is atomic on the same file system. The file is created with mode 0600 (the exports
- * hold personal data: emails, transcripts) and with O_EXCL, so a leftover never gets reused.
+ * hold personal data: emails, transcripts) and with O_EXCL and O_NOFOLLOW, so a leftover never
+ * gets reused and a link planted under its name is never written through.
  * `finish()` fsyncs and checks that the file on disk holds exactly the bytes written; only
  * then may `commit()` rename it over the previous file.
  * `discard()` removes it, leaving the previous file untouched.
@@ -11,6 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { createExclusive } from './safe-open.js';
 
 export const PARTIAL_SUFFIX = '.partial';
 export const FILE_MODE = 0o600;
@@ -46,9 +48,10 @@ export class AtomicFile {
 
   static async create(target: string): Promise<AtomicFile> {
     const partial = partialPathFor(target);
-    // 'wx': never reuse or follow an existing path; mode applies on creation (umask can only
-    // remove bits, and 0600 has none a umask would normally remove).
-    const handle = await open(partial, 'wx', FILE_MODE);
+    // O_EXCL and O_NOFOLLOW: never reuse or follow an existing path, a link planted under the
+    // name is refused (safe-open.ts); mode applies on creation (umask can only remove bits, and
+    // 0600 has none a umask would normally remove).
+    const handle = await createExclusive(partial, FILE_MODE);
     return new AtomicFile(target, partial, handle);
   }
 

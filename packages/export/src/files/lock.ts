@@ -3,32 +3,57 @@
  * is running refuses with a clear message, rather than interleaving").
  *
  * The lock is `DIR/.rcs-export.lock`, created with O_EXCL, holding the owner's pid, host, boot
- * id (Linux: `/proc/sys/kernel/random/boot_id`), start time and a random token. The owner renews
- * a lease by touching the file's mtime every LEASE_RENEW_MS. A new process takes the lock over
+ * id (Linux: `/proc/sys/kernel/random/boot_id`), start time, a random token and its lease: the
+ * longest time it promises to go without renewing the lock. The owner renews it by touching the
+ * file every eighth of its lease. A new process takes the lock over
  * (issue 25) when its owner is provably gone:
  *
  * - same host and same boot, and the pid is not alive, or is our own pid (a container restarted
  *   after `kill -9` runs as PID 1 again, so the dead owner's pid is ours);
  * - same host, another boot (the machine restarted: no process of the old boot survives);
- * - or, from any host, its lease expired (not renewed for LOCK_LEASE_MS): the only proof
- *   available for a lock from another host (a new pod on shared storage).
+ * - or, from any host, its lease expired: the only proof available for a lock from another host
+ *   (a new pod on shared storage).
  *
- * Under the lock, partial files left by earlier runs are removed: whoever held the lock before
- * is gone.
+ * When the lock was last renewed is its ctime, which the file system sets, never its mtime,
+ * which the owner sets from its own clock: a host whose clock is ahead would otherwise keep its
+ * dead lock for as long as its clock is ahead. A ctime ahead of this host's clock (a file server
+ * whose clock is ahead) is judged by the lease alone: the lock is watched for one lease, and
+ * taken over if nobody renewed it.
+ *
+ * Taking a stale lock over is atomic: of any number of processes that find the same stale lock,
+ * exactly one replaces it. Each tries to create `DIR/.rcs-export.lock.takeover-<id>` with
+ * O_EXCL, where `<id>` names that very version of the lock (device, inode, ctime and bytes);
+ * only its creator may replace the lock, and only after checking it is still that version, by
+ * renaming a complete lock file of its own over it. The others find the claim held by a live
+ * process and refuse, naming it. A claim whose creator died is itself claimed the same way
+ * (`takeover-<id of the claim>`), so that a crash mid-takeover never blocks the directory.
+ *
+ * Under the lock, partial files left by earlier runs are removed (whoever held the lock before
+ * is gone), and side files of takeovers older than a lease. Every file here is opened without following
+ * links (safe-open.ts).
  */
 
-import { randomBytes } from 'node:crypto';
-import { open, readdir, readFile, stat, unlink, utimes } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { link, lstat, lutimes, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FILE_MODE, PARTIAL_SUFFIX } from './atomic-file.js';
+import { createExclusive, openForReading } from './safe-open.js';
 
 export const LOCK_FILE = '.rcs-export.lock';
-/** A lock whose mtime is older than this has lost its lease (its owner stopped renewing it). */
+/** A lock not renewed for this long has lost its lease (its owner stopped renewing it). */
 export const LOCK_LEASE_MS = 120_000;
-/** How often the owner renews its lease: far inside the lease, so a busy moment never loses it. */
-const LEASE_RENEW_MS = 15_000;
+/** The longest lease a lock may promise: a lock planted with a lease of years blocks no longer. */
+const MAX_LEASE_MS = 3_600_000;
+/** A renewal this far ahead of our clock is still "now" (clocks a little apart, coarse ctime). */
+const FUTURE_TOLERANCE_MS = 2_000;
+/** Claims of claims followed at most (each one a crash in the middle of a takeover). */
+const MAX_CLAIMS = 8;
+/** A lock file is a line of JSON; more is not a lock rcs wrote (and is never read whole). */
+const MAX_LOCK_BYTES = 4096;
 const BOOT_ID_FILE = '/proc/sys/kernel/random/boot_id';
+/** Side files of a takeover: `.rcs-export.lock.takeover-<id>` and `.rcs-export.lock.<token>.new`. */
+const SIDE_FILE_PREFIX = `${LOCK_FILE}.`;
 
 interface LockOwner {
   pid: number;
@@ -36,6 +61,16 @@ interface LockOwner {
   bootId?: string;
   startedAt: string;
   token?: string;
+  leaseMs?: number;
+}
+
+/** A lock or a claim as found: its owner (when readable), its last renewal, its identity. */
+interface Seen {
+  owner: LockOwner | undefined;
+  /** The file's ctime: set by the file system, whatever the owner's clock says. */
+  renewedAt: number;
+  /** This file, as it is now: a hash of its device, inode, ctime and bytes. */
+  identity: string;
 }
 
 export class ExportLockedError extends Error {
@@ -49,7 +84,7 @@ export interface ExportLock {
   release(): Promise<void>;
 }
 
-/** Locks held by this process: never "taken over" from ourselves (a library running two runs). */
+/** Locks held (or being taken) by this process: never "taken over" from ourselves. */
 const HELD = new Set<string>();
 
 function isAlive(pid: number): boolean {
@@ -72,9 +107,9 @@ async function bootId(): Promise<string | undefined> {
   return undefined;
 }
 
-async function readOwner(path: string): Promise<LockOwner | undefined> {
+function parseOwner(text: string): LockOwner | undefined {
   try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<LockOwner>;
+    const parsed = JSON.parse(text) as Partial<LockOwner>;
     if (typeof parsed.pid === 'number' && typeof parsed.host === 'string') {
       return {
         pid: parsed.pid,
@@ -83,6 +118,7 @@ async function readOwner(path: string): Promise<LockOwner | undefined> {
         ...(typeof parsed.bootId === 'string' ? { bootId: parsed.bootId } : {}),
         // Stryker disable next-line ConditionalExpression: a token that is not text never equals ours either way
         ...(typeof parsed.token === 'string' ? { token: parsed.token } : {}),
+        ...(typeof parsed.leaseMs === 'number' ? { leaseMs: parsed.leaseMs } : {}),
       };
     }
   } catch {
@@ -91,9 +127,40 @@ async function readOwner(path: string): Promise<LockOwner | undefined> {
   return undefined;
 }
 
-/** Why the owner is provably gone, or undefined when it may still be running. */
-function goneBecause(owner: LockOwner, me: LockOwner): string | undefined {
-  if (owner.host !== me.host) return undefined;
+/** What is at `path` now, or undefined when nothing is. A link is refused (UnsafeFileError). */
+async function look(path: string): Promise<Seen | undefined> {
+  let handle: Awaited<ReturnType<typeof openForReading>>;
+  try {
+    handle = await openForReading(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    const bytes = Buffer.alloc(MAX_LOCK_BYTES);
+    const { bytesRead } = await handle.read(bytes, 0, MAX_LOCK_BYTES, 0);
+    const content = bytes.subarray(0, bytesRead);
+    const identity = createHash('sha256')
+      .update(`${info.dev}:${info.ino}:${info.ctimeMs}:${info.size}\n`)
+      .update(content)
+      .digest('hex')
+      .slice(0, 32);
+    return { owner: parseOwner(content.toString('utf8')), renewedAt: info.ctimeMs, identity };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The lease a lock promised, or ours for a lock that promised none (an older rcs). */
+function leaseOf(owner: LockOwner | undefined, fallbackMs: number): number {
+  const promised = owner?.leaseMs;
+  return promised !== undefined && promised > 0 && promised <= MAX_LEASE_MS ? promised : fallbackMs;
+}
+
+/** Why the owner is provably gone by its pid or boot, or undefined when it may still be running. */
+function goneBecause(owner: LockOwner | undefined, me: LockOwner): string | undefined {
+  if (!owner || owner.host !== me.host) return undefined;
   if (owner.bootId !== undefined && me.bootId !== undefined && owner.bootId !== me.bootId) {
     return 'its host has restarted since';
   }
@@ -102,88 +169,246 @@ function goneBecause(owner: LockOwner, me: LockOwner): string | undefined {
   return undefined;
 }
 
-async function leaseAgeMs(path: string): Promise<number | undefined> {
-  try {
-    return Date.now() - (await stat(path)).mtimeMs;
-  } catch {
-    // Gone: no lease.
+/** What a lock's judge found: its owner gone (why), still holding it, or the lock vanished. */
+type Verdict = { gone: string } | { holds: true } | { vanished: true };
+
+/**
+ * A renewal time ahead of our clock: our clock cannot tell how long ago it was, its lease can.
+ * The lock is watched (on this process's timers) for one lease: renewed or replaced, its owner
+ * holds it; unchanged, its owner is gone.
+ */
+async function watchFor(path: string, seen: Seen, leaseMs: number): Promise<Verdict> {
+  const step = Math.max(10, Math.min(1_000, leaseMs / 20));
+  for (let waited = 0; waited < leaseMs; waited += step) {
+    await new Promise((done) => setTimeout(done, step));
+    const now = await look(path);
+    if (!now) return { vanished: true };
+    if (now.identity !== seen.identity) return { holds: true };
   }
-  return undefined;
+  return { gone: `it was not renewed during its lease of ${Math.round(leaseMs / 1000)} s` };
+}
+
+async function judge(
+  path: string,
+  seen: Seen,
+  me: LockOwner,
+  fallbackMs: number,
+): Promise<Verdict> {
+  const gone = goneBecause(seen.owner, me);
+  if (gone) return { gone };
+  const leaseMs = leaseOf(seen.owner, fallbackMs);
+  const age = Date.now() - seen.renewedAt;
+  if (age > leaseMs) return { gone: `its lease of ${Math.round(leaseMs / 1000)} s expired` };
+  if (age >= -FUTURE_TOLERANCE_MS) return { holds: true };
+  return watchFor(path, seen, leaseMs);
+}
+
+function ownerText(owner: LockOwner): string {
+  return `${JSON.stringify(owner)}\n`;
+}
+
+/** Creates `path` holding `owner`, complete and fsynced; throws EEXIST if it exists. */
+async function writeNew(path: string, owner: LockOwner): Promise<void> {
+  const handle = await createExclusive(path, FILE_MODE);
+  try {
+    await handle.writeFile(ownerText(owner));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** As writeNew; false if `path` exists. */
+async function createHolding(path: string, owner: LockOwner): Promise<boolean> {
+  try {
+    await writeNew(path, owner);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/** File systems without hard links (some FUSE and SMB mounts) answer link(2) with these. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
+
+/**
+ * Gives the complete file `candidate` (our owner record) the name `name` too, atomically: false
+ * if `name` exists (link(2) never replaces nor follows). Whoever reads `name` finds it whole,
+ * never half-written. Without hard links, `name` is created and written instead.
+ */
+async function linkAs(candidate: string, name: string, owner: LockOwner): Promise<boolean> {
+  try {
+    await link(candidate, name);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') return false;
+    // Stryker disable next-line ConditionalExpression: no file system of the tests lacks hard links
+    if (NO_LINKS.has(code)) return createHolding(name, owner);
+    throw error;
+  }
+}
+
+const unlinkQuietly = (path: string) => unlink(path).catch(() => {});
+
+/** `taker`: who else is taking the lock over (a live process), when someone is. */
+type Takeover = { won: true } | { won: false; taker?: string };
+
+/**
+ * Replaces the stale lock `seen` with ours, if no other process does: see the header.
+ */
+async function takeOver(
+  path: string,
+  candidate: string,
+  seen: Seen,
+  me: LockOwner,
+  leaseMs: number,
+): Promise<Takeover> {
+  const passed: string[] = [];
+  let claim: string | undefined;
+  let won = false;
+  try {
+    let id = seen.identity;
+    for (let level = 0; level < MAX_CLAIMS; level++) {
+      const name = `${path}.takeover-${id}`;
+      if (await linkAs(candidate, name, me)) {
+        claim = name;
+        break;
+      }
+      const other = await look(name);
+      // Its creator finished (the lock is no longer `seen`) or gave up: look again.
+      if (!other) return { won: false };
+      const gone = goneBecause(other.owner, me);
+      const expired = Date.now() - other.renewedAt > leaseOf(other.owner, leaseMs);
+      if (!gone && !expired) {
+        return {
+          won: false,
+          taker: other.owner ? describeOwner(other.owner) : 'its owner could not be read',
+        };
+      }
+      // Its creator died mid-takeover: claim its claim.
+      passed.push(name);
+      id = other.identity;
+    }
+    if (claim === undefined) return { won: false };
+    // We alone may replace `seen`, if it is still there as it was.
+    if ((await look(path))?.identity !== seen.identity) return { won: false };
+    await rename(candidate, path);
+    won = (await look(path))?.owner?.token === me.token;
+    return { won };
+  } finally {
+    if (claim !== undefined) await unlinkQuietly(claim);
+    if (won) await Promise.all(passed.map(unlinkQuietly));
+  }
 }
 
 export interface LockOptions {
-  /** For tests: the lease (LOCK_LEASE_MS). */
+  /** The lease this run promises, and assumes of a lock that promised none (LOCK_LEASE_MS). */
   leaseMs?: number;
 }
+
+function lockedError(dir: string, leaseMs: number, who: string): ExportLockedError {
+  return new ExportLockedError(
+    `another rcs export is writing to ${dir} (${who}); wait for it to finish. A lock whose owner is gone is taken over: at once on the same host, after ${Math.round(leaseMs / 1000)} s without renewal from another host`,
+  );
+}
+
+const describeOwner = (owner: LockOwner) =>
+  `pid ${owner.pid} on ${owner.host}, started ${owner.startedAt}`;
 
 export async function acquireExportLock(
   dir: string,
   options: LockOptions = {},
 ): Promise<ExportLock> {
   const path = resolve(dir, LOCK_FILE);
-  const leaseMs = options.leaseMs ?? LOCK_LEASE_MS;
-  const me: LockOwner = {
-    pid: process.pid,
-    host: hostname(),
-    ...(await bootId().then((id) => (id ? { bootId: id } : {}))),
-    startedAt: new Date().toISOString(),
-    token: randomBytes(8).toString('hex'),
-  };
+  // Checked and marked before the first await: two runs of this process never both proceed.
   if (HELD.has(path)) {
     throw new ExportLockedError(`another export of this process is writing to ${dir}`);
   }
-  // Stryker disable next-line EqualityOperator: a fourth try of a takeover that failed three times fails alike
-  for (let attempt = 0; attempt < 3; attempt++) {
+  HELD.add(path);
+  try {
+    const leaseMs = options.leaseMs ?? LOCK_LEASE_MS;
+    const me: LockOwner = {
+      pid: process.pid,
+      host: hostname(),
+      ...(await bootId().then((id) => (id ? { bootId: id } : {}))),
+      startedAt: new Date().toISOString(),
+      token: randomBytes(8).toString('hex'),
+      leaseMs,
+    };
+    // Our lock, complete, under a name of its own: it becomes the lock (or a takeover's claim)
+    // by a link or a rename, so that no reader ever finds it half-written.
+    const candidate = `${path}.${me.token}.new`;
+    await writeNew(candidate, me);
     try {
-      const handle = await open(path, 'wx', FILE_MODE);
-      try {
-        await handle.writeFile(`${JSON.stringify(me)}\n`);
-        await handle.sync();
-      } finally {
-        await handle.close();
+      // Stryker disable next-line EqualityOperator: a fourth try of a takeover that failed three times fails alike
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (await linkAs(candidate, path, me)) return await held(dir, path, me, leaseMs);
+        const seen = await look(path);
+        // Stryker disable next-line ConditionalExpression: going on instead finds no lock to take over and tries again too
+        if (!seen) continue; // released meanwhile: try again
+        const verdict = await judge(path, seen, me, leaseMs);
+        if ('vanished' in verdict) continue;
+        if ('holds' in verdict) {
+          const age = Date.now() - seen.renewedAt;
+          throw lockedError(
+            dir,
+            leaseOf(seen.owner, leaseMs),
+            seen.owner
+              ? `${describeOwner(seen.owner)}, lease renewed ${Math.max(0, Math.round(age / 1000))} s ago`
+              : 'its owner could not be read',
+          );
+        }
+        const takeover = await takeOver(path, candidate, seen, me, leaseMs);
+        if (takeover.won) return await held(dir, path, me, leaseMs);
+        if (takeover.taker) {
+          throw new ExportLockedError(
+            `another rcs export is taking over the lock of ${dir} (${takeover.taker}), whose owner is gone (${verdict.gone}); wait for it to finish`,
+          );
+        }
       }
-      HELD.add(path);
-      await removePartials(dir);
-      return heldLock(path, me.token!);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      // Linked as the lock, or renamed into it: this name only goes.
+      await unlinkQuietly(candidate);
     }
-    const owner = await readOwner(path);
-    const age = await leaseAgeMs(path);
-    // Stryker disable next-line ConditionalExpression: going on instead unlinks nothing (no owner, no lease) and tries again too
-    if (age === undefined) continue; // released meanwhile: try again
-    const gone = owner ? goneBecause(owner, me) : undefined;
-    // Stryker disable next-line EqualityOperator: a lease that ends in this very millisecond is over either way
-    if (!gone && age <= leaseMs) {
-      const who = owner
-        ? `pid ${owner.pid} on ${owner.host}, started ${owner.startedAt}, lease renewed ${Math.round(age / 1000)} s ago`
-        : 'its owner could not be read';
-      throw new ExportLockedError(
-        `another rcs export is writing to ${dir} (${who}); wait for it to finish. A lock whose owner is gone is taken over: at once on the same host, after ${Math.round(leaseMs / 1000)} s without renewal from another host`,
-      );
-    }
-    // The owner is gone: take the lock over (another taker may race us; the O_EXCL create
-    // above decides who wins).
-    await unlink(path).catch(() => {});
+    throw new ExportLockedError(`could not take the export lock ${path}; try again`);
+  } catch (error) {
+    HELD.delete(path);
+    throw error;
   }
-  throw new ExportLockedError(`could not take the export lock ${path}; try again`);
 }
 
-function heldLock(path: string, token: string): ExportLock {
+async function held(
+  dir: string,
+  path: string,
+  me: LockOwner,
+  leaseMs: number,
+): Promise<ExportLock> {
+  await removeLeftovers(dir, leaseMs);
+  return heldLock(path, me.token!, leaseMs);
+}
+
+function heldLock(path: string, token: string, leaseMs: number): ExportLock {
   let released = false;
-  // The lease: the file's mtime, renewed while we run (unref'd: it never keeps the process up).
+  // The lease: the file's ctime, renewed while we run (unref'd: it never keeps the process up).
+  // lutimes: the lock's own times, never those of a file a link points to.
+  // Every eighth of the lease (15 s of the default 120 s): far inside the lease, so a busy
+  // moment never loses it.
   const renew = setInterval(() => {
     const now = new Date();
-    utimes(path, now, now).catch(() => {});
-  }, LEASE_RENEW_MS);
+    lutimes(path, now, now).catch(() => {});
+  }, leaseMs / 8);
   renew.unref();
-  const ours = async () => (await readOwner(path))?.token === token;
+  const owner = async () => (await look(path).catch(() => undefined))?.owner;
   return {
     path,
     async assertHeld() {
-      if (!(await ours())) {
+      const now = await owner();
+      if (now?.token !== token) {
+        const by = now ? ` (${describeOwner(now)})` : '';
         throw new ExportLockedError(
-          `the export lock ${path} was taken over by another run (this run's lease had expired); nothing was replaced`,
+          `the export lock ${path} is no longer this run's: another run${by} took it over, judging this run gone (its lease not renewed for ${Math.round(leaseMs / 1000)} s), or the lock file was removed; nothing was replaced`,
         );
       }
     },
@@ -193,18 +418,28 @@ function heldLock(path: string, token: string): ExportLock {
       clearInterval(renew);
       HELD.delete(path);
       // Never remove a lock that another run has taken over meanwhile.
-      if (await ours()) await unlink(path).catch(() => {});
+      if ((await owner())?.token === token) await unlinkQuietly(path);
     },
   };
 }
 
-/** Partial files of earlier runs (we hold the lock, so none is being written). */
-async function removePartials(dir: string): Promise<void> {
+/**
+ * Partial files of earlier runs (we hold the lock: none is being written), and side files of
+ * takeovers older than a lease (a process that lost a race may still be using its own for a
+ * moment: it goes when its creator is surely gone).
+ */
+async function removeLeftovers(dir: string, leaseMs: number): Promise<void> {
   // Stryker disable next-line ArrowFunction: the directory holds the lock we just created, so it can be read
   const names = await readdir(dir).catch(() => [] as string[]);
+  const stale = async (name: string) => {
+    if (name.startsWith('.') && name.endsWith(PARTIAL_SUFFIX)) return true;
+    if (!name.startsWith(SIDE_FILE_PREFIX)) return false;
+    const info = await lstat(join(dir, name)).catch(() => undefined);
+    return info !== undefined && Date.now() - info.ctimeMs > leaseMs;
+  };
   await Promise.all(
-    names
-      .filter((name) => name.startsWith('.') && name.endsWith(PARTIAL_SUFFIX))
-      .map((name) => unlink(join(dir, name)).catch(() => {})),
+    names.map(async (name) => {
+      if (await stale(name)) await unlinkQuietly(join(dir, name));
+    }),
   );
 }

@@ -1,5 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import {
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -9,6 +20,7 @@ import {
   LOCK_FILE,
   LOCK_LEASE_MS,
 } from '../../src/files/lock.js';
+import { UnsafeFileError } from '../../src/files/safe-open.js';
 import { openFilesUnder } from '../support/open-files.js';
 
 let dir: string;
@@ -38,6 +50,30 @@ async function leaseAgeMs(path: string): Promise<number> {
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
   return Number(child.stdout.toString());
+}
+
+/**
+ * This process's clock moved on by `ms` (the file system's stays): a lock renewed now is judged
+ * as renewed `ms` ago. Only Date is faked; the lock's own timers stay real.
+ */
+function clockAhead(ms: number): void {
+  const now = Date.now();
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(now + ms);
+}
+
+/**
+ * The name of the claim a taker creates to take over the lock file as it is now (or, `of`, a
+ * claim of a taker that died).
+ */
+async function claimOf(path: string, of = path): Promise<string> {
+  const info = await stat(of);
+  const identity = createHash('sha256')
+    .update(`${info.dev}:${info.ino}:${info.ctimeMs}:${info.size}\n`)
+    .update(await readFile(of))
+    .digest('hex')
+    .slice(0, 32);
+  return `${path}.takeover-${identity}`;
 }
 
 describe('export lock', () => {
@@ -80,8 +116,7 @@ describe('export lock', () => {
       /another rcs export is writing .*pid \d+ on some-other-host.*after 120 s without renewal from another host/,
     );
     // Not renewed for longer than the lease: its owner is gone.
-    const old = new Date(Date.now() - LOCK_LEASE_MS - 5_000);
-    await utimes(path, old, old);
+    clockAhead(LOCK_LEASE_MS + 5_000);
     const lock = await acquireExportLock(dir);
     expect(JSON.parse(await readFile(path, 'utf8')).pid).toBe(process.pid);
     await lock.release();
@@ -121,7 +156,9 @@ describe('export lock', () => {
     const lock = await acquireExportLock(dir);
     const path = join(dir, LOCK_FILE);
     await writeFile(path, JSON.stringify({ pid: deadPid(), host: 'new-pod', token: 'theirs' }));
-    await expect(lock.assertHeld()).rejects.toThrow(/was taken over by another run/);
+    await expect(lock.assertHeld()).rejects.toThrow(
+      /another run \(pid \d+ on new-pod, started at an unknown time\) took it over/,
+    );
     await lock.release();
     expect(JSON.parse(await readFile(path, 'utf8')).token).toBe('theirs');
   });
@@ -139,8 +176,7 @@ describe('export lock', () => {
         token: 'theirs',
       }),
     );
-    const renewed = new Date(Date.now() - 30_200);
-    await utimes(path, renewed, renewed);
+    clockAhead(30_200);
     const error = await acquireExportLock(dir).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ExportLockedError);
     expect((error as Error).name).toBe('ExportLockedError');
@@ -186,8 +222,7 @@ describe('export lock', () => {
     await expect(acquireExportLock(dir)).rejects.toThrow(
       `another rcs export is writing to ${dir} (its owner could not be read); wait for it to finish`,
     );
-    const old = new Date(Date.now() - LOCK_LEASE_MS - 5_000);
-    await utimes(path, old, old);
+    clockAhead(LOCK_LEASE_MS + 5_000);
     const lock = await acquireExportLock(dir);
     expect(JSON.parse(await readFile(path, 'utf8')).pid).toBe(process.pid);
     await lock.release();
@@ -199,8 +234,7 @@ describe('export lock', () => {
       path,
       JSON.stringify({ pid: LIVE_PID, host: 'some-other-host', startedAt: '' }),
     );
-    const renewed = new Date(Date.now() - 10_000);
-    await utimes(path, renewed, renewed);
+    clockAhead(10_000);
     await expect(acquireExportLock(dir, { leaseMs: 60_000 })).rejects.toThrow(
       /lease renewed 10 s ago.*after 60 s without renewal from another host/,
     );
@@ -208,16 +242,14 @@ describe('export lock', () => {
     await lock.release();
   });
 
-  it('a lock that cannot be removed is reported after a few tries, not tried for ever', async () => {
-    // A directory under the lock's name: its owner cannot be read and it cannot be unlinked.
+  it("a directory under the lock's name is refused as not a lock file, never taken over", async () => {
     const path = join(dir, LOCK_FILE);
     await mkdir(path);
-    await expect(acquireExportLock(dir)).rejects.toThrow('its owner could not be read');
-    const old = new Date(Date.now() - LOCK_LEASE_MS - 5_000);
-    await utimes(path, old, old);
+    clockAhead(LOCK_LEASE_MS + 5_000);
     await expect(acquireExportLock(dir)).rejects.toThrow(
-      `could not take the export lock ${path}; try again`,
+      `${path} is not a regular file (a FIFO, device or directory), refused; remove it`,
     );
+    expect((await stat(path)).isDirectory()).toBe(true);
   });
 
   it('a directory that does not exist is an error of its own, not a lock held by another', async () => {
@@ -285,5 +317,285 @@ describe('export lock', () => {
     const open = await openFilesUnder(dir);
     await lock.release();
     if (open !== undefined) expect(open).toEqual([]);
+  });
+
+  it('a lock from another host whose clock is ahead (mtime in the future) is taken over once its lease passed', async () => {
+    const path = join(dir, LOCK_FILE);
+    await writeFile(path, JSON.stringify({ pid: 1, host: 'pod-ahead', startedAt: '' }));
+    const ahead = new Date(Date.now() + 3_600_000);
+    await utimes(path, ahead, ahead);
+    await expect(acquireExportLock(dir)).rejects.toThrow(/pid 1 on pod-ahead.*renewed 0 s ago/);
+    // One lease later on this host's clock, not an hour: its own clock is not ours.
+    clockAhead(LOCK_LEASE_MS + 5_000);
+    const lock = await acquireExportLock(dir);
+    expect(JSON.parse(await readFile(path, 'utf8')).pid).toBe(process.pid);
+    await lock.release();
+  });
+
+  it('a lock is judged by the lease it promised, and records the lease it promises', async () => {
+    const path = join(dir, LOCK_FILE);
+    await writeFile(
+      path,
+      JSON.stringify({ pid: 1, host: 'short-lease-pod', startedAt: '', leaseMs: 10_000 }),
+    );
+    clockAhead(8_000);
+    await expect(acquireExportLock(dir)).rejects.toThrow(
+      /renewed 8 s ago.*after 10 s without renewal from another host/,
+    );
+    vi.setSystemTime(Date.now() + 3_000);
+    const lock = await acquireExportLock(dir, { leaseMs: 30_000 });
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({
+      pid: process.pid,
+      leaseMs: 30_000,
+    });
+    await lock.release();
+  });
+
+  it.each([
+    ['longer than an hour', 3_600_001],
+    ['of no time', 0],
+    ['negative', -5],
+  ])('a promised lease %s is not believed: ours decides', async (_, leaseMs) => {
+    const path = join(dir, LOCK_FILE);
+    await writeFile(path, JSON.stringify({ pid: 1, host: 'odd-pod', startedAt: '', leaseMs }));
+    clockAhead(LOCK_LEASE_MS - 5_000);
+    await expect(acquireExportLock(dir)).rejects.toThrow(/after 120 s without renewal/);
+    vi.setSystemTime(Date.now() + 10_000);
+    const lock = await acquireExportLock(dir);
+    await lock.release();
+  });
+
+  it('a lease of exactly an hour is believed', async () => {
+    const path = join(dir, LOCK_FILE);
+    await writeFile(
+      path,
+      JSON.stringify({ pid: 1, host: 'slow-pod', startedAt: '', leaseMs: 3_600_000 }),
+    );
+    clockAhead(LOCK_LEASE_MS + 5_000);
+    await expect(acquireExportLock(dir)).rejects.toThrow(/after 3600 s without renewal/);
+  });
+
+  describe("a renewal ahead of this host's clock (a file server whose clock is ahead)", () => {
+    const plant = async (leaseMs: number) => {
+      const path = join(dir, LOCK_FILE);
+      await writeFile(path, JSON.stringify({ pid: 1, host: 'nfs-pod', startedAt: '', leaseMs }));
+      // This host's clock an hour behind the file system's.
+      clockAhead(-3_600_000);
+      return path;
+    };
+
+    it('is watched for one lease: not renewed, it is taken over', async () => {
+      const path = await plant(300);
+      const lock = await acquireExportLock(dir);
+      expect(JSON.parse(await readFile(path, 'utf8')).pid).toBe(process.pid);
+      await lock.release();
+    });
+
+    it('is watched for one lease: renewed meanwhile, it is kept', async () => {
+      const path = await plant(1_000);
+      let settled = false;
+      const taking = acquireExportLock(dir).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      void taking.finally(() => {
+        settled = true;
+      });
+      // Its owner renews it (every few milliseconds) until the new run has decided.
+      while (!settled) {
+        const now = new Date();
+        await utimes(path, now, now);
+        await new Promise((done) => setTimeout(done, 5));
+      }
+      expect(await taking).toBeInstanceOf(ExportLockedError);
+      expect(String(await taking)).toMatch(/another rcs export is writing .*pid 1 on nfs-pod/);
+      expect(JSON.parse(await readFile(path, 'utf8')).pid).toBe(1);
+    });
+
+    it('is watched for one lease: removed meanwhile, the lock is free', async () => {
+      const path = await plant(60_000);
+      const taking = acquireExportLock(dir);
+      await vi.waitFor(async () => {
+        // Removed once the new run is watching it (it has read it: its atime moved).
+        await rm(path);
+      });
+      const lock = await taking;
+      await lock.release();
+    });
+
+    it('a renewal a little ahead (clocks a second apart) counts as now: kept, not watched', async () => {
+      const path = join(dir, LOCK_FILE);
+      await writeFile(path, JSON.stringify({ pid: 1, host: 'near-pod', startedAt: '' }));
+      clockAhead(-1_500);
+      await expect(acquireExportLock(dir)).rejects.toThrow(/pid 1 on near-pod/);
+    });
+  });
+
+  describe('taking over a stale lock: exactly one taker replaces it', () => {
+    const plantStale = async () => {
+      const path = join(dir, LOCK_FILE);
+      await writeFile(
+        path,
+        JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: '', token: 'dead' }),
+      );
+      return path;
+    };
+
+    it('a live process already taking it over wins: refused, naming it', async () => {
+      const path = await plantStale();
+      const claim = await claimOf(path);
+      await writeFile(
+        claim,
+        JSON.stringify({ pid: LIVE_PID, host: hostname(), startedAt: 'just now' }),
+      );
+      await expect(acquireExportLock(dir)).rejects.toThrow(
+        `another rcs export is taking over the lock of ${dir} (pid ${LIVE_PID} on ${hostname()}, started just now), whose owner is gone (pid `,
+      );
+      expect(JSON.parse(await readFile(path, 'utf8')).token).toBe('dead');
+      expect(await readFile(claim, 'utf8')).toContain(String(LIVE_PID));
+    });
+
+    it('a taker of another host whose claim is fresh wins; once its claim is stale, it is passed over', async () => {
+      const path = await plantStale();
+      const claim = await claimOf(path);
+      await writeFile(claim, JSON.stringify({ pid: 1, host: 'other-pod', startedAt: '' }));
+      await expect(acquireExportLock(dir)).rejects.toThrow(/taking over .*pid 1 on other-pod/);
+      clockAhead(LOCK_LEASE_MS + 5_000);
+      const lock = await acquireExportLock(dir);
+      expect(await readdir(dir)).toEqual([LOCK_FILE]);
+      await lock.release();
+    });
+
+    it('a taker that died mid-takeover (its claim, and a claim of its claim, left behind) never blocks it', async () => {
+      const path = await plantStale();
+      const first = await claimOf(path);
+      await writeFile(first, JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: '' }));
+      const second = await claimOf(path, first);
+      // Unreadable (killed before it was written): judged by its lease.
+      await writeFile(second, '');
+      await expect(acquireExportLock(dir)).rejects.toThrow(/taking over/);
+      clockAhead(LOCK_LEASE_MS + 5_000);
+      const lock = await acquireExportLock(dir);
+      const owner = JSON.parse(await readFile(path, 'utf8'));
+      expect(owner.pid).toBe(process.pid);
+      expect(owner.token).not.toBe('dead');
+      // The claims passed over are gone with the takeover.
+      expect(await readdir(dir)).toEqual([LOCK_FILE]);
+      await lock.release();
+    });
+
+    it('a claim for a version of the lock that is gone meanwhile replaces nothing', async () => {
+      const path = await plantStale();
+      const claim = await claimOf(path);
+      await writeFile(claim, JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: '' }));
+      // A taker finished with that version: the lock now belongs to a live process.
+      await writeFile(path, JSON.stringify({ pid: LIVE_PID, host: 'new-pod', startedAt: '' }));
+      await expect(acquireExportLock(dir)).rejects.toThrow(
+        /another rcs export is writing .*new-pod/,
+      );
+    });
+
+    it('takes over with a complete lock file, and leaves no side file', async () => {
+      const path = await plantStale();
+      const before = await stat(path);
+      const lock = await acquireExportLock(dir);
+      const after = await stat(path);
+      expect(after.ino).not.toBe(before.ino);
+      expect(after.mode & 0o777).toBe(0o600);
+      expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({
+        pid: process.pid,
+        host: hostname(),
+        leaseMs: LOCK_LEASE_MS,
+      });
+      expect(await readdir(dir)).toEqual([LOCK_FILE]);
+      await lock.assertHeld();
+      await lock.release();
+    });
+
+    it('side files of takeovers are removed once the lock is held, when older than a lease', async () => {
+      const sides = [`${LOCK_FILE}.takeover-0123`, `${LOCK_FILE}.abcdef.new`];
+      for (const side of sides) await writeFile(join(dir, side), '');
+      await writeFile(join(dir, '.rcs-export.locksmith'), 'a user file');
+      // Just made: another taker that lost a race may still be using them.
+      const lock = await acquireExportLock(dir);
+      expect((await readdir(dir)).sort()).toEqual(
+        [...sides, '.rcs-export.locksmith', LOCK_FILE].sort(),
+      );
+      await lock.release();
+      // A lease later: their takers are surely gone.
+      clockAhead(LOCK_LEASE_MS + 5_000);
+      const later = await acquireExportLock(dir);
+      expect((await readdir(dir)).sort()).toEqual(['.rcs-export.locksmith', LOCK_FILE].sort());
+      await later.release();
+    });
+  });
+
+  it('a run whose lock another run took over is told who holds it now', async () => {
+    const lock = await acquireExportLock(dir);
+    await writeFile(
+      join(dir, LOCK_FILE),
+      JSON.stringify({ pid: 4242, host: 'new-pod', startedAt: 'later', token: 'theirs' }),
+    );
+    await expect(lock.assertHeld()).rejects.toThrow(
+      `the export lock ${join(dir, LOCK_FILE)} is no longer this run's: another run (pid 4242 on new-pod, started later) took it over`,
+    );
+    await lock.release();
+  });
+
+  it('two runs of one process started together: one holds the lock, the other is refused', async () => {
+    const results = await Promise.allSettled([acquireExportLock(dir), acquireExportLock(dir)]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const held = results.find((r) => r.status === 'fulfilled')!;
+    await (
+      held as PromiseFulfilledResult<Awaited<ReturnType<typeof acquireExportLock>>>
+    ).value.release();
+  });
+
+  describe("a link planted under the lock's name", () => {
+    it('is refused with a clear error, and what it points to is left alone', async () => {
+      const victim = join(dir, 'victim.txt');
+      await writeFile(victim, 'precious');
+      const old = new Date(Date.now() - 3_600_000);
+      await utimes(victim, old, old);
+      await symlink(victim, join(dir, LOCK_FILE));
+      const error = await acquireExportLock(dir).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UnsafeFileError);
+      expect((error as Error).message).toBe(
+        `${join(dir, LOCK_FILE)} is a symbolic link, refused: rcs never reads or writes its own files through a link (in a directory others can write to, it may have been planted to make rcs overwrite another file); remove it, and write exports to a directory only you can write to`,
+      );
+      expect(error).toMatchObject({ code: 'ELOOP', path: join(dir, LOCK_FILE) });
+      expect(await readFile(victim, 'utf8')).toBe('precious');
+      expect((await stat(victim)).mtimeMs).toBe(old.getTime());
+      // A second try is refused alike (the same process may try again).
+      await expect(acquireExportLock(dir)).rejects.toThrow(UnsafeFileError);
+    });
+
+    it('a dangling link is refused too, and nothing is created where it points', async () => {
+      const target = join(dir, 'created-through-the-link');
+      await symlink(target, join(dir, LOCK_FILE));
+      await expect(acquireExportLock(dir)).rejects.toThrow(/is a symbolic link, refused/);
+      await expect(stat(target)).rejects.toMatchObject({ code: 'ENOENT' });
+    });
+
+    it('renewals touch the lock itself, never a file a link points to', async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      const lock = await acquireExportLock(dir);
+      const path = join(dir, LOCK_FILE);
+      const victim = join(dir, 'victim.txt');
+      await writeFile(victim, 'precious');
+      const old = new Date(Date.now() - 3_600_000);
+      await utimes(victim, old, old);
+      await rm(path);
+      await symlink(victim, path);
+      await vi.advanceTimersByTimeAsync(LOCK_LEASE_MS);
+      await vi.waitFor(async () => {
+        const link = await import('node:fs/promises').then((fs) => fs.lstat(path));
+        expect(link.mtimeMs).toBeGreaterThan(old.getTime());
+      });
+      expect((await stat(victim)).mtimeMs).toBe(old.getTime());
+      await expect(lock.assertHeld()).rejects.toThrow(/is no longer this run's/);
+      await lock.release();
+      expect(await readFile(victim, 'utf8')).toBe('precious');
+    });
   });
 });
