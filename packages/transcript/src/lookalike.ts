@@ -7,7 +7,16 @@
  *
  * Every test is conservative: a transcript in any format this package reads (SRT, WebVTT, plain
  * text, the meeting tools' text exports, as sent after import) is never taken for one of these.
+ *
+ * Linear in the text, and bounded where a test needs only part of it (a file over the service's
+ * length limit is as likely to be picked by mistake, and costs no more than it must): the binary
+ * share is taken over the first TRANSCRIPT_MAX_LENGTH characters, CSV reads the first 50
+ * non-blank lines, markup the first tag and the last one, the long line runs to its first break.
+ * No regular expression here can backtrack over more than the run it started on.
  */
+
+import { TRANSCRIPT_MAX_LENGTH } from './create-request.js';
+import { isBlank } from './lines.js';
 
 export type LookalikeKind = 'csv' | 'json' | 'xml' | 'html' | 'binary' | 'one-long-line';
 
@@ -23,6 +32,8 @@ export interface Lookalike {
 export const ONE_LONG_LINE_MIN = 1000;
 /** Binary-looking: at least this share of control or replacement characters. */
 const BINARY_SHARE = 0.05;
+/** The binary share is judged on this many characters at most: all of any text the service takes. */
+const BINARY_SAMPLE = TRANSCRIPT_MAX_LENGTH;
 /** CSV is judged on the first lines only: enough to be sure, bounded for 100,000 characters. */
 const CSV_LINES = 50;
 
@@ -38,9 +49,18 @@ const DELIMITERS = [
  * JSON, XML/HTML, CSV, one long line.
  */
 export function lookalike(text: string): Lookalike | null {
-  const body = text.replace(/^\uFEFF/, '');
-  if (body.trim() === '') return null;
-  return binary(body) ?? json(body) ?? markup(body) ?? csv(body) ?? oneLongLine(body);
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const start = firstContentIndex(body);
+  if (start < 0) return null;
+  // (trim only walks the whitespace at both ends: the rest is shared, not copied.)
+  const trimmed = body.trim();
+  return (
+    binary(body) ??
+    json(body, start, trimmed) ??
+    markup(body, start, trimmed) ??
+    csv(body) ??
+    oneLongLine(body, start, trimmed)
+  );
 }
 
 /** Line number (1-based) of the character at `index`; CR, LF and CRLF each end a line (D11). */
@@ -58,23 +78,33 @@ function firstContentIndex(text: string): number {
 }
 
 /** C0 controls other than tab, LF, VT, FF, CR; DEL; C1 controls; U+FFFD (a failed decode upstream). */
-const CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F\uFFFD]/g;
+function isControl(c: number): boolean {
+  return c <= 0x08 || (c >= 0x0e && c <= 0x1f) || (c >= 0x7f && c <= 0x9f) || c === 0xfffd;
+}
 
 function binary(text: string): Lookalike | null {
-  const found = text.match(CONTROL);
-  if (!found || found.length / text.length < BINARY_SHARE) return null;
-  const share = Math.round((found.length / text.length) * 100);
+  const n = Math.min(text.length, BINARY_SAMPLE);
+  let count = 0;
+  let first = -1;
+  for (let i = 0; i < n; i++) {
+    if (isControl(text.charCodeAt(i))) {
+      if (first < 0) first = i;
+      count++;
+    }
+  }
+  if (count === 0 || count / n < BINARY_SHARE) return null;
+  const share = Math.round((count / n) * 100);
+  const of = n < text.length ? `its first ${n} characters` : 'its characters';
   return {
     kind: 'binary',
-    line: lineAt(text, text.search(CONTROL)),
-    reason: `${share}% of its characters are control characters or undecodable bytes: a binary file, or text in another encoding`,
+    line: lineAt(text, first),
+    reason: `${share}% of ${of} are control characters or undecodable bytes: a binary file, or text in another encoding`,
   };
 }
 
-function json(text: string): Lookalike | null {
-  const start = firstContentIndex(text);
-  const trimmed = text.trim();
-  if (!/^[[{]/.test(trimmed)) return null;
+function json(text: string, start: number, trimmed: string): Lookalike | null {
+  const c = trimmed.charCodeAt(0);
+  if (c !== 0x5b /* [ */ && c !== 0x7b /* { */) return null;
   let parsed: unknown;
   try {
     parsed = JSON.parse(trimmed);
@@ -95,9 +125,8 @@ function json(text: string): Lookalike | null {
   };
 }
 
-function markup(text: string): Lookalike | null {
-  const start = firstContentIndex(text);
-  const trimmed = text.trim();
+function markup(text: string, start: number, trimmed: string): Lookalike | null {
+  if (trimmed.charCodeAt(0) !== 0x3c /* < */) return null;
   const line = lineAt(text, start);
   if (/^<!doctype\s+html|^<html[\s>]/i.test(trimmed)) {
     return { kind: 'html', line, reason: 'it is an HTML page' };
@@ -106,10 +135,13 @@ function markup(text: string): Lookalike | null {
     return { kind: 'xml', line, reason: 'it is an XML document (<?xml …?>)' };
   }
   // A document that is one element, `<root …> … </root>`; a transcript line may start with a
-  // tag (`<i>Hi</i>`), but its text does not end with the first tag's closing one.
+  // tag (`<i>Hi</i>`), but its text does not end with the first tag's closing one. The closing
+  // tag holds no '<', so it can only start at the last one: the pattern is tried there alone
+  // (unanchored, it would be tried from every '</' of the text).
   const root = /^<([A-Za-z][\w:.-]*)[\s>/]/.exec(trimmed);
-  const closing = /<\/([A-Za-z][\w:.-]*)\s*>$/.exec(trimmed);
-  if (root && closing && closing[1]!.toLowerCase() === root[1]!.toLowerCase()) {
+  if (root === null) return null;
+  const closing = /^<\/([A-Za-z][\w:.-]*)\s*>$/.exec(trimmed.slice(trimmed.lastIndexOf('<')));
+  if (closing && closing[1]!.toLowerCase() === root[1]!.toLowerCase()) {
     const html = /^(html|head|body|div|table|p|span|section|article|main)$/i.test(root[1]!);
     return {
       kind: html ? 'html' : 'xml',
@@ -122,36 +154,37 @@ function markup(text: string): Lookalike | null {
 
 /**
  * The fields of a delimited line, quotes honoured (RFC 4180: `"a,b"` is one field, `""` a quote).
- * Null when a quote is left open on the line: not one line of CSV.
+ * Null when a quote is left open on the line: not one line of CSV. A quote opens a field only at
+ * its start; anywhere else it is text. Fields are cut as slices between delimiters (never built
+ * a character at a time: a field can be as long as the file).
  */
 function fieldsOf(line: string, delimiter: string): string[] | null {
   const fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let atStart = true;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && atStart) {
-      quoted = true;
-      atStart = false;
-    } else if (c === delimiter) {
-      fields.push(field);
-      field = '';
-      atStart = true;
-    } else {
-      field += c;
-      atStart = false;
+  const n = line.length;
+  let i = 0;
+  for (;;) {
+    let field = '';
+    if (line.charCodeAt(i) === 0x22 /* " */) {
+      let from = i + 1;
+      for (;;) {
+        const q = line.indexOf('"', from);
+        if (q < 0) return null;
+        if (line.charCodeAt(q + 1) === 0x22) {
+          field += line.slice(from, q + 1);
+          from = q + 2;
+          continue;
+        }
+        field += line.slice(from, q);
+        i = q + 1;
+        break;
+      }
     }
+    const d = line.indexOf(delimiter, i);
+    const end = d < 0 ? n : d;
+    fields.push(field + line.slice(i, end));
+    if (d < 0) return fields;
+    i = d + 1;
   }
-  if (quoted) return null;
-  fields.push(field);
-  return fields;
 }
 
 /** A column name: starts with a letter or `_`, short, no sentence in it. */
@@ -164,18 +197,15 @@ const COLUMN_NAME = /^[\p{L}_][\p{L}\p{N}_ .()#/-]{0,39}$/u;
  * look like a column name.
  */
 function csv(text: string): Lookalike | null {
-  const lines: { text: string; number: number }[] = [];
-  const all = text.split(/\r\n|\r|\n/);
-  for (let i = 0; i < all.length && lines.length < CSV_LINES; i++) {
-    if (all[i]!.trim() !== '') lines.push({ text: all[i]!, number: i + 1 });
-  }
+  const lines = firstLines(text, CSV_LINES);
   if (lines.length < 2) return null;
   const [header, ...rows] = lines;
   for (const [delimiter, name] of DELIMITERS) {
     const columns = fieldsOf(header!.text, delimiter);
     if (!columns || columns.length < 2) continue;
     const spaced = delimiter === ',' || delimiter === ';';
-    const names = columns.map((c) => (spaced ? c.replace(/\s+$/, '') : c.trim()));
+    // trimEnd, not a `\s+$` pattern: that one is tried from every space of a run (quadratic).
+    const names = columns.map((c) => (spaced ? c.trimEnd() : c.trim()));
     if (!names.every((c) => COLUMN_NAME.test(c))) continue;
     if (rows.some((r) => fieldsOf(r.text, delimiter)?.length !== columns.length)) continue;
     const shown = header!.text.length > 60 ? `${header!.text.slice(0, 57)}...` : header!.text;
@@ -188,12 +218,34 @@ function csv(text: string): Lookalike | null {
   return null;
 }
 
-function oneLongLine(text: string): Lookalike | null {
-  const trimmed = text.trim();
-  if (/[\r\n]/.test(trimmed) || trimmed.length <= ONE_LONG_LINE_MIN) return null;
+/**
+ * The first `max` non-blank lines with their 1-based numbers; CR, LF and CRLF end a line (D11).
+ * Read up to the last of them only: the rest of a long file is never split.
+ */
+function firstLines(text: string, max: number): { text: string; number: number }[] {
+  const lines: { text: string; number: number }[] = [];
+  const n = text.length;
+  let pos = 0;
+  for (let number = 1; lines.length < max; number++) {
+    let end = pos;
+    while (end < n) {
+      const c = text.charCodeAt(end);
+      if (c === 10 || c === 13) break;
+      end++;
+    }
+    const line = text.slice(pos, end);
+    if (!isBlank(line)) lines.push({ text: line, number });
+    if (end >= n) break;
+    pos = text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
+  }
+  return lines;
+}
+
+function oneLongLine(text: string, start: number, trimmed: string): Lookalike | null {
+  if (trimmed.length <= ONE_LONG_LINE_MIN || /[\r\n]/.test(trimmed)) return null;
   return {
     kind: 'one-long-line',
-    line: lineAt(text, firstContentIndex(text)),
+    line: lineAt(text, start),
     reason: `it is one line of ${trimmed.length} characters: a transcript has a line per cue or per turn`,
   };
 }

@@ -11,14 +11,22 @@ const NAMED = new Map<string, string>([
   ['rlm', '\u200f'],
 ]);
 
-/** Decodes `&name;`, `&#NNN;`, `&#xHH;` (linear: each '&' looks at most 10 characters ahead). */
+/**
+ * Decodes `&name;`, `&#NNN;`, `&#xHH;`. Linear: the next ';' is searched once and kept while
+ * the '&'s before it are read (searched again from every '&', a run of them with no ';' after
+ * would cost the square of its length).
+ */
 export function decodeEntities(s: string): string {
   let out = '';
   let last = 0;
   let i = s.indexOf('&');
+  let semi = -1;
   while (i >= 0) {
-    const semi = s.indexOf(';', i + 1);
-    if (semi !== -1 && semi - i <= 10) {
+    if (semi <= i) {
+      semi = s.indexOf(';', i + 1);
+      if (semi < 0) break; // no ';' after this '&': no reference can end anywhere
+    }
+    if (semi - i <= 10) {
       const body = s.slice(i + 1, semi);
       let rep: string | undefined;
       if (body.charCodeAt(0) === 0x23 /* # */) {

@@ -67,7 +67,9 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
     source = 'plain';
   }
   const got = turnsOf(source, input, diagnostics);
-  diagnostics.push(...got.diagnostics);
+  // One by one: spread into push, a file with a few hundred thousand skipped lines would overflow
+  // the call stack (every element is an argument).
+  for (const d of got.diagnostics) diagnostics.push(d);
 
   const map = normalizeMap(options.speakers ?? {}, diagnostics);
   const speakers = new Map<string, ImportedSpeaker & { line: number }>();
