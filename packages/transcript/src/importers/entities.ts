@@ -11,8 +11,12 @@ const NAMED = new Map<string, string>([
   ['rlm', '\u200f'],
 ]);
 
-/** Decodes `&name;`, `&#NNN;`, `&#xHH;` (linear: each '&' looks at most 10 characters ahead). */
-export function decodeEntities(s: string): string {
+/**
+ * Decodes `&name;`, `&#NNN;`, `&#xHH;` (linear: each '&' looks at most 10 characters ahead).
+ * With `keepAngles`, `<` and `>` stay encoded: for text whose decoded brackets would read as a
+ * tag (`&lt;Thursday&gt;`), which every later reader would strip as markup, losing the word.
+ */
+export function decodeEntities(s: string, keepAngles = false): string {
   let out = '';
   let last = 0;
   let i = s.indexOf('&');
@@ -31,7 +35,7 @@ export function decodeEntities(s: string): string {
           if (hex || /^[0-9]+$/.test(digits)) rep = String.fromCodePoint(cp);
         }
       } else rep = NAMED.get(body);
-      if (rep !== undefined) {
+      if (rep !== undefined && !(keepAngles && (rep === '<' || rep === '>'))) {
         out += s.slice(last, i) + rep;
         last = semi + 1;
       }
