@@ -295,7 +295,7 @@ describe('rcs upload', () => {
       expect(r.code, f).toBe(2);
       expect(r.stdout).toBe('');
     }
-    // A batch with one bad file sends nothing.
+    // A batch goes on past a bad file: the good one is uploaded, the bad one reported (exit 3).
     const batch = await rcs(
       [
         ...auth(),
@@ -309,8 +309,9 @@ describe('rcs upload', () => {
         cwd: mkdtempSync(join(home, 'p-')),
       },
     );
-    expect(batch.code).toBe(2);
-    expect((await m.totals()).sessions).toBe(before.sessions);
+    expect(batch.code).toBe(3);
+    expect(batch.stderr).toMatch(/short\.txt: .*not uploaded, the rest of the batch goes on/);
+    expect((await m.totals()).sessions).toBe(before.sessions + 1);
   });
 
   it('exit 2 for usage errors: unknown flag, both rep designators, neither, unreadable file', async () => {

@@ -14,7 +14,18 @@ export type DecodeResult =
  * and binary data are rejected with a diagnostic instead of being read as garbage cues: a guessed
  * 8-bit code page would silently change names and e-mail labels (R4).
  */
-export function decodeTranscriptBytes(bytes: Uint8Array): DecodeResult {
+export interface DecodeOptions {
+  /**
+   * Keep NUL and other control bytes as characters instead of refusing the file as binary
+   * (valid UTF-8 is still required): for a caller that leaves the judgement to the service.
+   */
+  allowControlBytes?: boolean;
+}
+
+export function decodeTranscriptBytes(
+  bytes: Uint8Array,
+  options: DecodeOptions = {},
+): DecodeResult {
   // Reading past the end gives undefined, which equals no byte value: no length checks needed.
   const [b0, b1, b2, b3] = bytes;
   if (
@@ -42,7 +53,7 @@ export function decodeTranscriptBytes(bytes: Uint8Array): DecodeResult {
       },
     ]);
   }
-  if (looksBinary(body)) {
+  if (!options.allowControlBytes && looksBinary(body)) {
     return fail(
       'binary_content',
       'The file is not text (it contains NUL or other control bytes): upload a transcript (.srt, .vtt, .txt).',

@@ -6,7 +6,7 @@ export {
   repDesignatorProblem,
   rule8RepSpeaks,
 } from './create-request.js';
-export { type DecodeResult, decodeTranscriptBytes } from './decode.js';
+export { type DecodeOptions, type DecodeResult, decodeTranscriptBytes } from './decode.js';
 export { MAX_PER_CODE } from './diagnostics.js';
 export { detectSource } from './importers/detect.js';
 export {
@@ -39,6 +39,7 @@ export {
   UUID_PATTERN,
   UUID_PATTERN_SOURCE,
 } from './patterns.js';
+export { type RoleLabel, type RoleSide, roleLabels } from './roles.js';
 export { type SerializableCue, serializeSrt } from './serialize.js';
 export {
   classifySpeakers,

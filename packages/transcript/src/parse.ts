@@ -4,7 +4,9 @@ import { isBlank, isWhitespace, splitLines } from './lines.js';
 import { stripMarkup } from './markup.js';
 import { isValidEmail } from './patterns.js';
 import {
+  almostTiming,
   describeTimingFlags,
+  mayStartTiming,
   scanned,
   scanTiming,
   TIMING_NEGATIVE,
@@ -20,7 +22,10 @@ import type { ClassifyOptions, Cue, ParsedTranscript, Speaker } from './types.js
  * a timing line is the cue's identifier when it starts a block (first line, or after a blank
  * line) or is all digits; otherwise it is text. Text after a blank line that no timing line
  * follows is kept and appended to the current cue (warning `orphan_text`), as the lenient readers
- * of EXPECTED.json do. Labels (D12) are read on each cue's first content line.
+ * of EXPECTED.json do. Labels (D12) are read on each cue's first content line. A line that is
+ * almost a timing line (a full-width colon, a field with no digits, "->") also starts a cue, with
+ * no times (startMs/endMs null) and an error `malformed_timing` naming the line, never text of the
+ * cue before.
  *
  * Plain text: one cue per non-blank line, no timing (startMs/endMs null), and no labels: rules 4–6
  * speak of speaker-labeled SRT only, so plain text is never speaker-labeled (D11, D14).
@@ -173,8 +178,13 @@ export function parseCues(
       prevBlank = true;
     } else {
       nonBlank++;
-      if (((c >= 0x30 && c <= 0x39) || c === 0x2d) && scanTiming(s, pos, end)) {
-        timingCount++;
+      const timing = ((c >= 0x30 && c <= 0x39) || c === 0x2d) && scanTiming(s, pos, end);
+      // D11: an almost-timing line (a full-width colon, a field without digits, "->") starts a
+      // cue of its own, with no times and an error naming the line: read as text it would join
+      // the cue before, label and all, and nothing would say so.
+      const almost = timing || !mayStartTiming(c) ? null : almostTiming(s, pos, end);
+      if (timing || almost !== null) {
+        if (timing) timingCount++;
         let id: string | null = null;
         let idValue = -1;
         if (pend) {
@@ -206,10 +216,21 @@ export function parseCues(
             ) || labeled;
         textStart = -1;
         bufLen = 0;
-        const startMs = scanned.startMs;
-        const endMs = scanned.endMs;
-        const flags = scanned.flags & ~normalFlags;
-        if (flags !== 0 || endMs < startMs) reportTiming(flags, startMs, endMs, lineNo, diags);
+        let startMs: number | null = null;
+        let endMs: number | null = null;
+        if (almost !== null) {
+          diags.add(
+            'malformed_timing',
+            'error',
+            lineNo,
+            `Line ${lineNo} looks like a cue timing line but is not one: ${almost}. Its cue has no times, and a reader that follows the timing rules strictly takes the line as text of the cue before. Write it as HH:MM:SS,mmm --> HH:MM:SS,mmm.`,
+          );
+        } else {
+          startMs = scanned.startMs;
+          endMs = scanned.endMs;
+          const flags = scanned.flags & ~normalFlags;
+          if (flags !== 0 || endMs < startMs) reportTiming(flags, startMs, endMs, lineNo, diags);
+        }
         if (id === null) {
           diags.add(
             'missing_index',

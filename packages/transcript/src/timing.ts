@@ -191,3 +191,129 @@ export function formatSrtTime(ms: number | null): string {
   const r = v % 1000;
   return `${h < 10 ? '0' : ''}${h}:${m < 10 ? '0' : ''}${m}:${s < 10 ? '0' : ''}${s},${r < 10 ? '00' : r < 100 ? '0' : ''}${r}`;
 }
+
+// Almost-timing lines (D11): a line shaped like `H:MM:SS,mmm --> H:MM:SS,mmm` that the strict
+// scanner refuses, such as a full-width colon from an East Asian input method ("00:00:12：500"),
+// a field with no digits ("00:00:,500") or another arrow ("->", "→"). Read as text, such a line
+// would silently join the cue before with its speaker label; the parser makes it a malformed
+// timing line of its own cue instead, and says why with `almostTiming`'s reason.
+
+function isFullWidthDigit(c: number): boolean {
+  return c >= 0xff10 && c <= 0xff19;
+}
+
+/** True when `c` can start an almost-timing line: an ASCII or full-width digit, or a minus. */
+export function mayStartTiming(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2d || isFullWidthDigit(c) || c === 0xff0d;
+}
+
+/** `:` `：` (full-width) and `,` `.` `，` `．` `、` (full-width and ideographic) separate fields. */
+function isSeparator(c: number): boolean {
+  return (
+    c === 0x3a ||
+    c === 0xff1a ||
+    c === 0x2c ||
+    c === 0x2e ||
+    c === 0xff0c ||
+    c === 0xff0e ||
+    c === 0x3001
+  );
+}
+
+function isColon(c: number): boolean {
+  return c === 0x3a || c === 0xff1a;
+}
+
+/** Arrow parts: hyphens and dashes (ASCII, en, em, full-width), '=', '>' and arrow signs. */
+function isArrowPart(c: number): boolean {
+  return (
+    c === 0x2d ||
+    c === 0x2013 ||
+    c === 0x2014 ||
+    c === 0x2212 ||
+    c === 0xff0d ||
+    c === 0x3d ||
+    isArrowHead(c)
+  );
+}
+
+function isArrowHead(c: number): boolean {
+  return c === 0x3e || c === 0xff1e || c === 0x2192 || c === 0x27f6 || c === 0x203a;
+}
+
+interface LooseStamp {
+  next: number;
+  ok: boolean;
+  emptyField: boolean;
+}
+
+const loose: LooseStamp = { next: 0, ok: false, emptyField: false };
+
+/**
+ * Reads a timestamp of the loose alphabet at `i`: an optional minus, then digit groups (ASCII or
+ * full-width) split by separators, at least three groups with at least one colon between them
+ * ("10:30" is a time of day, not a cue time) and at least two of them with digits.
+ */
+function readLoose(s: string, i: number, end: number): LooseStamp {
+  let c = s.charCodeAt(i);
+  if (c === 0x2d || c === 0xff0d) c = s.charCodeAt(++i);
+  let groups = 1;
+  let filled = 0;
+  let digits = 0;
+  let colons = 0;
+  let emptyField = false;
+  while (i < end) {
+    c = s.charCodeAt(i);
+    if ((c >= 0x30 && c <= 0x39) || isFullWidthDigit(c)) digits++;
+    else if (isSeparator(c)) {
+      if (digits === 0) emptyField = true;
+      else filled++;
+      if (isColon(c)) colons++;
+      groups++;
+      digits = 0;
+    } else if (!(c === 0x2d && digits === 0 && groups > 1)) break; // "00:00:-5,000" (negative)
+    i++;
+  }
+  if (digits === 0) emptyField = true;
+  else filled++;
+  loose.next = i;
+  loose.ok = groups >= 3 && colons >= 1 && filled >= 2;
+  loose.emptyField = emptyField;
+  return loose;
+}
+
+/**
+ * Why `s[start, end)` is almost a cue timing line, or null when it is not one (call it only for a
+ * line `scanTiming` refused). The reason names the first thing to fix.
+ */
+export function almostTiming(s: string, start: number, end: number): string | null {
+  let i = start;
+  while (i < end && isSpace(s.charCodeAt(i))) i++;
+  const left = readLoose(s, i, end);
+  if (!left.ok) return null;
+  let emptyField = left.emptyField;
+  i = left.next;
+  const arrowStart = i;
+  let head = false;
+  while (i < end) {
+    const c = s.charCodeAt(i);
+    if (isArrowHead(c)) head = true;
+    else if (!isArrowPart(c) && !isSpace(c)) break;
+    i++;
+  }
+  if (!head) return null;
+  const arrow = s.slice(arrowStart, i).trim();
+  const right = readLoose(s, i, end);
+  if (!right.ok) return null;
+  emptyField ||= right.emptyField;
+  i = right.next;
+  if (i < end && !isSpace(s.charCodeAt(i))) return null;
+  for (let k = start; k < i; k++) {
+    const c = s.charCodeAt(k);
+    if (c > 0x7e)
+      return `it has the character "${s[k]}" (U+${c.toString(16).toUpperCase().padStart(4, '0')}) where the timing rules allow only ASCII digits, ":", "," or "." and "-->"`;
+  }
+  if (emptyField) return 'a time field has no digits';
+  if (arrow !== '-->') return `the arrow is "${arrow}" instead of "-->"`;
+  return 'its fields do not form HH:MM:SS,mmm';
+}

@@ -28,7 +28,10 @@ export interface Cue {
   id: string | null;
   /** 1-based line of the cue's timing line (SRT) or of its only line (plain text). */
   line: number;
-  /** Null for plain text, which has no timing. May be negative when the file says so. */
+  /**
+   * Null for plain text, which has no timing, and for a cue whose timing line is malformed (error
+   * `malformed_timing`). May be negative when the file says so.
+   */
   startMs: number | null;
   endMs: number | null;
   /** The content lines as written (blank lines inside the cue left out), label included. */

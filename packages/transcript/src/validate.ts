@@ -41,8 +41,11 @@ export interface UploadReport {
  * they never count against `ok`.
  */
 export interface UploadWarning {
-  /** `not_a_transcript` for the look-alike check (issue 28); absent for the parser's errors. */
-  code?: 'not_a_transcript';
+  /**
+   * `not_a_transcript` for the look-alike check (issue 28); for the parser's errors, the parser's
+   * code (`nul_character`, `malformed_timing`).
+   */
+  code?: string;
   field?: string;
   line?: number;
   message: string;
@@ -115,26 +118,24 @@ export function prevalidateUpload(
   } else if (typeof transcript !== 'string') {
     bad('transcript', `transcript must be a string, got ${describe(transcript)}.`);
   } else {
-    if (transcript.length > TRANSCRIPT_MAX_LENGTH) {
-      bad(
-        'transcript',
-        `transcript is too long: ${transcript.length} UTF-16 code units, at most ${TRANSCRIPT_MAX_LENGTH} (D17 counts conservatively).`,
-      );
-    }
     const cp = codePointLength(transcript);
+    parsed = parseTranscript(transcript, { emailDomains: options.emailDomains ?? [] });
+    // D17: the maximum is counted in UTF-16 units, the conservative reading.
+    if (transcript.length > TRANSCRIPT_MAX_LENGTH) {
+      bad('transcript', tooLongMessage(transcript.length, cp, parsed));
+    }
     if (cp < TRANSCRIPT_MIN_LENGTH) {
       bad(
         'transcript',
         `transcript is too short: ${cp} characters, at least ${TRANSCRIPT_MIN_LENGTH}.`,
       );
     }
-    parsed = parseTranscript(transcript, { emailDomains: options.emailDomains ?? [] });
-    // The service takes any string of the right length: a parse error (NUL characters) is news
-    // for the user, not a predicted rejection.
-    // (Its errors always have a line: NUL characters are found in a line of a string.)
+    // The service takes any string of the right length: a parse error (NUL characters, a
+    // malformed timing line) is news for the user, not a predicted rejection; the caller decides.
+    // (Its errors always have a line: both are found in a line of a string.)
     for (const d of parsed.diagnostics) {
       if (d.severity === 'error')
-        warnings.push({ field: 'transcript', line: d.line, message: d.message });
+        warnings.push({ code: d.code, field: 'transcript', line: d.line, message: d.message });
     }
     notTranscript = lookalike(transcript);
     if (notTranscript) {
@@ -202,6 +203,45 @@ export function prevalidateUpload(
     diagnostics: parsed?.diagnostics ?? [],
   };
   return { ok: problems.length === 0, problems, warnings, report, parsed, notTranscript };
+}
+
+/**
+ * D17 in the user's words: the length in characters, how long the call is, and what to do. The
+ * limit is checked on UTF-16 units, so a character beyond U+FFFF (an emoji) counts twice.
+ */
+function tooLongMessage(units: number, codePoints: number, parsed: ParsedTranscript): string {
+  const n = (v: number) => v.toLocaleString('en-US');
+  const counted =
+    units === codePoints
+      ? `${n(units)} characters`
+      : `${n(units)} characters (emoji and other characters beyond U+FFFF count as two)`;
+  const ms = callDuration(parsed);
+  const parts = Math.ceil(units / TRANSCRIPT_MAX_LENGTH);
+  const call = ms === null ? '' : ` for a call of ${formatDuration(ms)}`;
+  const split =
+    ms === null
+      ? `split it into ${parts} parts and upload each`
+      : `split the call into ${parts} parts of about ${formatDuration(ms / parts)} each and upload each`;
+  return `transcript is too long: ${counted}${call}, and the service takes at most ${n(TRANSCRIPT_MAX_LENGTH)}. To score it, ${split}, or upload a shorter excerpt.`;
+}
+
+/** From the first cue's start to the last cue's end, or null without timed cues. */
+function callDuration(parsed: ParsedTranscript): number | null {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const c of parsed.cues) {
+    if (c.startMs !== null && c.startMs < first) first = c.startMs;
+    if (c.endMs !== null && c.endMs > last) last = c.endMs;
+  }
+  return last > first ? last - first : null;
+}
+
+function formatDuration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return `${Math.max(1, Math.round(ms / 1000))} s`;
+  if (minutes < 60) return `${minutes} min`;
+  const m = minutes % 60;
+  return `${Math.floor(minutes / 60)} h${m === 0 ? '' : ` ${m < 10 ? '0' : ''}${m} min`}`;
 }
 
 function describe(v: unknown): string {

@@ -1,4 +1,5 @@
 import {
+  formatSrtTime,
   prevalidateUpload,
   repDesignatorProblem,
   rule8RepSpeaks,
@@ -70,12 +71,30 @@ describe('prevalidateUpload messages', () => {
     expect(prevalidateUpload({ ...base, meetingName: ' ' }).problems).toEqual([]);
   });
 
+  it('says how long a too-long call is, in characters and time, and what to do', () => {
+    // A two-hour call of 316,422 characters (the size of a real Teams export).
+    const cue = (i: number) =>
+      `${i + 1}\n${formatSrtTime(i * 6000)} --> ${formatSrtTime(i * 6000 + 5500)}\nrep@acme.com: ${'word '.repeat(45)}\n\n`;
+    let call = '';
+    for (let i = 0; call.length < 316_000; i++) call += cue(i);
+    const message = prevalidateUpload({ ...base, transcript: call }).problems[0]?.message;
+    expect(message).toMatch(
+      /^transcript is too long: 316,\d{3} characters for a call of 1 h \d\d min, and the service takes at most 100,000\. To score it, split the call into 4 parts of about \d\d min each and upload each, or upload a shorter excerpt\.$/,
+    );
+    expect(message).not.toMatch(/D17|UTF-16/);
+    // Without timing lines there is no duration to give; characters beyond U+FFFF count twice.
+    const plain = '😀'.repeat(50_001);
+    expect(prevalidateUpload({ ...base, transcript: plain }).problems[0]?.message).toBe(
+      'transcript is too long: 100,002 characters (emoji and other characters beyond U+FFFF count as two), and the service takes at most 100,000. To score it, split it into 2 parts and upload each, or upload a shorter excerpt.',
+    );
+  });
+
   it('gives both lengths of a transcript that is too long or too short', () => {
     const long = `${SRT}${'a'.repeat(TRANSCRIPT_MAX_LENGTH - SRT.length + 1)}`;
     expect(prevalidateUpload({ ...base, transcript: long }).problems[0]).toStrictEqual(
       bad(
         'transcript',
-        `transcript is too long: ${TRANSCRIPT_MAX_LENGTH + 1} UTF-16 code units, at most ${TRANSCRIPT_MAX_LENGTH} (D17 counts conservatively).`,
+        'transcript is too long: 100,001 characters for a call of 6 s, and the service takes at most 100,000. To score it, split the call into 2 parts of about 3 s each and upload each, or upload a shorter excerpt.',
       ),
     );
     const atMax = `${SRT}${'a'.repeat(TRANSCRIPT_MAX_LENGTH - SRT.length)}`;
@@ -197,6 +216,7 @@ describe('prevalidateUpload: the rep of rule 8 and the report', () => {
     const nul = prevalidateUpload({ ...base, transcript: `x\u0000${SRT}` });
     expect(nul.warnings).toEqual([
       {
+        code: 'nul_character',
         field: 'transcript',
         line: 1,
         message: expect.stringMatching(/^The text contains NUL characters/),

@@ -88,7 +88,9 @@ describe('prevalidateUpload', () => {
     expect(problems(atMax)).toEqual([]);
     const over = { ...valid, transcript: `${'a'.repeat(TRANSCRIPT_MAX_LENGTH - 1)}${emoji}` };
     expect(problems(over)).toEqual([[400, 'validation_failed', 'transcript']]);
-    expect(prevalidateUpload(over).problems[0]?.message).toMatch(/too long: 100001 UTF-16/);
+    expect(prevalidateUpload(over).problems[0]?.message).toMatch(
+      /too long: 100,001 characters \(emoji/,
+    );
     expect(problems({ ...valid, transcript: emoji.repeat(9) })).toEqual([
       [400, 'validation_failed', 'transcript'],
     ]);

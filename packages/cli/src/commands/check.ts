@@ -63,13 +63,28 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
   // Without --email/--user-id the missing rep (D5) is not the transcript's problem: say so once.
   const problems: Problem[] = [
     ...loaded.problems,
-    ...all.filter((_p, i) => repGiven || result.problems[i]?.field !== undefined),
+    ...all.filter((p) => repGiven || p.field !== undefined),
   ];
   const warnings: Problem[] = [...loaded.warnings];
   if (notTranscript) (opts.strict ? problems : warnings).push(notTranscript);
   const { report } = result;
   const domainsHint = domains === undefined ? domainsHintOf(report.speakers, rep.email) : undefined;
   if (domainsHint) warnings.push({ code: 'domains_unknown', message: domainsHint });
+  // Every diagnostic of the parser reaches the person, not only --json's `diagnostics`: what was
+  // read leniently, text kept after a blank line, a timing line that is almost one.
+  const shown = new Set(problems.map((p) => `${p.code}@${p.line}`));
+  const notes: Problem[] = [...warnings];
+  for (const d of report.diagnostics) {
+    if (shown.has(`${d.code}@${d.line}`)) continue;
+    const where = loaded.converted && d.line ? ' (line of the converted SRT)' : '';
+    notes.push({
+      code: d.code,
+      line: d.line || undefined,
+      message: `${d.severity === 'info' ? 'note: ' : ''}${d.message}${where}`,
+    });
+  }
+  // In the order of the file (whole-file notes first); sort is stable within a line.
+  notes.sort(byLine);
   const segments = result.parsed ? segmentsOf(result.parsed) : [];
   const repEmail = rep.email?.toLowerCase();
 
@@ -132,13 +147,14 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
     if (repEmail) out.push(`KPI preview: ${formatKpis(report.kpis)}`);
     const timeline = renderTimeline(segments, repEmail ? { rep: repEmail } : {});
     if (timeline) out.push('', timeline);
-    if (warnings.length > 0) {
+    if (notes.length > 0) {
       out.push('', 'Warnings:');
-      for (const w of warnings) out.push(`  ${safeLine(formatProblem(opts.file, w))}`);
+      for (const w of notes) out.push(`  ${safeLine(formatProblem(opts.file, w))}`);
     }
     if (problems.length > 0) {
       out.push('', s.red('Problems (the upload would be rejected):'));
-      for (const p of problems) out.push(`  ${safeLine(formatProblem(opts.file, p))}`);
+      for (const p of [...problems].sort(byLine))
+        out.push(`  ${safeLine(formatProblem(opts.file, p))}`);
     } else {
       out.push(
         '',
@@ -159,6 +175,8 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
   }
   return EXIT.ok;
 }
+
+const byLine = (a: Problem, b: Problem) => (a.line ?? 0) - (b.line ?? 0);
 
 /**
  * Without --domains every e-mail label is internal (D13: no domains configured), the buyer's

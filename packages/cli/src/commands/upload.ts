@@ -20,7 +20,10 @@ import { UploadTask } from '../upload/task.js';
 export type { UploadOptions } from '../upload/options.js';
 
 export async function run(opts: UploadOptions, ctx: CliContext): Promise<number> {
-  const { files, items, rep, concurrency, timeoutMs, deadline } = await planUpload(opts, ctx);
+  const { files, items, rejected, rep, concurrency, timeoutMs, deadline } = await planUpload(
+    opts,
+    ctx,
+  );
   const client = await ctx.getClient(deadline);
   // D28: the ledger's lines count only for this service and credential.
   const service = serviceIdentity(client.baseUrl, await ctx.getCredentials());
@@ -53,7 +56,10 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
   }
   const decideConfig = { repKey: repKey(rep), force: Boolean(opts.force) };
   const decisions = items.map((item) => decide(item, ledger, decideConfig));
-  if (opts.dryRun) return reportDryRun(ctx, items, decisions);
+  if (opts.dryRun) {
+    const code = reportDryRun(ctx, items, decisions);
+    return rejected.length > 0 ? EXIT.partial : code;
+  }
   // Stops the batch on Ctrl-C (requests in flight are cut and recorded as unknown).
   const stop = new AbortController();
   const onAbort = () => stop.abort(ctx.signal.reason);
@@ -93,5 +99,6 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
     ctx.signal.removeEventListener('abort', onAbort);
     ctx.outputClosed?.removeEventListener('abort', onClosed);
   }
-  return summarize(ctx, files.length, outcomes, opts.ledger ?? DEFAULT_LEDGER);
+  // Files that failed pre-validation count as failed items of the batch (exit 3, cli.md).
+  return summarize(ctx, files.length, [...rejected, ...outcomes], opts.ledger ?? DEFAULT_LEDGER);
 }

@@ -11,14 +11,22 @@ import { parseSeconds, type RequestDeadline } from '../network/deadline.js';
 import { safeLine } from '../output/sanitize.js';
 import { expandFiles, parseSpeakerMap } from './files.js';
 import { DEFAULT_UPLOAD_CONCURRENCY, type UploadOptions } from './options.js';
-import type { Item } from './outcome.js';
-import { formatProblem, loadTranscript, prevalidate, requestBody } from './prepare.js';
+import type { Item, Outcome } from './outcome.js';
+import {
+  formatProblem,
+  loadTranscript,
+  type Problem,
+  prevalidate,
+  requestBody,
+} from './prepare.js';
 import { writeJson } from './report.js';
 
 /** A batch, checked and read: every flag and every file before anything is sent (cli.md, exit 2). */
 export interface UploadPlan {
   files: string[];
   items: Item[];
+  /** Files of a batch that failed pre-validation: reported already, never sent (exit 3). */
+  rejected: Outcome[];
   rep: ReturnType<typeof repDesignator>;
   concurrency: number;
   /** With --wait: the longest wait for DONE per session. */
@@ -49,12 +57,14 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
   const files = await expandFiles(opts.files, ctx.cwd);
   const validate = opts.validate !== false;
 
-  // Offline pre-validation of every file first: a bad batch sends nothing (cli.md, exit 2).
+  // Offline pre-validation of every file first (cli.md): one file that fails is exit 2 with
+  // nothing sent; in a batch, a file that fails is reported and skipped, the others go, exit 3.
   const items: Item[] = [];
-  let invalid = 0;
+  const rejected: Outcome[] = [];
   let unreadableFiles = 0;
+  const single = files.length === 1;
   for (const file of files) {
-    const loaded = await loadTranscript(file, ctx.cwd, speakers);
+    const loaded = await loadTranscript(file, ctx.cwd, speakers, { validate });
     const body = requestBody(loaded, {
       ...rep,
       meetingName: opts.meetingName,
@@ -77,9 +87,9 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
     }
     for (const w of loaded.warnings) ctx.log(`${safeLine(formatProblem(file, w))} (warning)`);
     if (problems.length > 0) {
-      invalid++;
       if (unreadable && problems.every((p) => p.code === 'unreadable_file')) unreadableFiles++;
-      for (const p of problems) ctx.error(safeLine(formatProblem(file, p)));
+      if (single) for (const p of problems) ctx.error(safeLine(formatProblem(file, p)));
+      else ctx.error(batchLine(file, problems));
       if (ctx.json) {
         writeJson(ctx, {
           file,
@@ -87,13 +97,22 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
           error: { code: 'prevalidation_failed', message: 'failed pre-validation', problems },
         });
       }
+      rejected.push({
+        result: {
+          file,
+          status: 'failed',
+          error: { code: 'prevalidation_failed', message: 'failed pre-validation', problems },
+        },
+        exitCode: EXIT.usage,
+      });
       continue;
     }
     items.push({ loaded, body });
   }
-  if (invalid > 0) {
+  if (items.length === 0) {
     // A file that cannot be read is not the service's to judge, so --no-validate would not help;
     // its own line says why ("unreadable: check permissions", issue 28).
+    const invalid = rejected.length;
     const hint =
       unreadableFiles === invalid
         ? ''
@@ -102,7 +121,7 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
           : '';
     throw new CliError(
       EXIT.usage,
-      `${invalid} of ${files.length} file${files.length === 1 ? '' : 's'} failed pre-validation, so nothing was uploaded; fix the lines above${hint}`,
+      `${single ? 'the file' : `all ${invalid} files`} failed pre-validation, so nothing was uploaded; fix the lines above${hint}`,
     );
   }
 
@@ -114,5 +133,17 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
     if (first === undefined) firstWithText.set(item.body.transcript, item.loaded.file);
     else item.duplicateOf = first;
   }
-  return { files, items, rep, concurrency, timeoutMs: waitSeconds * 1000, deadline };
+  return { files, items, rejected, rep, concurrency, timeoutMs: waitSeconds * 1000, deadline };
+}
+
+/**
+ * A batch's one line for a file that failed pre-validation: the file, its first problem with
+ * its line, and how to see the rest (`rcs check` lists every one).
+ */
+function batchLine(file: string, problems: Problem[]): string {
+  const more =
+    problems.length > 1
+      ? `; ${problems.length - 1} more problem${problems.length === 2 ? '' : 's'}: \`rcs check ${file}\` lists them`
+      : '';
+  return `${safeLine(formatProblem(file, problems[0]!))} (not uploaded, the rest of the batch goes on${safeLine(more)})`;
 }

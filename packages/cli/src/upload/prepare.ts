@@ -8,6 +8,7 @@ import {
   importTranscript,
   type PrevalidateResult,
   prevalidateUpload,
+  roleLabels,
 } from '@rcs/transcript';
 
 /**
@@ -50,6 +51,7 @@ export async function loadTranscript(
   file: string,
   cwd: string,
   speakers: Record<string, string>,
+  options: { validate?: boolean } = {},
 ): Promise<LoadedTranscript> {
   const loaded: LoadedTranscript = {
     file,
@@ -75,7 +77,9 @@ export async function loadTranscript(
     });
     return loaded;
   }
-  const decoded = decodeTranscriptBytes(bytes);
+  // --no-validate leaves the judgement to the service (cli.md): a NUL or control byte in valid
+  // UTF-8 is sent as written; only bytes that are no text at all stay refused.
+  const decoded = decodeTranscriptBytes(bytes, { allowControlBytes: options.validate === false });
   if ('error' in decoded) {
     loaded.problems.push({
       code: decoded.error.code,
@@ -139,6 +143,8 @@ export function prevalidate(
   emailDomains?: string[],
 ): { result: PrevalidateResult; problems: Problem[]; notTranscript: Problem | undefined } {
   const result = prevalidateUpload(body, emailDomains ? { emailDomains } : {});
+  const hint = roleLabelsHint(loaded, result, body.email);
+  if (hint) loaded.warnings.push(hint);
   // Issue 28: a CSV, JSON, HTML or binary file is accepted by the service (plain text, D11) and
   // scored 0; a warning by default, a problem with --strict (the caller decides).
   const lookalike = result.warnings.find((w) => w.code === 'not_a_transcript');
@@ -159,7 +165,50 @@ export function prevalidate(
       message: loaded.converted && p.line ? `${p.message} (line of the converted SRT)` : p.message,
     }),
   );
+  // D11: a line that is almost a timing line starts a cue with no times, where a strict reader
+  // takes it as text of the cue before (its label too): refused before sending, with its line,
+  // like any pre-validation problem (--no-validate sends it).
+  for (const w of result.warnings) {
+    if (w.code !== 'malformed_timing') continue;
+    problems.push({
+      code: 'malformed_timing',
+      field: 'transcript',
+      line: w.line,
+      message: loaded.converted && w.line ? `${w.message} (line of the converted SRT)` : w.message,
+    });
+  }
   return { result, problems, notTranscript };
+}
+
+/**
+ * Labels that name roles (`Agent:`, `Client:`, `Speaker 1:`) are removed without attribution
+ * (rule 6), so with the rep's e-mail given the call is scored without the rep's turns. The speaker
+ * map fixes it: say which flags, with the rep's e-mail (a warning, code `role_labels`).
+ */
+function roleLabelsHint(
+  loaded: LoadedTranscript,
+  result: PrevalidateResult,
+  email: unknown,
+): Problem | undefined {
+  if (typeof email !== 'string' || loaded.converted || result.parsed === null) return undefined;
+  if (result.report.repSpeaks === true) return undefined;
+  const roles = roleLabels(result.parsed);
+  if (roles.length === 0) return undefined;
+  const rep = roles.find((r) => r.side === 'rep') ?? roles[0]!;
+  const flags = [
+    `--speaker "${rep.label}=${email}"`,
+    ...roles.filter((r) => r !== rep).map((r) => `--speaker "${r.label}=<their e-mail>"`),
+  ].join(' ');
+  const names = roles.map((r) => `"${r.label}"`).join(', ');
+  const which =
+    rep.side === 'rep'
+      ? ''
+      : ` (if "${rep.label}" is not the rep, map the label the rep speaks under)`;
+  return {
+    code: 'role_labels',
+    line: rep.line,
+    message: `the speaker labels ${names} look like roles, not e-mails: they are removed without attribution, so the rep's turns cannot be found and the call is scored without them. Map them to e-mails: ${flags}${which}`,
+  };
 }
 
 export function formatProblem(file: string, p: Problem): string {

@@ -14,9 +14,11 @@ const NAMED = new Map<string, string>([
 /**
  * Decodes `&name;`, `&#NNN;`, `&#xHH;`. Linear: the next ';' is searched once and kept while
  * the '&'s before it are read (searched again from every '&', a run of them with no ';' after
- * would cost the square of its length).
+ * would cost the square of its length). With `keepAngles`, `<` and `>` stay encoded: for text
+ * whose decoded brackets would read as a tag (`&lt;Thursday&gt;`), which every later reader would
+ * strip as markup, losing the word.
  */
-export function decodeEntities(s: string): string {
+export function decodeEntities(s: string, keepAngles = false): string {
   let out = '';
   let last = 0;
   let i = s.indexOf('&');
@@ -39,7 +41,7 @@ export function decodeEntities(s: string): string {
           if (hex || /^[0-9]+$/.test(digits)) rep = String.fromCodePoint(cp);
         }
       } else rep = NAMED.get(body);
-      if (rep !== undefined) {
+      if (rep !== undefined && !(keepAngles && (rep === '<' || rep === '>'))) {
         out += s.slice(last, i) + rep;
         last = semi + 1;
       }

@@ -83,7 +83,7 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
       if (s === undefined) {
         const self = normalizeEmail(t.speaker);
         const email = map.get(key) ?? (isValidEmail(self) ? self : null);
-        s = { name: t.speaker.trim(), email, cueCount: 0, line: t.line };
+        s = { name: withoutBidiControls(t.speaker).trim(), email, cueCount: 0, line: t.line };
         speakers.set(key, s);
       }
       s.cueCount++;
@@ -186,9 +186,18 @@ function checkText(t: Turn, label: string | null, diagnostics: Diagnostic[]): vo
   }
 }
 
-/** Names compare trimmed, case-insensitively, with entities decoded and spaces collapsed. */
+/**
+ * Invisible bidirectional controls (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069): Teams and
+ * right-to-left keyboards put them around Hebrew and Arabic names. They are no part of the name:
+ * "\u200fלקוח" is "לקוח" when names are compared and when they are shown.
+ */
+function withoutBidiControls(s: string): string {
+  return s.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
+}
+
+/** Names compare trimmed, case-insensitively, with entities decoded, bidi controls dropped and spaces collapsed. */
 function nameKey(name: string): string {
-  const spaced = decodeEntities(name).trim().replace(/\s+/g, ' ');
+  const spaced = withoutBidiControls(decodeEntities(name)).trim().replace(/\s+/g, ' ');
   // Stryker disable next-line MethodExpression: upper or lower case, both sides of every comparison use this key.
   return spaced.toLowerCase();
 }

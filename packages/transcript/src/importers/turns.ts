@@ -17,9 +17,16 @@ function splitNameLabel(line: string): { name: string; rest: string } | null {
   return { name: line.slice(0, line.indexOf(':')), rest: line.slice(m.cut) };
 }
 
+/**
+ * Markup is stripped before entities are decoded, so `&lt;Thursday&gt;` is words, not a tag. When
+ * the decoded text would hold a tag again, its angle brackets stay encoded: the SRT is read with
+ * markup stripped (D12), which would drop the word.
+ */
 function cueText(lines: readonly string[], decode: boolean): string {
   const t = stripMarkup(lines.join('\n'));
-  return decode ? decodeEntities(t) : t;
+  if (!decode) return t;
+  const decoded = decodeEntities(t);
+  return stripMarkup(decoded) === decoded ? decoded : decodeEntities(t, true);
 }
 
 /** WebVTT: Teams `<v Name>` voice spans, Zoom `Name: text` prefixes, or neither. */

@@ -102,20 +102,88 @@ describe('rcs upload run()', () => {
     expect(err()).toMatch(/credentials were refused/);
   });
 
-  it('pre-validation failure of one file sends nothing (exit 2 via CliError)', async () => {
+  it('a batch goes on past a file that fails pre-validation: it is reported and skipped, exit 3', async () => {
     const dir = dirWith(2);
     writeFileSync(
       join(dir, 'bad.srt'),
       '1\n00:00:00,000 --> 00:00:02,000\nother@acme.com: hello there\n',
     );
     let calls = 0;
+    const client = {
+      sessions: {
+        create: async () => {
+          calls++;
+          return { id: `00000000-0000-4000-8000-00000000000${calls}`, state: 'PENDING' };
+        },
+      },
+    } as unknown as Partial<RcsClient>;
+    const { ctx, out, err } = fakeContext(dir, client);
+    expect(await run({ files: [dir], email: REP }, ctx)).toBe(3);
+    expect(calls).toBe(2);
+    expect(out().match(/^created /gm)).toHaveLength(2);
+    // One line for the failed file: its name, its first problem, that the batch went on.
+    expect(err()).toMatch(
+      /bad\.srt: The transcript is speaker-labeled but the rep rep@acme\.com never speaks.*\(not uploaded, the rest of the batch goes on\)/,
+    );
+    expect(err()).toMatch(/1 of 3 uploads failed/);
+  });
+
+  it('--json: the failed file is a "failed" line with its problems and their lines', async () => {
+    const dir = dirWith(1);
+    writeFileSync(
+      join(dir, 'bad.srt'),
+      '1\n00:00:00,000 --> 00:00:02,000\nrep@acme.com: hello\n\n2\n00:00:02：500 --> 00:00:04,000\nrep@acme.com: there\n',
+    );
+    const client = {
+      sessions: {
+        create: async () => ({ id: '00000000-0000-4000-8000-000000000001', state: 'PENDING' }),
+      },
+    } as unknown as Partial<RcsClient>;
+    const { ctx, out } = fakeContext(dir, client);
+    ctx.json = true;
+    expect(await run({ files: [dir], email: REP }, ctx)).toBe(3);
+    const lines = out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.find((l) => l.status === 'failed')).toMatchObject({
+      file: join(dir, 'bad.srt'),
+      error: {
+        code: 'prevalidation_failed',
+        problems: [
+          { code: 'malformed_timing', line: 6, message: expect.stringMatching(/^Line 6 /) },
+        ],
+      },
+    });
+    expect(lines.filter((l) => l.status === 'created')).toHaveLength(1);
+  });
+
+  it('a single file that fails pre-validation sends nothing (exit 2 via CliError)', async () => {
+    const dir = dirWith(0);
+    const bad = join(dir, 'bad.srt');
+    writeFileSync(bad, '1\n00:00:00,000 --> 00:00:02,000\nother@acme.com: hello there\n');
+    let calls = 0;
     const client = { sessions: { create: async () => calls++ } } as unknown as Partial<RcsClient>;
     const { ctx, err } = fakeContext(dir, client);
-    await expect(run({ files: [dir], email: REP }, ctx)).rejects.toMatchObject({ exitCode: 2 });
+    await expect(run({ files: [bad], email: REP }, ctx)).rejects.toMatchObject({ exitCode: 2 });
     expect(calls).toBe(0);
     expect(err()).toMatch(
       /bad\.srt: The transcript is speaker-labeled but the rep rep@acme\.com never speaks/,
     );
+  });
+
+  it('a batch whose every file fails sends nothing (exit 2)', async () => {
+    const dir = dirWith(0);
+    for (const name of ['a.srt', 'b.srt'])
+      writeFileSync(
+        join(dir, name),
+        '1\n00:00:00,000 --> 00:00:02,000\nother@acme.com: hi there\n',
+      );
+    let calls = 0;
+    const client = { sessions: { create: async () => calls++ } } as unknown as Partial<RcsClient>;
+    const { ctx } = fakeContext(dir, client);
+    await expect(run({ files: [dir], email: REP }, ctx)).rejects.toMatchObject({ exitCode: 2 });
+    expect(calls).toBe(0);
   });
 });
 

@@ -1,0 +1,150 @@
+import type { ParsedTranscript } from './types.js';
+
+// Speaker labels that name a role, not a person: a call labelled `Agent:` / `Client:` is accepted,
+// its labels are removed without attribution (R6, D13), and the rep's turns cannot be found, so it
+// is scored without them. A caller that knows the rep's e-mail can suggest the speaker map that
+// fixes it. Lowercase; a few languages besides English.
+
+/** Roles on the rep's side of a sales or support call. */
+const REP_ROLES = new Set([
+  'agent',
+  'rep',
+  'representative',
+  'sales',
+  'sales rep',
+  'sales agent',
+  'salesperson',
+  'seller',
+  'account executive',
+  'ae',
+  'sdr',
+  'bdr',
+  'host',
+  'interviewer',
+  'support',
+  'support agent',
+  'operator',
+  'advisor',
+  'adviser',
+  'consultant',
+  // es, pt, fr, de, it, nl, he
+  'agente',
+  'vendedor',
+  'vendedora',
+  'asesor',
+  'asesora',
+  'comercial',
+  'representante',
+  'atendente',
+  'consultor',
+  'vendeur',
+  'vendeuse',
+  'conseiller',
+  'conseillère',
+  'verkäufer',
+  'verkäuferin',
+  'berater',
+  'beraterin',
+  'venditore',
+  'operatore',
+  'consulente',
+  'verkoper',
+  'נציג',
+  'נציגה',
+  'מוכר',
+  'מוכרת',
+]);
+
+/** Roles on the customer's side. */
+const CUSTOMER_ROLES = new Set([
+  'client',
+  'customer',
+  'buyer',
+  'prospect',
+  'caller',
+  'guest',
+  'interviewee',
+  'lead',
+  'cliente',
+  'comprador',
+  'compradora',
+  'acheteur',
+  'kunde',
+  'kundin',
+  'käufer',
+  'klant',
+  'koper',
+  'לקוח',
+  'לקוחה',
+]);
+
+/** Numbered voices of a transcription service: `Speaker 1`, `SPEAKER_01`, `Sprecher 2`. */
+const NEUTRAL_ROLES = new Set([
+  'speaker',
+  'participant',
+  'person',
+  'voice',
+  'unknown speaker',
+  'interlocutor',
+  'sprecher',
+  'sprecherin',
+  'hablante',
+  'locutor',
+  'locuteur',
+  'orateur',
+  'intervenant',
+  'falante',
+  'parlante',
+  'דובר',
+  'דוברת',
+]);
+
+export type RoleSide = 'rep' | 'customer' | 'unknown';
+
+export interface RoleLabel {
+  /** The label as written on its first line (case kept, bidi controls dropped). */
+  label: string;
+  side: RoleSide;
+  /** 1-based line where it first occurs. */
+  line: number;
+}
+
+/** Which side a label's role is on, or null when it does not look like a role. */
+export function roleOf(label: string): RoleSide | null {
+  const key = label
+    .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .toLowerCase()
+    .replace(/[_\s]+/g, ' ')
+    .replace(/\s*\(.*\)$/, '')
+    .replace(/(\s*#?\s*[0-9]+|\s+[a-z])$/, '')
+    .trim();
+  if (REP_ROLES.has(key)) return 'rep';
+  if (CUSTOMER_ROLES.has(key)) return 'customer';
+  if (NEUTRAL_ROLES.has(key)) return 'unknown';
+  return null;
+}
+
+/**
+ * The distinct non-email labels of a parsed transcript that look like roles (`Agent`, `Client`,
+ * `Speaker 1`, `Kunde`, `לקוח`), in first-speaking order. Empty when any label is an e-mail: such
+ * a transcript already names its speakers.
+ */
+export function roleLabels(parsed: ParsedTranscript): RoleLabel[] {
+  const out: RoleLabel[] = [];
+  const seen = new Set<string>();
+  for (const c of parsed.cues) {
+    if (c.label === null) continue;
+    if (c.speaker.email !== undefined) return [];
+    if (seen.has(c.label)) continue;
+    seen.add(c.label);
+    const side = roleOf(c.label);
+    if (side === null) continue;
+    const first = c.lines[0] ?? c.label;
+    const colon = first.indexOf(':');
+    const written = (colon > 0 ? first.slice(0, colon) : c.label)
+      .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+      .trim();
+    out.push({ label: written, side, line: c.labelLine ?? c.line });
+  }
+  return out;
+}
