@@ -1,20 +1,25 @@
 /**
- * The compression of a Parquet file's pages (`--compression`, issue 26): snappy by default (what
- * warehouses' writers default to; hyparquet-writer's own compressor), zstd on request, or none.
+ * The compression of a Parquet file's pages (`--compression`, D27): snappy by default (what
+ * warehouses' writers default to), zstd on request, or none. Each page is compressed as it
+ * closes (parquet-chunk.ts).
  *
- * zstd comes from Node's own `node:zlib` (libzstd, Node 22.15 and later): no dependency, and
- * maintained with Node. An older Node has no zstd: asking for it there is refused before any
- * request, naming the flag and the Node version. (`parquet-wasm`, the Rust writer compiled to
- * WebAssembly, also compresses zstd but ships a 6.6 MB .wasm, over the CLI's 6 MB install bound.)
+ * - snappy: snappyjs (pure JavaScript, MIT, one small package, no dependencies). It compressed
+ *   1 MiB pages of export text at 71 MB/s where hyparquet-writer's own snappy reached 41 MB/s
+ *   (bench/export/README.md), and snappy was the largest share of the writer's CPU.
+ * - zstd comes from Node's own `node:zlib` (libzstd, Node 22.15 and later): no dependency, and
+ *   maintained with Node. An older Node has no zstd: asking for it there is refused before any
+ *   request, naming the flag and the Node version. (`parquet-wasm`, the Rust writer compiled to
+ *   WebAssembly, also compresses zstd but ships a 6.6 MB .wasm, over the CLI's 6 MB install
+ *   bound.)
  */
 import * as zlib from 'node:zlib';
-import type { ParquetWriter } from 'hyparquet-writer';
+import snappy from 'snappyjs';
+import type { CompressionCodec } from './parquet-library.js';
 
 export const PARQUET_COMPRESSIONS = ['snappy', 'zstd', 'none'] as const;
 export type ParquetCompression = (typeof PARQUET_COMPRESSIONS)[number];
 
-type Compress = (input: Uint8Array) => Uint8Array;
-type CompressionCodec = NonNullable<ConstructorParameters<typeof ParquetWriter>[0]['codec']>;
+export type Compress = (input: Uint8Array) => Uint8Array;
 
 /** Node's zstd compressor, or undefined on a Node without it. */
 function nodeZstd(): Compress | undefined {
@@ -28,20 +33,20 @@ export function compressionUnavailable(compression: ParquetCompression): string 
   return `--compression zstd needs Node 22.15 or later (zstd in node:zlib); this is Node ${process.versions.node}`;
 }
 
-/** The codec hyparquet-writer's ParquetWriter takes, and the compressor it needs for it. */
+/** The codec a file's footer names, and what compresses a page for it (none: as it is). */
 export function parquetCodecOf(compression: ParquetCompression): {
   codec: CompressionCodec;
-  compressors?: { ZSTD: Compress };
+  compress: Compress | undefined;
 } {
   switch (compression) {
     case 'snappy':
-      return { codec: 'SNAPPY' };
+      return { codec: 'SNAPPY', compress: (input) => snappy.compress(input) };
     case 'none':
-      return { codec: 'UNCOMPRESSED' };
+      return { codec: 'UNCOMPRESSED', compress: undefined };
     case 'zstd': {
       const zstd = nodeZstd();
       if (!zstd) throw new Error(compressionUnavailable('zstd'));
-      return { codec: 'ZSTD', compressors: { ZSTD: zstd } };
+      return { codec: 'ZSTD', compress: zstd };
     }
   }
 }

@@ -1,25 +1,35 @@
 /**
- * `--format parquet` (D27, issue 26): a page encoder that takes converted rows as pages arrive
- * and writes a row group the way a warehouse's own writer would: when it holds `rowGroupRows`
+ * `--format parquet` (D27): a streaming column-chunk writer. Each row goes straight into the
+ * buffers of its leaf columns as its page of records arrives (parquet-shred.ts,
+ * parquet-chunk.ts); pages of about 1 MiB are encoded and compressed as they fill, and a row
+ * group goes to the file the way a warehouse's own writer cuts it: when it holds `rowGroupRows`
  * rows (default 100,000) or `rowGroupBytes` of uncompressed values (default 64 MiB), whichever
- * comes first; the last group of a file (and a smaller file) holds the rest. Pages of about
- * 1 MiB, statistics, snappy by default, zstd or none on request (parquet-compression.ts). `end()` writes the last group, the
- * page indexes and the footer. The bytes go to the same atomic file (hash, fsync, rename) as
- * JSONL and CSV.
+ * comes first; the last group of a file (and a smaller file) holds the rest. Statistics,
+ * dictionary encoding, snappy by default, zstd or none on request (parquet-compression.ts).
+ * `end()` writes the last group, the offset indexes and the footer. The bytes go to the same
+ * atomic file (hash, fsync, rename) as JSONL and CSV.
  *
- * Library: hyparquet-writer (pure JavaScript, MIT, bundled into the CLI as a chunk that only
- * this format imports), through its public API only (`ParquetWriter`, `ByteWriter`): the
- * library shreds the rows into columns, encodes, compresses and writes the footer. One export
- * writes at a time (run.ts), so one group of rows is held at a time per table.
+ * What a group holds while it fills is its compressed pages and one open page a leaf, not the
+ * rows as JavaScript values (at 1M records, hyparquet-writer's whole-group `ParquetWriter`
+ * peaked near 700 MB; bench/export/README.md). The format's structures (page headers, footer,
+ * offset indexes, RLE levels) are hyparquet-writer's building blocks (parquet-library.ts), in
+ * the CLI a chunk that only this format imports. One export writes at a time (run.ts).
  */
-import { type ColumnSource, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
 import { type ParquetFileShape, parquetFileShape } from '../files/manifest.js';
 import type { RecordShape } from '../shape.js';
 import type { ApiRecord, PageEncoder } from './encoders.js';
+import { type GroupSize, LeafChunk } from './parquet-chunk.js';
 import { type ParquetCompression, parquetCodecOf } from './parquet-compression.js';
+import {
+  ByteWriter,
+  type FileMetaData,
+  type PageIndexes,
+  type RowGroup,
+  writeIndexes,
+  writeMetadata,
+} from './parquet-library.js';
 import { parquetColumnsOf, parquetSchemaOf } from './parquet-schema.js';
-import { ChunkSink } from './parquet-sink.js';
-import { ParquetColumns } from './parquet-values.js';
+import { Misfit, ParquetValueError, type ShredNode, shred, shredNodeOf } from './parquet-shred.js';
 
 /** The Parquet format's options (`--row-group-rows`, `--row-group-bytes`, `--compression`). */
 export interface ParquetOptions {
@@ -28,6 +38,8 @@ export interface ParquetOptions {
   /** ... or this many bytes of uncompressed values, if that comes first (large rows). */
   rowGroupBytes?: number;
   compression?: ParquetCompression;
+  /** Bytes of values at which a page closes (at the next row boundary). */
+  pageSize?: number;
 }
 
 /**
@@ -38,10 +50,15 @@ const PARQUET_DEFAULTS: Required<ParquetOptions> = {
   rowGroupRows: 100_000,
   rowGroupBytes: 64 * 1024 * 1024,
   compression: 'snappy',
+  // About 1 MiB of uncompressed values a data page (parquet-java's and arrow-rs's default).
+  pageSize: 1024 * 1024,
 };
 
-/** About 1 MiB of uncompressed values a data page (hyparquet-writer's default, and parquet-java's). */
-const PAGE_SIZE = 1024 * 1024;
+/** A dictionary past this many bytes gives way to PLAIN pages (parquet-java's and arrow-rs's). */
+const DICTIONARY_LIMIT = 1024 * 1024;
+
+/** "PAR1", at both ends of a Parquet file. */
+const MAGIC = 0x31524150;
 
 /**
  * Rows of a table from one page of records (a record can give zero or many rows): `add` is
@@ -102,65 +119,134 @@ export function parquetEncoder(
     'rowGroupBytes',
     options.rowGroupBytes ?? PARQUET_DEFAULTS.rowGroupBytes,
   );
+  const pageSize = positive('pageSize', options.pageSize ?? PARQUET_DEFAULTS.pageSize);
   const compression = options.compression ?? PARQUET_DEFAULTS.compression;
-  const sink = new ChunkSink();
-  const schema: SchemaElement[] = parquetSchemaOf(shape.fields);
-  const parquet = new ParquetWriter({
-    writer: sink,
-    schema,
-    ...parquetCodecOf(compression),
-    statistics: true,
-    createdBy,
-  });
-  const columns = new ParquetColumns(shape.fields);
-  const rowGroups: number[] = [];
+  const settings = { ...parquetCodecOf(compression), pageSize, dictionaryLimit: DICTIONARY_LIMIT };
+  const size: GroupSize = { bytes: 0 };
+  /** Leaves whose page is full (or that give up their dictionary): closed between rows. */
+  const ready: LeafChunk[] = [];
+  const leaves: LeafChunk[] = [];
+  const columns: ShredNode[] = shape.fields.map((f) =>
+    shredNodeOf([f.name], f.shape, 0, 0, (path, kind, levels) => {
+      const leaf = new LeafChunk(path, kind, levels, settings, size, ready);
+      leaves.push(leaf);
+      return leaf;
+    }),
+  );
+
+  // The file's bytes since the last take, and its length so far (offsets in the footer).
+  let out: Uint8Array[] = [];
+  let offset = 0;
+  const emit = (bytes: Uint8Array): void => {
+    out.push(bytes);
+    offset += bytes.length;
+  };
+  const take = (): Uint8Array => {
+    const taken = out.length === 1 ? out[0]! : Buffer.concat(out);
+    out = [];
+    return taken;
+  };
+
+  const rowGroups: RowGroup[] = [];
+  const indexes: PageIndexes[] = [];
+  let groupRowCount = 0;
+  let totalRows = 0;
+  /** Set when a row is refused: the leaves may hold part of it, so nothing more is written. */
+  let failure: unknown;
+
+  /** The rows taken so far as one row group: each leaf's chunk, in schema order. */
+  const writeGroup = (): void => {
+    if (groupRowCount === 0) return;
+    const start = offset;
+    let uncompressed = 0n;
+    const chunks = [];
+    for (const leaf of leaves) {
+      const { parts, index } = leaf.finish(offset);
+      for (const part of parts) emit(part);
+      chunks.push(index.chunk);
+      indexes.push(index);
+      uncompressed += index.chunk.meta_data!.total_uncompressed_size;
+    }
+    rowGroups.push({
+      columns: chunks,
+      total_byte_size: uncompressed,
+      num_rows: BigInt(groupRowCount),
+      total_compressed_size: BigInt(offset - start),
+    });
+    totalRows += groupRowCount;
+    groupRowCount = 0;
+    size.bytes = 0;
+  };
 
   // A row of a child table names sessionId and itemIndex from its record and position.
   const fromRecord = shape.fields.map((f, i) =>
     i < 2 && (f.name === 'sessionId' || f.name === 'itemIndex') ? f.name : undefined,
   );
-  // The row being added (variables, not an object per row).
-  let currentRow: Record<string, unknown> = {};
-  let currentRecord: ApiRecord = { id: '' };
-  let currentIndex = -1;
-  const columnValue = (column: number): unknown => {
-    const special = currentIndex >= 0 ? fromRecord[column] : undefined;
-    if (special === 'sessionId') return currentRecord.id;
-    if (special === 'itemIndex') return currentIndex;
-    return currentRow[shape.fields[column]!.name];
-  };
-  const label = () => labelOf(currentRecord, currentIndex);
-
-  /** The rows taken so far as one row group (one `write` call is one group). */
-  const writeGroup = (): void => {
-    const count = columns.rows;
-    if (count === 0) return;
-    const columnData: ColumnSource[] = columns.take();
-    // No promise: the sink's flush is synchronous, so the group is written when write returns.
-    void parquet.write({ columnData, rowGroupSize: count, pageSize: PAGE_SIZE });
-    rowGroups.push(count);
-  };
-
   const addRow = (row: Record<string, unknown>, record: ApiRecord, index: number): void => {
-    currentRow = row;
-    currentRecord = record;
-    currentIndex = index;
-    columns.addRow(columnValue, label);
-    if (columns.rows >= groupRows || columns.bytes >= groupBytes) writeGroup();
+    for (let c = 0; c < columns.length; c++) {
+      const special = index >= 0 ? fromRecord[c] : undefined;
+      const value =
+        special === 'sessionId'
+          ? record.id
+          : special === 'itemIndex'
+            ? index
+            : row[shape.fields[c]!.name];
+      try {
+        shred(columns[c]!, value, 0, 0);
+      } catch (caught) {
+        if (!(caught instanceof Misfit)) throw caught;
+        const message = caught.within(shape.fields[c]!.name).message();
+        throw new ParquetValueError(`${labelOf(record, index)}: ${message}`);
+      }
+    }
+    // Between rows: the pages that filled close here, so a page never splits a row.
+    for (const leaf of ready) leaf.closePage();
+    ready.length = 0;
+    groupRowCount++;
+    if (groupRowCount >= groupRows || size.bytes >= groupBytes) writeGroup();
   };
 
-  const preamble = sink.take();
+  const guarded = <T>(work: () => T): T => {
+    if (failure !== undefined) throw failure;
+    try {
+      return work();
+    } catch (error) {
+      failure = error;
+      throw error;
+    }
+  };
+
+  const preamble = new Uint8Array(4);
+  new DataView(preamble.buffer).setUint32(0, MAGIC, true);
+  offset = preamble.length;
+  const rowCounts = () => rowGroups.map((g) => Number(g.num_rows));
   return {
     preamble,
-    parquetShape: () => parquetFileShape(compression, rowGroups, parquetColumnsOf(shape.fields)),
+    parquetShape: () => parquetFileShape(compression, rowCounts(), parquetColumnsOf(shape.fields)),
     encode(records) {
-      rows(records, addRow);
-      return sink.take();
+      return guarded(() => {
+        rows(records, addRow);
+        return take();
+      });
     },
     end() {
-      writeGroup();
-      void parquet.finish();
-      return sink.take();
+      return guarded(() => {
+        writeGroup();
+        const footer = new ByteWriter(64 * 1024);
+        footer.offset = offset;
+        writeIndexes(footer, indexes);
+        const metadata = {
+          version: 2,
+          created_by: createdBy,
+          schema: parquetSchemaOf(shape.fields),
+          num_rows: BigInt(totalRows),
+          row_groups: rowGroups,
+        } as FileMetaData;
+        writeMetadata(footer, metadata);
+        footer.appendUint32(MAGIC);
+        emit(footer.getBytes());
+        return take();
+      });
     },
   };
 }

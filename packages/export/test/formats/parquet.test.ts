@@ -14,7 +14,7 @@ import {
   recordShapeOf,
   SESSION_ITEM_SHAPE,
 } from '../../src/formats/parquet-schema.js';
-import { ParquetValueError } from '../../src/formats/parquet-values.js';
+import { ParquetValueError } from '../../src/formats/parquet-shred.js';
 import { actualRow, expectedRow, parquetMetadata, readParquet } from '../support/parquet-reader.js';
 
 let dir: string;

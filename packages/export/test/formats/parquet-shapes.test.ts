@@ -1,7 +1,7 @@
 /**
  * Rows of every export's shape, generated with nulls, missing properties, empty and nested
- * lists, non-ASCII text and offsets: what the encoder writes through hyparquet-writer's public
- * API, DuckDB (an independent reader) reads back equal to the records, value for value.
+ * lists, non-ASCII text and offsets: what the streaming encoder writes,
+ * DuckDB (an independent reader) reads back equal to the records, value for value.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import {
   sessionItemRows,
 } from '../../src/formats/parquet-encoder.js';
 import { SESSION_ITEM_SHAPE } from '../../src/formats/parquet-schema.js';
-import { ParquetColumns, ParquetValueError } from '../../src/formats/parquet-values.js';
+import { ParquetValueError } from '../../src/formats/parquet-shred.js';
 import { RECORD_SHAPES } from '../../src/generated/record-shapes.js';
 import type { FieldShape, RecordShape } from '../../src/shape.js';
 import { actualRow, expectedRow, readParquet } from '../support/parquet-reader.js';
@@ -136,79 +136,45 @@ describe('every export shape reads back equal, value for value', () => {
   });
 });
 
-describe('parquet columns', () => {
-  const shape = RECORD_SHAPES.UserExportRecord as RecordShape;
-  const add = (columns: ParquetColumns, row: Record<string, unknown>) =>
-    columns.addRow(
-      (c) => row[shape.fields[c]!.name],
-      () => 'row 2',
-    );
-
-  it('a refused row leaves nothing behind, and later rows are unaffected', () => {
-    const columns = new ParquetColumns(shape.fields);
-    const [good, other, third] = recordsOf(shape, 3, 9) as Record<string, unknown>[];
-    add(columns, good!);
-    const bytes = columns.bytes;
-    // A bad value in the last column: every earlier column already took this row's values.
-    const last = shape.fields.at(-1)!.name;
-    expect(() => add(columns, { ...other, [last]: { not: 'this' } })).toThrow(ParquetValueError);
-    expect(() => add(columns, { ...other, [last]: { not: 'this' } })).toThrow(
-      new RegExp(`^row 2: ${last} must be .* \\(D27\\), got \\{"not":"this"\\}$`),
-    );
-    expect(columns.rows).toBe(1);
-    expect(columns.bytes).toBe(bytes);
-    add(columns, third!);
-    const taken = columns.take();
-    expect(taken.map((c) => c.data.length)).toEqual(shape.fields.map(() => 2));
-    expect(columns.rows).toBe(0);
-    expect(columns.bytes).toBe(0);
-  });
-
-  it('properties the schema does not declare are not kept', () => {
-    const columns = new ParquetColumns(shape.fields);
-    const [user] = recordsOf(shape, 1, 2) as Record<string, unknown>[];
-    add(columns, { ...user, secret: 'not in openapi.yaml' });
-    const names = columns.take().map((c) => c.name);
-    expect(names).toEqual(shape.fields.map((f) => f.name));
-    expect(names).not.toContain('secret');
-  });
-});
-
-describe('a refused value is named by its full path', () => {
+describe('a refused row fails the encoder, naming record, full path and value', () => {
   const shape = RECORD_SHAPES.RealCallSessionExportRecord as RecordShape;
 
   it('inside a struct inside a list inside a struct: analysis.items[1].solved', () => {
-    const buffers = new ParquetColumns(shape.fields);
+    const encoder = parquetEncoder(shape, recordRows, 'test');
     // A generated session with an analysis item: the item's other properties are valid.
-    const session = (recordsOf(shape, 50, 3) as Record<string, unknown>[]).find(
+    const session = recordsOf(shape, 50, 3).find(
       (r) => ((r.analysis as { items?: unknown[] } | null)?.items?.length ?? 0) > 0,
     )!;
     const analysis = session.analysis as { items: Record<string, unknown>[] };
     const item = analysis.items[0]!;
     const row = {
       ...session,
+      id: 's-1',
       analysis: { ...analysis, items: [item, { ...item, solved: 7 }] },
-    } as Record<string, unknown>;
-    expect(() =>
-      buffers.addRow(
-        (c) => row[shape.fields[c]!.name],
-        () => 'record "s-1"',
-      ),
-    ).toThrow(
-      /^record "s-1": analysis\.items\[1\]\.solved must be a string \(UTF8\) \(D27\), got 7$/,
-    );
-    expect(buffers.rows).toBe(0);
+    };
+    const message =
+      /^record "s-1": analysis\.items\[1\]\.solved must be a string \(UTF8\) \(D27\), got 7$/;
+    expect(() => encoder.encode([row])).toThrow(message);
+    // The leaves may hold part of that row: the encoder writes nothing more.
+    expect(() => encoder.encode([session])).toThrow(message);
+    expect(() => encoder.end!()).toThrow(ParquetValueError);
   });
 
   it('a null where the schema requires an object', () => {
-    const buffers = new ParquetColumns(shape.fields);
-    const [session] = recordsOf(shape, 1, 5) as Record<string, unknown>[];
-    const row = { ...session, analysis: null } as Record<string, unknown>;
-    expect(() =>
-      buffers.addRow(
-        (c) => row[shape.fields[c]!.name],
-        () => 'r',
-      ),
-    ).toThrow(/^r: analysis is null, but openapi\.yaml requires an object \(STRUCT\)$/);
+    const encoder = parquetEncoder(shape, recordRows, 'test');
+    const [session] = recordsOf(shape, 1, 5);
+    expect(() => encoder.encode([{ ...session!, id: 'r', analysis: null }])).toThrow(
+      /^record "r": analysis is null, but openapi\.yaml requires an object \(STRUCT\)$/,
+    );
+  });
+
+  it('properties the schema does not declare are not written', async () => {
+    const users = RECORD_SHAPES.UserExportRecord as RecordShape;
+    const records = recordsOf(users, 3, 2).map((r) => ({ ...r, secret: 'not in openapi.yaml' }));
+    const table = await readParquet(
+      await encodedFile('undeclared', users, recordRows, records, 10),
+    );
+    expect(table.types.map((t) => t.split(':')[0])).toEqual(users.fields.map((f) => f.name));
+    expect(table.rows.map(actualRow)).toEqual(records.map((r) => expectedRow(r, users)));
   });
 });

@@ -1,0 +1,5 @@
+/** snappyjs ships no types: the one function the Parquet writer calls (parquet-compression.ts). */
+declare module 'snappyjs' {
+  const snappy: { compress(input: Uint8Array): Uint8Array };
+  export default snappy;
+}
