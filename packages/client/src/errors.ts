@@ -195,6 +195,41 @@ export class TimeoutError extends ConnectionError {
   }
 }
 
+/**
+ * The service answered 2xx with a body that breaks the contract (not a session where one is
+ * promised: `{}`, `null`, `[]`). Named by the endpoint and the service's request id, so that
+ * the answer can be found in the service's logs.
+ */
+export class UnexpectedAnswerError extends RcsError {
+  override name = 'UnexpectedAnswerError';
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+  readonly requestId: string | undefined;
+  /**
+   * True for a create (POST): the service said 2xx, so the session may well exist, though its
+   * id is unknown; like a lost connection's unknown outcome, it is looked up, not sent again.
+   */
+  readonly mayHaveBeenCreated: boolean;
+  constructor(init: {
+    status: number;
+    method: string;
+    url: string;
+    requestId: string | undefined;
+    expected: string;
+    got: string;
+  }) {
+    super(
+      `${init.method} ${init.url} answered ${init.status} with ${init.got}, not ${init.expected}: the service broke its contract`,
+    );
+    this.status = init.status;
+    this.method = init.method;
+    this.url = init.url;
+    this.requestId = init.requestId;
+    this.mayHaveBeenCreated = init.method === 'POST';
+  }
+}
+
 /** `sessions.waitUntilDone` gave up: the session did not reach DONE in time. */
 export class WaitTimeoutError extends RcsError {
   override name = 'WaitTimeoutError';

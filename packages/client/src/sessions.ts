@@ -1,4 +1,5 @@
 import type { Client } from 'openapi-fetch';
+import { requestIdOf } from './api-error.js';
 import { sleep } from './backoff.js';
 import { errorOf } from './call.js';
 import {
@@ -7,6 +8,7 @@ import {
   RateLimitError,
   RcsError,
   ServerError,
+  UnexpectedAnswerError,
   WaitTimeoutError,
 } from './errors.js';
 import type { paths } from './generated/openapi.js';
@@ -68,9 +70,10 @@ export function createSessions(deps: SessionDeps): SessionsApi {
       body,
       fetch: deps.transport({ ...options, urlTemplate: CREATE_PATH }),
     });
-    const error = errorOf(result, { method: 'POST', url: `${deps.baseUrl}${CREATE_PATH}` }, deps);
+    const where = { method: 'POST', url: `${deps.baseUrl}${CREATE_PATH}` };
+    const error = errorOf(result, where, deps);
     if (error) throw error;
-    return result.data as RealCallSession;
+    return sessionOf(result, where, deps);
   }
 
   async function read(sessionId: string, options: TracedRequestOptions = {}) {
@@ -84,7 +87,7 @@ export function createSessions(deps: SessionDeps): SessionsApi {
     const url = `${deps.baseUrl}/api/v1/real-call-sessions/${encodeURIComponent(sessionId)}`;
     const error = errorOf(result, { method: 'GET', url }, deps);
     if (error) throw error;
-    return { session: result.data as RealCallSession, response: result.response };
+    return { session: sessionOf(result, { method: 'GET', url }, deps), response: result.response };
   }
 
   async function get(sessionId: string, options: RequestOptions = {}) {
@@ -174,6 +177,36 @@ export function createSessions(deps: SessionDeps): SessionsApi {
   }
 
   return { create, get, waitUntilDone };
+}
+
+/**
+ * The session of a 2xx answer, checked as far as a caller relies on it (an object with its `id`
+ * and `state`): anything else is an UnexpectedAnswerError naming the endpoint and request id,
+ * never a TypeError deep in the caller's code.
+ */
+function sessionOf(
+  result: { data?: unknown; response: Response },
+  where: { method: string; url: string },
+  deps: Pick<SessionDeps, 'requestIdHeader' | 'redact'>,
+): RealCallSession {
+  const s = result.data as Partial<RealCallSession> | null | undefined;
+  if (
+    s &&
+    typeof s === 'object' &&
+    !Array.isArray(s) &&
+    typeof s.id === 'string' &&
+    typeof s.state === 'string'
+  ) {
+    return s as RealCallSession;
+  }
+  const shown = result.data === undefined ? 'an empty body' : JSON.stringify(result.data);
+  throw new UnexpectedAnswerError({
+    status: result.response.status,
+    ...where,
+    requestId: requestIdOf(result.response.headers, deps.requestIdHeader),
+    expected: 'a session with an id and a state',
+    got: deps.redact(shown.length > 80 ? `${shown.slice(0, 77)}...` : shown),
+  });
 }
 
 function isTransient(error: unknown): boolean {
