@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-// What users run: the bin npm links (it loads dist/rcs.js, which enables the compile cache).
+// What users run: the bin npm links (it loads dist/rcs.js).
 const cli = fileURLToPath(new URL('../../packages/cli/bin/rcs.js', import.meta.url));
 const runs = Number(process.argv[2] ?? 40);
 

@@ -1,6 +1,6 @@
 // Start-up time of the mock: from spawning it to its first stdout line (the server is listening),
 // default dataset vs --records 1000000. Median of RUNS runs. Two ways to start it:
-// - `rcs mock`, the command users run (bin/rcs.js: Node's compile cache on);
+// - `rcs mock`, the command users run (bin/rcs.js, one bundle);
 // - `serve.mjs`, the library (`startMockServer` from packages/mock/dist) in a bare script, which
 //   compiles msw, zod and jose afresh every time.
 //   npm run build && npx node bench/mock/startup.mjs

@@ -1,22 +1,4 @@
-import {
-  ApiError,
-  AuthenticationError,
-  BadRequestError,
-  ConnectionError,
-  IdentityProviderConflictError,
-  IdentityProviderError,
-  NotFoundError,
-  PayloadTooLargeError,
-  RateLimitError,
-  SeatLimitError,
-  ServerError,
-  TimeoutError,
-  UnprocessableError,
-  WaitTimeoutError,
-} from '@rcs/client';
 import { EXIT } from './exit-codes.js';
-import { classifyFailure, describeFailure, proxyOf } from './network/failure.js';
-import { safeLine } from './output/sanitize.js';
 
 /**
  * An error the CLI itself raises: it carries its exit code and a one-line message that says what
@@ -72,7 +54,7 @@ export function maskCommanderError(message: string): string {
  * of stdout that went away (SIGPIPE, EPIPE, `rcs … | head`) took what it wanted, which is normal
  * for a Unix tool (cli.md "Unattended runs"): 0, and no message.
  */
-function signalExitCode(signal: InterruptedError['signal']): number {
+export function signalExitCode(signal: InterruptedError['signal']): number {
   if (signal === 'SIGTERM') return EXIT.terminated;
   if (signal === 'SIGPIPE') return EXIT.ok;
   return EXIT.interrupted;
@@ -88,7 +70,8 @@ export function interruptedExitCode(reason: unknown): number {
  * `--api-key-file FILE`, `RCS_API_KEY`, or the config file's path and profile. A 401 names it
  * (issue 28: "check RCS_API_KEY" misleads a user who typed --api-key). A run resolves its
  * credentials once; context.ts notes them when it builds the client, and every caller of
- * describeError (the command wrapper, the upload batch, the export) gets the same line.
+ * describeError (describe-error.ts: the command wrapper, the upload batch, the export) gets the
+ * same line.
  */
 export interface CredentialSources {
   apiKey?: string | undefined;
@@ -103,194 +86,5 @@ export function noteCredentialSources(sources: CredentialSources): void {
   credentialSources = sources;
 }
 
-function unauthorizedMessage(sources: CredentialSources): string {
-  const from = [
-    sources.apiKey && `the API key from ${sources.apiKey}`,
-    sources.token && `the token from ${sources.token}`,
-  ].filter(Boolean);
-  if (from.length === 0) {
-    return 'the credentials were refused (401); check RCS_API_KEY / RCS_TOKEN or run `rcs config set api-key -`';
-  }
-  return (
-    `the credentials were refused (401); check ${from.join(' and ')}` +
-    (sources.replaceWith ? `, or replace it with \`${sources.replaceWith}\`` : '')
-  );
-}
-
-/** What a user checks on a 404: the base URL, and for a session read, the id too (issue 28). */
-function notFoundMessage(e: { method?: string | undefined; url?: string | undefined }): string {
-  let path: string | undefined;
-  try {
-    path = e.url ? new URL(e.url).pathname : undefined;
-  } catch {
-    path = undefined;
-  }
-  const root =
-    "is --base-url the API's root? It is the service's origin, such as https://api.example.com";
-  if (path && e.method === 'GET' && /\/api\/v1\/real-call-sessions\/[^/]+$/.test(path)) {
-    return `not found (404): no such session in your organization; check the id. If it is right: ${root}`;
-  }
-  return `not found (404)${path ? ` at ${safeLine(path)}` : ''}: ${root}`;
-}
-
-export interface Described {
-  exitCode: number;
-  /** One line; for a request the service answered, it ends with `(request id …)` (issue 29). */
-  message: string;
-}
-
-/** The service's own explanation, when it sent one (D1 `detail`), made safe for a terminal. */
-function detailOf(error: { detail?: string | undefined; message: string }): string {
-  return safeLine(error.detail ?? error.message);
-}
-
-/**
- * Maps any error to the contract's exit code and one actionable line, which ends with the
- * service's request id when the service answered the failed request (issue 29, cli.md "Errors"):
- * the id a user quotes to the service's support. The one place the id is appended.
- */
-export function describeError(
-  error: unknown,
-  credentials: CredentialSources = credentialSources,
-): Described {
-  const described = describeWithoutRequestId(error, credentials);
-  const suffix = requestIdSuffix(error);
-  // A message taken from the client's own error text may already end with it.
-  if (suffix === '' || described.message.endsWith(suffix)) return described;
-  return { ...described, message: `${described.message}${suffix}` };
-}
-
-/** ` (request id ID)` for an error of a request the service answered, else ''. */
-export function requestIdSuffix(error: unknown): string {
-  const requestId = (error as { requestId?: unknown } | null)?.requestId;
-  return typeof requestId === 'string' && requestId !== ''
-    ? ` (request id ${safeLine(requestId)})`
-    : '';
-}
-
-/** The exit code and line for any error: the client's error classes by `instanceof`. */
-function describeWithoutRequestId(error: unknown, credentials: CredentialSources): Described {
-  if (error instanceof CliError) return { exitCode: error.exitCode, message: error.message };
-  // An AbortError (e.g. from node:timers/promises) carries the abort reason as its cause.
-  const isAbort = error instanceof Error && error.name === 'AbortError';
-  const interruption =
-    error instanceof InterruptedError
-      ? error
-      : isAbort && error.cause instanceof InterruptedError
-        ? error.cause
-        : undefined;
-  if (interruption?.signal === 'SIGPIPE') {
-    return {
-      exitCode: signalExitCode('SIGPIPE'),
-      message: 'standard output was closed (EPIPE) before the command ended',
-    };
-  }
-  if (interruption || isAbort) {
-    return {
-      exitCode: interruption ? signalExitCode(interruption.signal) : EXIT.interrupted,
-      message: 'interrupted',
-    };
-  }
-  if (!(error instanceof Error)) return { exitCode: EXIT.failure, message: safeLine(error) };
-  const failure = (message: string): Described => ({ exitCode: EXIT.failure, message });
-  if (error instanceof WaitTimeoutError) {
-    return { exitCode: EXIT.waitTimeout, message: waitTimeoutMessage(error, credentials) };
-  }
-  if (error instanceof ConnectionError) return failure(connectionMessage(error));
-  if (!(error instanceof ApiError)) return failure(safeLine(error.message));
-  if (error instanceof AuthenticationError) {
-    return { exitCode: EXIT.auth, message: unauthorizedMessage(credentials) };
-  }
-  if (error instanceof SeatLimitError) {
-    return failure(
-      `the organization's seat limit is reached (403 seat_limit_reached), so the rep could not be created; free a seat or upload for an existing user`,
-    );
-  }
-  if (error instanceof IdentityProviderConflictError) {
-    return failure(
-      `the rep's email belongs to another organization in the identity provider (409); use the rep's address in this organization or --user-id`,
-    );
-  }
-  if (error instanceof IdentityProviderError) {
-    // R9: a rejection creates neither user nor session, so running it again is safe.
-    return failure(
-      `the identity provider refused to create the rep (502); nothing was created, so run the upload again later`,
-    );
-  }
-  if (error instanceof UnprocessableError) {
-    return failure(unprocessableMessage(error.code, detailOf(error)));
-  }
-  if (error instanceof NotFoundError) return failure(notFoundMessage(error));
-  if (error instanceof BadRequestError) {
-    return failure(`the service rejected the request as invalid (400): ${detailOf(error)}`);
-  }
-  if (error instanceof PayloadTooLargeError) {
-    return failure('the request is over 1 MiB (413); split or shorten the transcript');
-  }
-  if (error instanceof RateLimitError) {
-    return failure(
-      'the service is rate-limiting (429) and retries ran out; lower --concurrency or try later',
-    );
-  }
-  if (error instanceof ServerError) {
-    return failure(`the service failed (${error.status}) after retries; try again later`);
-  }
-  return failure(`the service answered ${error.status}: ${detailOf(error)}`);
-}
-
-/**
- * The wait for DONE ended (exit 5, cli.md). A session whose state no read returned is not "not
- * DONE yet": the line says the service could not be read in time and why, when a read failed
- * (issue 25 item 7: one clear line at the deadline, a proxy that never answers included).
- */
-function waitTimeoutMessage(e: WaitTimeoutError, credentials: CredentialSources): string {
-  const id = safeLine(e.sessionId);
-  const again = `wait again later with \`rcs sessions wait ${id}\``;
-  if (e.lastState !== undefined) return `session ${id} is not DONE yet; ${again}`;
-  const seconds = Math.round(e.timeoutMs / 100) / 10;
-  const why =
-    e.cause instanceof Error
-      ? describeWithoutRequestId(e.cause, credentials).message
-      : 'no answer; check your network';
-  return `session ${id}: the service could not be read within ${seconds} s (${why}); ${again}`;
-}
-
-/**
- * A request that failed on the network (issue 25 item 7, issue 28): one line from the shared
- * classification (network/failure.ts), naming the proxy when the request went through one.
- */
-function connectionMessage(e: ConnectionError): string {
-  if (e.mayHaveBeenCreated) {
-    return `the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first, D28): ${safeLine(e.message)}`;
-  }
-  const failure = classifyFailure(e.cause);
-  if (e instanceof TimeoutError) {
-    const seconds = Math.round(e.timeoutMs / 100) / 10;
-    const proxy = proxyOf(e.cause);
-    return `no answer within ${seconds} s from ${safeLine(e.url)}${
-      proxy ? ` through the proxy ${proxy.shown} (${proxy.variable})` : ''
-    }; check your network${proxy ? ' and the proxy' : ''}, or allow longer with --timeout SECONDS (or RCS_NETWORK_TIMEOUT)`;
-  }
-  if (failure) return safeLine(describeFailure(failure, e.url));
-  return `could not reach the service: ${safeLine(e.message)}; check --base-url / RCS_BASE_URL and your network`;
-}
-
-/** R3, R8, D2, D3: the 422 reasons, each with what the user can do about it. */
-function unprocessableMessage(code: string | undefined, detail: string): string {
-  switch (code) {
-    case 'rep_not_in_transcript':
-      return `the transcript is speaker-labeled but the rep never speaks in it (422, rule 8); label the rep's cues with their email or use --speaker "Name=rep@company.com"`;
-    case 'user_creation_disabled':
-      return 'the rep has no account and automatic user creation is off for the organization (422); create the user first or pass an existing rep';
-    case 'email_domain_not_allowed':
-      return "the rep's email domain is not one of the organization's email domains (422); use the rep's company address";
-    case 'mission_not_found':
-      return 'no mission with that --mission-id in your organization (422); check the id (rcs export missions)';
-    case 'scorecard_not_found':
-      return 'no scorecard with that --scorecard-id in your organization (422); check the id (rcs export scorecards)';
-    case 'user_not_found':
-      return 'no user with that --user-id in your organization (422); check the id (rcs export users)';
-    default:
-      return `the service refused the upload (422): ${detail}`;
-  }
-}
+/** The sources context.ts noted for this run (describe-error.ts names them on a 401). */
+export const notedCredentialSources = (): CredentialSources => credentialSources;

@@ -1,11 +1,9 @@
-import { enableCompileCache } from './compile-cache.js';
+import { runFromProcess } from './program.js';
 
 /**
- * The bundle's entry (dist/rcs.js, loaded by bin/rcs.js, the command npm links). Node's compile
- * cache is turned on first, in a directory of the user's own (compile-cache.ts), so that the
- * program and its commands, imported next, load from it from the second run on (start-up goal,
- * bench/cli). Every command is a chunk of its own that program.ts imports only when it runs.
+ * The bundle's entry (dist/rcs.js, loaded by bin/rcs.js, the command npm links). Every command is
+ * a chunk of its own that program.ts imports only when it runs (start-up goal, bench/cli). No
+ * compile cache of our own: measured warm, it saved 2–5 % of `rcs --help` (bench/cli/README.md),
+ * not worth a cache directory to keep safe from other users.
  */
-enableCompileCache();
-const { runFromProcess } = await import('./program.js');
 await runFromProcess();

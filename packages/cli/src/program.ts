@@ -15,7 +15,7 @@ import { registerMock } from './commands/mock.command.js';
 import { registerSessions } from './commands/sessions.command.js';
 import { registerUpload } from './commands/upload.command.js';
 import type { CliIO, GlobalOptions } from './context.js';
-import { describeError, InterruptedError, maskCommanderError } from './errors.js';
+import { InterruptedError, maskCommanderError } from './errors.js';
 import { EXIT, EXIT_CODE_TABLE, exitCodesText } from './exit-codes.js';
 import { flushForcedExitHandlers, runForcedExitHandlers } from './forced-exit.js';
 import { commandSpanName } from './tracing/command-name.js';
@@ -25,8 +25,7 @@ import { startTracing } from './tracing/request.js';
  * `rcs`: the global flags and the list of commands, nothing else (GitHub-CLI style, issue 12).
  * Each command declares its flags and typed options in commands/<name>.command.ts and runs in
  * commands/<name>.ts, which its action imports lazily, so `rcs --help` loads nothing but
- * commander and the declarations (start-up goal: bench/cli). main.ts, the bundle's entry, turns on
- * Node's compile cache (compile-cache.ts) and then imports this module.
+ * commander and the declarations (start-up goal: bench/cli). main.ts, the bundle's entry, runs it.
  */
 
 const COMMANDS: readonly RegisterCommand[] = [
@@ -110,6 +109,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): RootCo
           ? tracing.inCommand(() => runner(ctx, ...args))
           : runner(ctx, ...args));
       } catch (error) {
+        const { describeError } = await import('./describe-error.js');
         const described = describeError(error);
         ctx.error(described.message);
         exitCode = described.exitCode;
@@ -138,13 +138,20 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   const program = buildProgram(io, (c) => {
     code = c;
   });
+  // `rcs help export` runs as `rcs export --help`: commander prints a command's help for `help`
+  // without its preSubcommand hook, which fills in what the help shows (export.command.ts).
+  const parsed =
+    args[0] === 'help' && args.length > 1
+      ? [...argv.slice(0, 2), ...args.slice(1), '--help']
+      : argv;
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(parsed);
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version exit 0; every parse error is a usage error (exit 2).
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
+    const { describeError } = await import('./describe-error.js');
     const described = describeError(error);
     io.stderr.write(`rcs: ${described.message}\n`);
     return described.exitCode;

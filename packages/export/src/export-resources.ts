@@ -50,8 +50,9 @@ export interface ExportResourcesOptions extends ExportSettings, Common {
   /**
    * The output directory: created if missing (mode 0700), locked while the run lasts. Its files
    * are replaced only when every export is complete and verified, the manifest last.
+   * Default: `rcs-export` (DEFAULT_OUT_DIR), in the working directory.
    */
-  out: string;
+  out?: string | undefined;
   /** Path names of the exports (`users`, `real-call-sessions`, …), or `all`. Default: all. */
   resources?: readonly string[] | undefined;
 }

@@ -19,8 +19,8 @@ export interface ExportOptions {
   resources: readonly string[];
   /** `jsonl` (default), `csv` or `parquet`. */
   format?: ExportFormat | undefined;
-  /** A directory, or `-` for stdout (exactly one resource). */
-  out: string;
+  /** A directory (default `rcs-export`), or `-` for stdout (exactly one resource). */
+  out?: string | undefined;
   /** Requests (pages) in flight at once, 1 to 64. Default 8. */
   concurrency?: number | undefined;
   /** The tracks export only (D8): also the archived tracks, or only them. */
@@ -173,7 +173,7 @@ export function planExport(options: ExportOptions): ExportPlan {
       throw usageError('--archived applies to the tracks export only (D8); add tracks or all');
     }
   }
-  const out = options.out === '' ? DEFAULT_OUT_DIR : options.out;
+  const out = options.out === undefined || options.out === '' ? DEFAULT_OUT_DIR : options.out;
   if (out === '-' && entries.length !== 1) {
     throw usageError(
       `--out - streams exactly one export to stdout, but ${entries.length} were named; pick one, or write to a directory`,

@@ -3,52 +3,40 @@ import { usageError } from '../errors.js';
 import { didYouMean } from './did-you-mean.js';
 import { examples, type RegisterCommand, TIMEOUT_HELP } from './kit.js';
 
-/** The nine exports' path names (EXPORT_RESOURCES, kept equal by program.test.ts), then `all`. */
-const EXPORT_NAMES = [
-  'real-call-sessions',
-  'track-assignments',
-  'mission-assignments',
-  'sprints',
-  'users',
-  'tracks',
-  'scorecards',
-  'missions',
-  'teams',
-] as const;
-
 /**
  * A mistyped name (`al`, `user`) gets commander's "Did you mean …?" as a mistyped command does
  * (issue 28); a name close to none is left to the export's own check, which lists the nine.
  */
-function suggestExportNames(resources: readonly string[]): void {
-  const known: readonly string[] = [...EXPORT_NAMES, 'all'];
+function suggestExportNames(resources: readonly string[], exportNames: readonly string[]): void {
+  const known: readonly string[] = [...exportNames, 'all'];
   for (const typed of resources.map((r) => r.trim())) {
     if (typed === '' || known.includes(typed)) continue;
     const hint = didYouMean(typed, known);
     if (hint) {
       throw usageError(
-        `export: unknown export "${typed}" ${hint}; the exports are: ${EXPORT_NAMES.join(', ')} (or all)`,
+        `export: unknown export "${typed}" ${hint}; the exports are: ${exportNames.join(', ')} (or all)`,
       );
     }
   }
 }
 
 /**
- * `rcs export` (cli.md, EXPORT.md). The nine names are literals here, not EXPORT_RESOURCES:
- * importing the client would load it for every `rcs --help` (program.test.ts keeps them equal).
+ * `rcs export` (cli.md, EXPORT.md). The nine names (the client's EXPORT_TABLE) and the default
+ * directory (the export engine's DEFAULT_OUT_DIR) are filled in when `rcs export` runs or shows
+ * its help: the bundler keeps a package's modules in one chunk, so importing either here would
+ * load the whole client and export engine on every `rcs --help` (bench/cli/README.md).
  */
 export const registerExport: RegisterCommand = (root, kit) => {
-  root
+  const command = root
     .command('export')
     .description('export data to JSONL, CSV or Parquet files (see EXPORT.md)')
-    .argument('<resource...>', `${EXPORT_NAMES.join(', ')}, or all`)
+    .argument('<resource...>', 'the exports to write, or all')
     .addOption(
       new Option('--format <format>', 'file format')
         .choices(['jsonl', 'csv', 'parquet'] as const)
         .default('jsonl' as const),
     )
-    // The literal is DEFAULT_OUT_DIR (program.test.ts keeps them equal), for the same reason.
-    .option('--out <dir>', 'output directory, or - for stdout (one resource)', 'rcs-export')
+    .option('--out <dir>', 'output directory, or - for stdout (one resource)')
     .option('--concurrency <n>', 'requests in flight at once (default 8)')
     .addOption(
       new Option('--archived <mode>', 'tracks: include or only archived (D8)').choices([
@@ -95,8 +83,11 @@ export const registerExport: RegisterCommand = (root, kit) => {
     )
     .action(
       kit.action(async (ctx, resources, opts) => {
-        suggestExportNames(resources);
-        const { runExport } = await import('./export.js');
+        const [{ EXPORT_RESOURCES }, { runExport }] = await Promise.all([
+          import('@rcs/client'),
+          import('./export.js'),
+        ]);
+        suggestExportNames(resources, EXPORT_RESOURCES);
         // Every option, the integer flags included, is checked in runExport (exit 2).
         return runExport(
           {
@@ -120,4 +111,15 @@ export const registerExport: RegisterCommand = (root, kit) => {
         );
       }),
     );
+  root.hook('preSubcommand', async (_root, sub) => {
+    if (sub !== command) return;
+    const [{ EXPORT_RESOURCES }, { DEFAULT_OUT_DIR }] = await Promise.all([
+      import('@rcs/client'),
+      import('@rcs/export'),
+    ]);
+    const [resource] = command.registeredArguments;
+    if (resource) resource.description = `${EXPORT_RESOURCES.join(', ')}, or all`;
+    command.options.find((o) => o.long === '--out')?.default(DEFAULT_OUT_DIR);
+    command.setOptionValueWithSource('out', DEFAULT_OUT_DIR, 'default');
+  });
 };

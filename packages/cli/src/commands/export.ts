@@ -20,7 +20,8 @@ import {
   type WritableLike,
 } from '@rcs/export';
 import type { CliContext } from '../context.js';
-import { CliError, describeError, requestIdSuffix } from '../errors.js';
+import { describeError, requestIdSuffix } from '../describe-error.js';
+import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { parseSeconds, type RequestDeadline } from '../network/deadline.js';
 import { createExportProgress, formatCount, renderTable } from '../output/export-progress.js';

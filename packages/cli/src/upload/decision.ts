@@ -1,6 +1,6 @@
 import type { RcsClient } from '@rcs/client';
 import type { CliContext } from '../context.js';
-import { describeError } from '../errors.js';
+import { describeError } from '../describe-error.js';
 import type { Progress } from '../output/progress.js';
 import { safeLine } from '../output/sanitize.js';
 import { contentHash, type Ledger, type LedgerRecord } from './ledger.js';

@@ -6,7 +6,8 @@ import {
   type RequestStats,
 } from '@rcs/client';
 import type { CliContext } from '../context.js';
-import { describeError, InterruptedError, interruptedExitCode } from '../errors.js';
+import { describeError } from '../describe-error.js';
+import { InterruptedError, interruptedExitCode } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { Progress } from '../output/progress.js';
 import { safeLine } from '../output/sanitize.js';

@@ -12,7 +12,8 @@ import {
 } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { didYouMean } from '../../src/commands/did-you-mean.js';
-import { CliError, describeError, InterruptedError, maskCommanderError } from '../../src/errors.js';
+import { describeError } from '../../src/describe-error.js';
+import { CliError, InterruptedError, maskCommanderError } from '../../src/errors.js';
 import { EXIT } from '../../src/exit-codes.js';
 
 const api = (status: number, code?: string) => ({

@@ -1,6 +1,6 @@
 import { ConnectionError, TimeoutError } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
-import { describeError } from '../../../src/errors.js';
+import { describeError } from '../../../src/describe-error.js';
 import {
   classifyFailure,
   describeFailure,
