@@ -183,7 +183,13 @@ export class LedgerLock {
         waited = true;
         options.onWait?.(seen.owner);
       }
-      await sleep(options.pollMs ?? POLL_MS, undefined, { signal: options.signal });
+      try {
+        await sleep(options.pollMs ?? POLL_MS, undefined, { signal: options.signal });
+      } catch (error) {
+        // Stopped while waiting: the reason it was stopped for (Ctrl-C), not a bare AbortError.
+        options.signal?.throwIfAborted();
+        throw error;
+      }
     }
   }
 
