@@ -48,7 +48,7 @@ export interface LockOwner {
   since: string;
 }
 
-export interface LockOptions {
+interface LockOptions {
   signal?: AbortSignal | undefined;
   /** Called once, when the lock is held by another run and this one starts waiting. */
   onWait?: ((holder: LockOwner | undefined) => void) | undefined;
