@@ -1,9 +1,10 @@
-// StrykerJS configuration shared by the packages under mutation (transcript, client, mock, export).
+// StrykerJS configuration shared by the packages under mutation (transcript, client, mock, export,
+// and the CLI's upload ledger and its lock).
 // `npm run test:mutation` runs scripts/mutation.mjs, which runs Stryker once per package with
 // RCS_MUTATION_PACKAGE set, so each package is mutated with its own tests only.
 // @ts-check
 const pkg = process.env.RCS_MUTATION_PACKAGE;
-if (!pkg) throw new Error('set RCS_MUTATION_PACKAGE to transcript, client, mock or export');
+if (!pkg) throw new Error('set RCS_MUTATION_PACKAGE to transcript, client, mock, export or cli');
 
 /** What is mutated: the rules and the network code, per the testing goals (issue 16; scores in TESTING.md). */
 const MUTATE = {
@@ -36,10 +37,12 @@ const MUTATE = {
     '!packages/export/src/shape.ts',
     '!packages/export/src/progress.ts',
   ],
+  // The CLI: the upload ledger (exactly once, D28) and the lock that keeps it so across processes.
+  cli: ['packages/cli/src/upload/ledger.ts', 'packages/cli/src/upload/ledger-lock.ts'],
 };
 
 /** thresholds.break: the score each package reached, so that it cannot fall back unnoticed. */
-const BREAK = { transcript: 93, client: 100, mock: 98, export: 90 };
+const BREAK = { transcript: 93, client: 100, mock: 98, export: 90, cli: 90 };
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

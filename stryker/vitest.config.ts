@@ -34,7 +34,16 @@ const SOURCE_READING = [
 ];
 
 const only = process.env.RCS_MUTATION_PACKAGE;
-const packages = ['transcript', 'client', 'mock', 'export'].filter((p) => !only || p === only);
+const packages = ['transcript', 'client', 'mock', 'export', 'cli'].filter(
+  (p) => !only || p === only,
+);
+/**
+ * The CLI's mutated files (the upload ledger and its lock) are exercised in process by its unit
+ * tests; its end-to-end tests run the built `rcs`, which carries no mutant.
+ */
+const INCLUDE: Record<string, string[]> = {
+  cli: ['test/unit/upload/**/*.test.ts', 'test/unit/commands/upload.test.ts'],
+};
 
 export default defineConfig({
   test: {
@@ -43,7 +52,7 @@ export default defineConfig({
       test: {
         name,
         root: fileURLToPath(new URL(`../packages/${name}`, import.meta.url)),
-        include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        include: INCLUDE[name] ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
         exclude: ['**/node_modules/**', ...SOURCE_READING],
         testTimeout: 30_000,
       },

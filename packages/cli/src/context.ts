@@ -179,8 +179,26 @@ export async function resolveSettings(
       sources.replaceWith = `rcs config set ${apiKey !== undefined ? 'api-key' : 'token'} -${named}`;
     }
   }
+  assertOneLine(apiKey, `the API key from ${sources.apiKey}`);
+  assertOneLine(token, `the token from ${sources.token}`);
   const baseUrl = globals.baseUrl ?? (env.RCS_BASE_URL || undefined) ?? profile?.['base-url'];
   return { profile: profileName, baseUrl, apiKey, token, sources };
+}
+
+// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * A credential is one line of printable text. One with a control character (`KEY\n# rotated`: a
+ * key file with a comment, two keys pasted together) is refused before any use: sent, it would
+ * be rejected by the HTTP stack or the service with messages that quote it in escaped forms.
+ * The error names where it came from, never any part of it.
+ */
+function assertOneLine(secret: string | undefined, what: string): void {
+  if (secret === undefined || !CONTROL.test(secret)) return;
+  throw usageError(
+    `${what} contains a line break or another control character, so it was not used (a credential is one line of printable text; it is not shown here): fix it, e.g. keep only the key's line in the file`,
+  );
 }
 
 /**

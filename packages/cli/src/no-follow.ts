@@ -14,7 +14,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync } from 'node:fs';
  */
 
 /** What the open is for: read, append (created if missing), read and write in place, or truncate. */
-export type OpenPurpose = 'read' | 'append' | 'update' | 'truncate';
+type OpenPurpose = 'read' | 'append' | 'update' | 'truncate';
 
 const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_APPEND, O_TRUNC } = constants;
 const FLAGS: Record<OpenPurpose, number> = {

@@ -4,12 +4,14 @@
  */
 import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
-import { CliError } from '../errors.js';
+import { CliError, interruptedExitCode } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { UnsafeFileError } from '../no-follow.js';
+import { safeLine } from '../output/sanitize.js';
 import { decide, settleLookups } from '../upload/decision.js';
 import { reportDryRun } from '../upload/dry-run.js';
 import { Ledger, repKey } from '../upload/ledger.js';
+import { LedgerLock, type LockOwner } from '../upload/ledger-lock.js';
 import { DEFAULT_LEDGER, type UploadOptions } from '../upload/options.js';
 import type { Outcome } from '../upload/outcome.js';
 import { planUpload } from '../upload/plan.js';
@@ -25,6 +27,75 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
     ctx,
   );
   const client = await ctx.getClient(deadline);
+  const ledgerPath = resolve(ctx.cwd, opts.ledger ?? DEFAULT_LEDGER);
+  const ledgerName = opts.ledger ?? DEFAULT_LEDGER;
+  // D28 across processes: one run at a time writes the ledger (a dry run writes nothing).
+  const held = opts.dryRun ? undefined : await lockLedger(ctx, ledgerPath, ledgerName);
+  try {
+    return await runLocked(
+      opts,
+      ctx,
+      { files, items, rejected, rep, concurrency, timeoutMs, client },
+      held,
+    );
+  } finally {
+    held?.lock.release();
+  }
+}
+
+async function lockLedger(
+  ctx: CliContext,
+  ledgerPath: string,
+  ledgerName: string,
+): Promise<{ lock: LedgerLock; waitedFor: LockOwner | undefined }> {
+  let waitedFor: LockOwner | undefined;
+  const who = (o: LockOwner | undefined) =>
+    o ? `pid ${o.pid} on ${safeLine(o.host)}, running since ${safeLine(o.since)}` : 'unknown';
+  try {
+    const lock = await LedgerLock.acquire(ledgerPath, {
+      signal: ctx.signal,
+      onWait: (holder) => {
+        waitedFor = holder;
+        ctx.error(
+          `waiting for another rcs upload (${who(holder)}) that is writing the ledger ${ledgerName}: what it uploads is skipped here, the rest uploaded`,
+        );
+      },
+      onTakeover: (stale) => {
+        ctx.error(
+          `note: the rcs upload that held the ledger ${ledgerName} (${who(stale)}) is gone; this run goes on from what it recorded (uploads it left unfinished are looked up on the service)`,
+        );
+      },
+    });
+    return { lock, waitedFor };
+  } catch (error) {
+    if (ctx.signal.aborted) {
+      throw new CliError(
+        interruptedExitCode(ctx.signal.reason),
+        `interrupted while waiting for the ledger ${ledgerName}; nothing was sent`,
+      );
+    }
+    if (error instanceof UnsafeFileError) {
+      throw new CliError(EXIT.usage, `cannot lock the ledger: ${error.message}`);
+    }
+    throw new CliError(
+      EXIT.usage,
+      `cannot lock the ledger ${ledgerName} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass --ledger FILE in a writable place`,
+    );
+  }
+}
+
+async function runLocked(
+  opts: UploadOptions,
+  ctx: CliContext,
+  plan: Pick<
+    Awaited<ReturnType<typeof planUpload>>,
+    'files' | 'items' | 'rejected' | 'rep' | 'concurrency' | 'timeoutMs'
+  > & {
+    client: Awaited<ReturnType<CliContext['getClient']>>;
+  },
+  held: { waitedFor: LockOwner | undefined } | undefined,
+): Promise<number> {
+  const { files, items, rejected, rep, concurrency, timeoutMs, client } = plan;
   // D28: the ledger's lines count only for this service and credential.
   const service = serviceIdentity(client.baseUrl, await ctx.getCredentials());
   const ledgerPath = resolve(ctx.cwd, opts.ledger ?? DEFAULT_LEDGER);
@@ -56,6 +127,15 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
   }
   const decideConfig = { repKey: repKey(rep), force: Boolean(opts.force) };
   const decisions = items.map((item) => decide(item, ledger, decideConfig));
+  const other = held?.waitedFor;
+  if (other) {
+    // Recorded by the run this one waited for: said so (D28 across processes).
+    decisions.forEach((d, i) => {
+      if (d.action === 'skip' && d.record.at >= other.since) {
+        decisions[i] = { ...d, otherRun: { pid: other.pid, host: other.host } };
+      }
+    });
+  }
   if (opts.dryRun) {
     const code = reportDryRun(ctx, items, decisions);
     return rejected.length > 0 ? EXIT.partial : code;

@@ -11,14 +11,21 @@ import { resolveUnknownUploads } from './resolve.js';
  * What a batch does with each file, decided from the ledger before anything is sent (D28):
  * - `duplicate`: the same text as an earlier file of this batch (sent once);
  * - `skip`: a `created` line of this service says it was uploaded (`found`: this run found it on
- *   the service, its outcome having been unknown);
+ *   the service, its outcome having been unknown; `otherRun`: recorded by a concurrent run this
+ *   one waited for);
  * - `lookup`: its outcome is unknown (or its line predates D28): look for it on the service first;
  * - `unknown`: its outcome is unknown and could not be resolved: not sent (never a double upload);
  * - `upload`: send it.
  */
 export type Decision =
   | { action: 'duplicate'; of: string }
-  | { action: 'skip'; record: LedgerRecord; found?: boolean }
+  | {
+      action: 'skip';
+      record: LedgerRecord;
+      found?: boolean;
+      /** Recorded by the concurrent run this one waited for (ledger-lock.ts). */
+      otherRun?: { pid: number; host: string };
+    }
   | { action: 'lookup'; record: LedgerRecord }
   | { action: 'unknown'; record: LedgerRecord; reason: string }
   | { action: 'upload' };

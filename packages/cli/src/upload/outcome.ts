@@ -13,6 +13,8 @@ export interface UploadResult {
   duplicateOf?: string;
   /** For `skipped`: an earlier upload whose outcome was unknown was found on the service (D28). */
   foundOnService?: boolean;
+  /** For `skipped`: uploaded by a concurrent `rcs upload` that this run waited for (D28). */
+  otherRun?: { pid: number; host: string };
   /**
    * What this file's requests came to (issue 29's run summary, per file): the create and, with
    * `--wait`, the reads; retries, 429s, time waited for rate limits, bytes sent and read.

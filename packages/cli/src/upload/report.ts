@@ -110,7 +110,9 @@ export function reportOutcome(
       ? ''
       : result.foundOnService
         ? "  (found on the service: an earlier upload's outcome was unknown; now in the ledger)"
-        : '  (already uploaded; --force uploads again)';
+        : result.otherRun
+          ? `  (uploaded by another rcs upload, pid ${result.otherRun.pid} on ${safeLine(result.otherRun.host)}, that this run waited for)`
+          : '  (already uploaded; --force uploads again)';
   // The id comes from the service (or the ledger): terminal-safe like any service text.
   ctx.stdout.write(`${result.status}  ${file}  ${safeLine(result.sessionId)}${note}\n`);
   if (outcome.waitTimedOut) {

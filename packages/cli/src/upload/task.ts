@@ -139,6 +139,7 @@ export class UploadTask {
         status: 'skipped',
         sessionId,
         ...(decision.found ? { foundOnService: true } : {}),
+        ...(decision.otherRun ? { otherRun: decision.otherRun } : {}),
       };
       return this.config.wait ? this.waitFor(result, sessionId, stats) : { result, exitCode: 0 };
     }

@@ -56,7 +56,7 @@ describe('Ledger', () => {
   it('refuses up front when the ledger cannot be written (a directory in its place)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-'));
     expect(() => new Ledger(dir, mock).load().assertWritable()).toThrow(
-      /EISDIR|EACCES|illegal operation/,
+      /EISDIR|EACCES|illegal operation|is not a regular file/,
     );
   });
 });
