@@ -100,8 +100,14 @@ function drawTimeline(parsed: ParsedTranscript, rep: string | undefined): void {
     (c) => c.startMs !== null && c.endMs !== null && c.endMs > c.startMs,
   );
   if (cues.length === 0) return;
-  const start = Math.min(...cues.map((c) => c.startMs as number));
-  const end = Math.max(...cues.map((c) => c.endMs as number));
+  // A loop, not Math.min(...cues): a spread passes every cue as an argument, which overflows the
+  // stack on a long call (some 185,000 cues in 16 MB).
+  let start = Number.POSITIVE_INFINITY;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const c of cues) {
+    start = Math.min(start, c.startMs as number);
+    end = Math.max(end, c.endMs as number);
+  }
   const span = Math.max(1, end - start);
   const lanes = new Map<string, { talk: number; spans: [number, number][] }>();
   for (const c of cues) {
@@ -157,9 +163,10 @@ function check(): void {
     );
     return tr;
   });
-  $('speaker-table')
-    .querySelector('tbody')
-    ?.replaceChildren(...rows);
+  // One fragment, not replaceChildren(...rows): a speaker per cue would be too many arguments.
+  const tableRows = document.createDocumentFragment();
+  for (const row of rows) tableRows.append(row);
+  $('speaker-table').querySelector('tbody')?.replaceChildren(tableRows);
   $('speaker-table').hidden = rows.length === 0;
   $('rep-speaks').textContent =
     report.repSpeaks === null

@@ -191,6 +191,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     server.emit('request', req, res);
   });
   server.keepAliveTimeout = 5000;
+  // A client that sends its requests and then half-closes (shuts down its sending side, as
+  // `curl` or a proxy may) still gets every answer: by default Node aborts the requests read but
+  // not yet answered when the client's FIN arrives, and ends the socket, so pipelined requests,
+  // or any request waiting out --latency-ms, were answered with nothing. With this flag Node
+  // answers them in order and then ends the connection itself (no half-open socket left behind).
+  // Node's own flag (undocumented, kept for its test suite and http2/spdy servers): the
+  // half-close tests in test/server-hardening.test.ts fail if a Node version drops it.
+  (server as typeof server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -336,8 +336,15 @@ describe('slow, departing and too many clients', () => {
   });
 });
 
-/** Writes `bytes` in one write and reads until the server closes: the status of each answer. */
-function statuses(url: string, bytes: string): Promise<number[]> {
+/**
+ * Writes `bytes` in one write and reads until the server closes: the status of each answer.
+ * `halfClose`: the client then shuts down its sending side (FIN), as `curl` or a proxy may.
+ */
+function statuses(
+  url: string,
+  bytes: string,
+  opts: { halfClose?: boolean } = {},
+): Promise<number[]> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -350,7 +357,8 @@ function statuses(url: string, bytes: string): Promise<number[]> {
     socket.on('close', () =>
       resolve([...data.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]))),
     );
-    socket.write(bytes);
+    if (opts.halfClose) socket.end(bytes);
+    else socket.write(bytes);
   });
 }
 
@@ -369,6 +377,21 @@ describe('HTTP/1.1 on one connection (issue 25)', () => {
       ),
     ).toEqual([200, 404, 200]);
   });
+
+  it.each([[0], [50]])(
+    'two pipelined requests, then the client half-closes (latency %i ms): both answered, in order, then the server closes',
+    async (latencyMs) => {
+      const s = await start({ faults: { latencyMs } });
+      expect(
+        await statuses(
+          s.url,
+          get('/api/v1/data-exports/teams?limit=1') +
+            get('/api/v1/real-call-sessions/3f2a9c1e-5b7d-4e8f-8a1b-0c2d3e4f5a6b'),
+          { halfClose: true },
+        ),
+      ).toEqual([200, 404]);
+    },
+  );
 
   it('a refusal (400, 405, 404) keeps the connection for the requests behind it', async () => {
     const s = await start();

@@ -55,9 +55,13 @@ export function renderTable(columns: Column[], rows: unknown[][]): string {
   const cells = rows.map((row) =>
     columns.map((col, i) => truncate(safeLine(row[i] ?? ''), col.max ?? 60)),
   );
-  const widths = columns.map((col, i) =>
-    Math.max(displayWidth(col.header), ...cells.map((r) => displayWidth(r[i] ?? ''))),
-  );
+  // A loop, not Math.max(...cells): a spread passes every row as an argument, and a table can
+  // have as many rows as a transcript has speakers (one per cue is possible).
+  const widths = columns.map((col, i) => {
+    let width = displayWidth(col.header);
+    for (const r of cells) width = Math.max(width, displayWidth(r[i] ?? ''));
+    return width;
+  });
   const line = (r: string[]) =>
     r
       .map((c, i) => pad(c, widths[i] ?? 0, columns[i]?.align ?? 'left'))

@@ -42,8 +42,14 @@ export interface TimelineOptions {
 export function renderTimeline(segments: TalkSegment[], options: TimelineOptions = {}): string {
   if (segments.length === 0) return '';
   const width = Math.max(10, options.width ?? 48);
-  const start = Math.min(...segments.map((s) => s.startMs));
-  const end = Math.max(...segments.map((s) => s.endMs));
+  // A loop, not Math.min(...list): every element of a spread is an argument on the stack, and a
+  // 16 MB SRT has some 185,000 cues.
+  let start = Number.POSITIVE_INFINITY;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const s of segments) {
+    if (s.startMs < start) start = s.startMs;
+    if (s.endMs > end) end = s.endMs;
+  }
   const span = Math.max(1, end - start);
   const slice = span / width;
 
@@ -71,7 +77,9 @@ export function renderTimeline(segments: TalkSegment[], options: TimelineOptions
     const name = truncate(safeLine(s), 32);
     return s === options.rep ? `${name} (rep)` : name;
   });
-  const nameWidth = Math.max(...names.map(displayWidth));
+  // (A speaker per cue is possible: a loop here too.)
+  let nameWidth = 0;
+  for (const name of names) nameWidth = Math.max(nameWidth, displayWidth(name));
   const rows = speakers.map((s, i) => {
     const cells = talk.get(s) ?? [];
     const bar = cells.map((ms) => (ms >= slice / 3 ? '█' : ms > 0 ? '▓' : '·')).join('');

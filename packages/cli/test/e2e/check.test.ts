@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, FIXTURES, runCli, tempDir } from './helpers.js';
@@ -143,6 +143,30 @@ describe('rcs check', () => {
     const r = await check([fx('synthetic/speaker-labels-email.srt'), '--domains', 'not a domain']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--domains: "not a domain" is not a domain name/);
+  });
+
+  it('a 16 MB SRT of 185,000 cues: the whole report and exit 2 (too long), no stack overflow', {
+    timeout: 120_000,
+  }, async () => {
+    const clock = (ms: number) =>
+      `${String(Math.floor(ms / 3_600_000)).padStart(2, '0')}:${String(Math.floor(ms / 60_000) % 60).padStart(2, '0')}:${String(Math.floor(ms / 1000) % 60).padStart(2, '0')},${String(ms % 1000).padStart(3, '0')}`;
+    const cues: string[] = [];
+    for (let i = 0; i < 185_000; i++) {
+      const who = i % 2 === 0 ? 'rep@acme.com' : 'buyer@client.example';
+      cues.push(
+        `${i + 1}\n${clock(i * 2000)} --> ${clock(i * 2000 + 1500)}\n${who}: cue ${i}, all fine so far, yes\n`,
+      );
+    }
+    const file = join(cwd, 'long-call.srt');
+    writeFileSync(file, cues.join('\n'));
+    expect(statSync(file).size).toBeGreaterThan(16_000_000);
+    const r = await check([file, '--email', 'rep@acme.com']);
+    expect(r.stderr).not.toMatch(/call stack/);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toMatch(/labeled-srt, 185000 cues/);
+    expect(r.stdout).toMatch(/Rep rep@acme\.com speaks: yes/);
+    expect(r.stdout).toMatch(/Talk time\nrep@acme\.com \(rep\) +█+ +50%\n/);
+    expect(r.stdout).toMatch(/transcript is too long: \d+ UTF-16 code units, at most 100000/);
   });
 
   it('every shared fixture: exit 0 or 2, a JSON report, never a crash', {

@@ -18,15 +18,20 @@ afterAll(() => mock?.stop());
  * `Connection: close`, so it closes right after answering it). Returns the answers' status
  * lines and bodies, in the order they came.
  */
-function exchange(requests: string[]): Promise<{ status: number; body: string }[]> {
-  const { port } = new URL(mock.url);
+function exchange(
+  requests: string[],
+  opts: { to?: MockProcess; halfClose?: boolean } = {},
+): Promise<{ status: number; body: string }[]> {
+  const { port } = new URL((opts.to ?? mock).url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1');
     const chunks: Buffer[] = [];
     socket.on('data', (d) => chunks.push(d));
     socket.on('error', reject);
     socket.on('close', () => resolve(parseAnswers(Buffer.concat(chunks).toString('latin1'))));
-    socket.write(requests.join(''));
+    // halfClose: the client shuts down its sending side after the requests (FIN), as curl may.
+    if (opts.halfClose) socket.end(requests.join(''));
+    else socket.write(requests.join(''));
   });
 }
 
@@ -90,5 +95,26 @@ describe('rcs mock: HTTP/1.1 on one connection', () => {
   it('one Host header is answered as before', async () => {
     const answers = await exchange([last('/api/v1/data-exports/teams?limit=1')]);
     expect(answers.map((a) => a.status)).toEqual([200]);
+  });
+});
+
+describe('rcs mock: a client that half-closes after pipelining', () => {
+  let slow: MockProcess;
+  beforeAll(async () => {
+    slow = await startMock(['--latency-ms', '50']);
+  });
+  afterAll(() => slow?.stop());
+
+  it.each([
+    ['no latency', () => mock],
+    ['--latency-ms 50', () => slow],
+  ])('%s: both answers arrive, in order, then the mock closes', async (_, to) => {
+    // No `Connection: close`: the half-close alone says no more requests are coming.
+    const answers = await exchange(
+      [get('/api/v1/data-exports/teams?limit=1'), get('/api/v1/data-exports/teams?limit=3')],
+      { to: to(), halfClose: true },
+    );
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers.map(pageSize)).toEqual([1, 3]);
   });
 });

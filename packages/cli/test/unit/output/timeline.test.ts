@@ -1,5 +1,6 @@
 import { parseTranscript } from '@rcs/transcript';
 import { describe, expect, it } from 'vitest';
+import { renderTable } from '../../../src/output/table.js';
 import { renderTimeline, segmentsOf } from '../../../src/output/timeline.js';
 
 describe('talk-time timeline', () => {
@@ -41,5 +42,32 @@ describe('talk-time timeline', () => {
       '1\n00:00:00,000 --> 00:00:02,000\nrep@acme.com: hi\n\n2\n00:00:02,000 --> 00:00:04,000\nClient: hello\n',
     );
     expect(segmentsOf(parsed).map((s) => s.speaker)).toEqual(['rep@acme.com', 'client']);
+  });
+
+  it('200,000 segments, each its own speaker: drawn (no argument list as long as the call)', () => {
+    const segments = Array.from({ length: 200_000 }, (_, i) => ({
+      speaker: `s${i}`,
+      startMs: 1000 + i * 1000,
+      endMs: 1000 + i * 1000 + 500,
+    }));
+    segments[123_456]!.speaker = 'a-much-longer-speaker-name';
+    const lines = renderTimeline(segments, { width: 10 }).split('\n');
+    expect(lines).toHaveLength(200_002);
+    expect(lines[1]).toMatch(/^s0 {26}▓········· +0%$/);
+    expect(lines[200_001]).toMatch(/^ {28}0:01 55:33:2\d$/);
+  });
+});
+
+describe('plain table', () => {
+  it('200,000 rows: every column as wide as its widest cell', () => {
+    const rows = Array.from({ length: 200_000 }, (_, i) => [`r${i}`, i]);
+    rows[150_000] = ['the-widest-label', 7];
+    const lines = renderTable([{ header: 'Label' }, { header: 'N', align: 'right' }], rows).split(
+      '\n',
+    );
+    expect(lines).toHaveLength(200_001);
+    expect(lines[0]).toBe('Label                  N');
+    expect(lines[1]).toBe('r0                     0');
+    expect(lines[150_001]).toBe('the-widest-label       7');
   });
 });
