@@ -164,7 +164,7 @@ describe('installed from the tarballs, in a fresh project', () => {
     writeFileSync(join(ts, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(
       join(ts, 'index.ts'),
-      `import { createRcsClient, type RealCallSession, RcsError } from '@rcs/client';
+      `import { ApiError, type ApiErrorCode, createRcsClient, type ProblemCode, type RealCallSession, RcsError } from '@rcs/client';
 import { parseTranscript, prevalidateUpload } from '@rcs/transcript';
 const rcs = createRcsClient({ baseUrl: 'https://api.example.com', apiKey: 'k' });
 export async function score(text: string): Promise<number | undefined> {
@@ -177,10 +177,15 @@ export async function score(text: string): Promise<number | undefined> {
     );
     return s.analysis?.score;
   } catch (e) {
+    // The problem codes as literals; a code of a newer service is still a string to keep.
+    if (e instanceof ApiError && e.code === 'seat_limit_reached') return -1;
     if (e instanceof RcsError) return undefined;
     throw e;
   }
 }
+export const known: ProblemCode = 'rate_limited';
+export const anyCode: ApiErrorCode = 'a_code_from_a_newer_service';
+export const exact: ApiErrorCode = known;
 `,
     );
     // node_modules is one level up: TypeScript looks there as Node does.
@@ -213,7 +218,9 @@ server.close();
     expect(sh('npx', ['--no-install', 'rcs', '--version'], dir).trim()).toBe('0.1.0');
     const demo = sh('npx', ['--no-install', 'rcs', 'demo'], dir);
     expect(demo).toMatch(/score \d+\/100/);
-    expect(existsSync(join(dir, 'rcs-export', 'manifest.json'))).toBe(true);
+    // The demo's own directory: never `rcs export`'s ./rcs-export (a real export may be there).
+    expect(existsSync(join(dir, 'rcs-demo', 'manifest.json'))).toBe(true);
+    expect(existsSync(join(dir, 'rcs-export'))).toBe(false);
   });
 });
 

@@ -64,15 +64,7 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): RootCo
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) =>
-        // One line, always (cli.md): commander puts its "Did you mean" on a second one. Values
-        // typed on the command line are masked: a mistyped credential flag must not print it.
-        write(
-          `rcs: ${maskCommanderError(s)
-            .replace(/^error: /, '')
-            .trim()
-            .replace(/\s*\n\s*/g, ' ')} (see rcs --help)\n`,
-        ),
+      outputError: usageLine('rcs'),
     })
     .addHelpText(
       'after',
@@ -120,7 +112,31 @@ export function buildProgram(io: CliIO, setExit: (code: number) => void): RootCo
 
   const kit: CommandKit = { io, action };
   for (const register of COMMANDS) register(program, kit);
+  // Each command's parse errors point at its own help (`rcs export` without a resource: see
+  // `rcs export --help`, which lists the nine), not at the list of commands.
+  const pointAtHelp = (command: RootCommand, path: string): void => {
+    for (const sub of command.commands as RootCommand[]) {
+      const subPath = `${path} ${sub.name()}`;
+      sub.configureOutput({ outputError: usageLine(subPath) });
+      pointAtHelp(sub, subPath);
+    }
+  };
+  pointAtHelp(program, 'rcs');
   return program;
+}
+
+/**
+ * A parse error as one line, always (cli.md): commander puts its "Did you mean" on a second one.
+ * Values typed on the command line are masked: a mistyped credential flag must not print it.
+ */
+function usageLine(command: string): (message: string, write: (s: string) => void) => void {
+  return (message, write) =>
+    write(
+      `rcs: ${maskCommanderError(message)
+        .replace(/^error: /, '')
+        .trim()
+        .replace(/\s*\n\s*/g, ' ')} (see ${command} --help)\n`,
+    );
 }
 
 /** Parses and runs; resolves with the exit code (the caller sets process.exitCode). */

@@ -19,13 +19,18 @@ import { sleep } from './backoff.js';
  * (D2: "N requests per second") is met without bursts at the window's start.
  */
 export interface RatePacer {
+  /**
+   * Waits until this request may be sent; resolves with the time it is let go. When no wait is
+   * due (no 429 yet, or a slot free now) that is the time of the call itself, so that the time
+   * a request was held back by a rate limit is that value less the call's time, never the delay
+   * of the event loop in resuming the caller.
+   */
   acquire(signal?: AbortSignal): Promise<number>;
   /**
    * Reports an answer: its status, for a 429 the wait the service asked for (ms), and when its
    * request was sent (the time `acquire` let it go; default: now).
    */
   onAnswer(status: number, retryAfterMs: number | undefined, sentAt?: number): void;
-  /** Waits until this request may be sent; resolves with the time it is let go. */
   /** The current rate in requests per second, or undefined while unpaced. */
   readonly rate: number | undefined;
 }

@@ -1,5 +1,6 @@
 import {
   ApiError,
+  type ApiErrorCode,
   type ApiErrorInit,
   AuthenticationError,
   BadRequestError,
@@ -20,7 +21,7 @@ import { parseRetryAfter } from './retry-after.js';
 const SNIPPET = 200;
 
 export interface ParsedBody {
-  code?: string | undefined;
+  code?: ApiErrorCode | undefined;
   title?: string | undefined;
   detail?: string | undefined;
   errors?: ValidationIssue[] | undefined;
@@ -96,7 +97,7 @@ export function parseErrorBody(text: string, redact: Redactor = (t) => t): Parse
  * class; with some other code it is a plain ApiError, since a caller acting on "seat limit" or
  * "email taken" must not be misled by, say, a 403 from a policy or a 409 of another conflict.
  */
-function errorClassFor(status: number, code: string | undefined): typeof ApiError {
+function errorClassFor(status: number, code: ApiErrorCode | undefined): typeof ApiError {
   switch (status) {
     case 400:
       return BadRequestError;

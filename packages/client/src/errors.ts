@@ -8,6 +8,15 @@
  * service that echoes credentials back.
  */
 
+import type { ProblemCode } from './types.js';
+
+/**
+ * The `code` of an error answer: one of the API's problem codes (D2, D3), typed so that an editor
+ * completes them and a `switch` is checked, or any other string a service sent (D1: read
+ * leniently), kept as it came. `string & {}` keeps the known codes from collapsing into `string`.
+ */
+export type ApiErrorCode = ProblemCode | (string & {});
+
 /** One entry of a 400 problem's `errors` list (D1). */
 export interface ValidationIssue {
   path: string;
@@ -26,7 +35,7 @@ const UNPROCESSABLE_REASONS = [
 /** The reasons a 422 can carry: the four of the description (D3) and `user_not_found` (D2). */
 export type UnprocessableReason = (typeof UNPROCESSABLE_REASONS)[number];
 
-function isUnprocessableReason(code: string | undefined): code is UnprocessableReason {
+function isUnprocessableReason(code: ApiErrorCode | undefined): code is UnprocessableReason {
   return (UNPROCESSABLE_REASONS as readonly (string | undefined)[]).includes(code);
 }
 
@@ -48,7 +57,7 @@ export interface ApiErrorInit {
   status: number;
   statusText?: string;
   /** D1 `code` (D2/D3 values), when the body had one. */
-  code?: string | undefined;
+  code?: ApiErrorCode | undefined;
   title?: string | undefined;
   detail?: string | undefined;
   requestId?: string | undefined;
@@ -65,7 +74,8 @@ export interface ApiErrorInit {
 export class ApiError extends RcsError {
   override name = 'ApiError';
   readonly status: number;
-  readonly code: string | undefined;
+  /** The problem's `code` (`'seat_limit_reached'`, …), or undefined when the body had none. */
+  readonly code: ApiErrorCode | undefined;
   readonly title: string | undefined;
   readonly detail: string | undefined;
   readonly requestId: string | undefined;

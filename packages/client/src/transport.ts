@@ -396,9 +396,11 @@ export function createTransport(config: TransportConfig) {
     ctx.count('bytesSent', ctx.body?.byteLength ?? 0);
     const asked = config.pacer ? Date.now() : 0;
     const sentAt = config.pacer ? await config.pacer.acquire(ctx.callerSignal) : undefined;
-    // Held back by the rate controller (after a 429): an event with the time it waited. (An
-    // attempt let go at once comes back within the millisecond; the clock may tick meanwhile.)
-    const held = config.pacer ? Date.now() - asked : 0;
+    // Held back by the rate controller (after a 429): an event with the time it waited, from the
+    // call to the time the pacer let the request go. Not to the time this code resumes: that
+    // adds the event loop's delay in resuming it (a busy export: 50-400 ms a run), which no
+    // rate limit caused. (An attempt let go at once: the same instant, or the clock's tick.)
+    const held = sentAt === undefined ? 0 : sentAt - asked;
     // Stryker disable next-line EqualityOperator: a hold of 1 ms is the clock's tick (above), not a wait
     if (held > 1) {
       ctx.count('rateLimitWaitMs', held);

@@ -1,5 +1,6 @@
 import {
   ApiError,
+  type ApiErrorCode,
   AuthenticationError,
   BadRequestError,
   ConnectionError,
@@ -8,6 +9,7 @@ import {
   IdentityProviderError,
   NotFoundError,
   PayloadTooLargeError,
+  type ProblemCode,
   RateLimitError,
   RcsError,
   SeatLimitError,
@@ -168,6 +170,20 @@ describe('one error class per failure (D1, D2, D3)', () => {
       | 'user_not_found'
     >();
     expectTypeOf<UnprocessableError['reason']>().toEqualTypeOf<UnprocessableReason | undefined>();
+  });
+
+  it("ApiError.code is typed as the API's problem codes, and still takes a code it does not know", () => {
+    // The known codes are literals a caller can switch on (an editor completes them) …
+    expectTypeOf<'seat_limit_reached'>().toExtend<NonNullable<ApiError['code']>>();
+    expectTypeOf<ProblemCode>().toExtend<NonNullable<ApiError['code']>>();
+    expectTypeOf<ApiError['code']>().toEqualTypeOf<ApiErrorCode | undefined>();
+    // … the union has not collapsed into plain `string` (which would make every literal check
+    // pass): `ProblemCode` is not `string`, yet a new code from the service is a valid value.
+    expectTypeOf<ProblemCode>().not.toEqualTypeOf<string>();
+    expectTypeOf<ApiErrorCode>().not.toEqualTypeOf<string>();
+    expectTypeOf<'a_code_from_a_newer_service'>().toExtend<ApiErrorCode>();
+    const known: ApiErrorCode[] = ['seat_limit_reached', 'rate_limited', 'brand_new_reason'];
+    expect(known).toHaveLength(3);
   });
 
   it('a 422 with a code this client does not know has reason undefined but keeps the code', async () => {

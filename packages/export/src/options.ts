@@ -46,6 +46,13 @@ export interface ExportOptions {
   ack?: string | undefined;
   /** `--full`: compare with no earlier run (every record an insert). */
   full?: boolean | undefined;
+  /**
+   * `--force`: write into a directory whose manifest names another service (files/service.ts);
+   * its files are replaced. Without it such a run is refused before any request.
+   */
+  force?: boolean | undefined;
+  /** The data is a demo's (`rcs demo`): the manifest says so, and real exports are kept apart. */
+  demo?: boolean | undefined;
 }
 
 export const DEFAULT_OUT_DIR = 'rcs-export';
@@ -82,6 +89,8 @@ export interface ExportPlan {
   changes: boolean;
   ack: string | undefined;
   full: boolean;
+  force: boolean;
+  demo: boolean;
   rowGroupRows: number;
   rowGroupBytes: number;
   compression: ParquetCompression;
@@ -195,6 +204,12 @@ export function planExport(options: ExportOptions): ExportPlan {
       '--ack and --full contradict each other: --full compares with no earlier run, --ack with the run named',
     );
   }
+  const force = options.force ?? false;
+  if (force && out === '-') {
+    throw usageError(
+      "--force applies to --out DIR (it replaces another service's export there), not to -",
+    );
+  }
   if (ack !== undefined && !isRunId(ack)) {
     throw usageError(
       `--ack takes a run id as the manifest's changes.runId gives it (like 20261125T204512Z-3fa9c1), got "${ack}"`,
@@ -212,6 +227,8 @@ export function planExport(options: ExportOptions): ExportPlan {
     changes,
     ack,
     full,
+    force,
+    demo: options.demo ?? false,
     rowGroupRows,
     rowGroupBytes,
     compression,

@@ -29,6 +29,7 @@ import {
   type RunSummary,
 } from './files/manifest.js';
 import { prepareOutputDirectory } from './files/out-dir.js';
+import { assertSameService, serviceOf } from './files/service.js';
 import type { ApiRecord } from './formats/encoders.js';
 import { EXPORT_MAX_RETRIES, type ExportPlan, PAGE_LIMIT } from './options.js';
 import { FileOutput, type FileResult, StreamOutput, type WritableLike } from './outputs.js';
@@ -59,6 +60,8 @@ export interface ExportClient {
   };
   /** Request counts (`RcsClient.stats`): the manifest's run summary (issue 29). */
   readonly stats?: RequestCounts | undefined;
+  /** The service's base URL (`RcsClient.baseUrl`): the manifest's `service` (files/service.ts). */
+  readonly baseUrl?: string | undefined;
 }
 
 export interface RunDeps {
@@ -188,7 +191,10 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   // Read under the lock: the committed change state is the one the current manifest names.
   const committed = plan.changes ? await committedChanges(dir) : undefined;
   const runId = newRunId(startedAt);
+  const service = deps.client.baseUrl === undefined ? undefined : serviceOf(deps.client.baseUrl);
   try {
+    // Under the lock and before any request: one directory holds one service's data.
+    await assertSameService(dir, { service, demo: plan.demo }, plan.force);
     const limiter = pLimit(plan.concurrency);
     const done: (Timed & { file: FileResult; changes: ChangesResult | undefined })[] = [];
     const scope = deps.scope ?? unobserved;
@@ -322,6 +328,8 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
     const manifest: Manifest = {
       manifestVersion: MANIFEST_VERSION,
       tool: { name: 'rcs', version: deps.version },
+      ...(service === undefined ? {} : { service }),
+      demo: plan.demo,
       status: manifestStatus(entries),
       format: plan.format,
       options: {

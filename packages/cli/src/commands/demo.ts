@@ -1,5 +1,6 @@
+import { isAbsolute } from 'node:path';
 import { Writable } from 'node:stream';
-import { DEFAULT_EXPORT_CONCURRENCY, DEFAULT_OUT_DIR } from '@rcs/export';
+import { DEFAULT_EXPORT_CONCURRENCY } from '@rcs/export';
 import type { CliContext } from '../context.js';
 import { SAMPLE_MEETING_NAME, sampleCall } from '../demo/sample-call.js';
 import { CliError } from '../errors.js';
@@ -8,8 +9,15 @@ import { safeLine } from '../output/sanitize.js';
 import { renderSession } from '../output/session-view.js';
 import { runExport } from './export.js';
 
+/**
+ * The demo's own directory: never `rcs export`'s `./rcs-export`, so that the demo's data cannot
+ * take the place of a real export (the manifest also says `demo: true`, and `rcs export` refuses
+ * a directory of another service's, the demo's included).
+ */
+export const DEMO_OUT_DIR = 'rcs-demo';
+
 export interface DemoOptions {
-  /** Where the nine exports go (default ./rcs-export, as the README promises). */
+  /** Where the nine exports go (default ./rcs-demo). */
   out?: string;
   /** --write-sample FILE: write the sample call there and stop (no mock, no upload). */
   writeSample?: string;
@@ -30,7 +38,7 @@ const DEMO_PROCESSING_MS = 1500;
  */
 export async function run(opts: DemoOptions, ctx: CliContext): Promise<number> {
   if (opts.writeSample !== undefined) return writeSample(opts.writeSample, ctx);
-  const outDir = opts.out ?? DEFAULT_OUT_DIR;
+  const outDir = opts.out ?? DEMO_OUT_DIR;
   const progress = ctx.progress();
   progress.set('demo', 'starting a local mock API');
   const { startMockServer } = await import('@rcs/mock/node');
@@ -76,26 +84,27 @@ export async function run(opts: DemoOptions, ctx: CliContext): Promise<number> {
         `\n${renderSession(session, { color: ctx.color && ctx.stdoutIsTTY, repEmail: rep })}\n`,
       );
 
-    const exported = await exportAll(ctx, client, outDir);
+    const exportCode = await exportAll(ctx, client, outDir);
+    const exported = exportCode === EXIT.ok;
     // On a terminal or not (a CI log, a pipe): stderr, so stdout stays the results (cli.md).
     if (!ctx.quiet) {
       ctx.stderr.write(
         `${nextSteps({ url: server.url, rep, apiKey, rcs: opts.rcs ?? 'npx rcs', outDir: exported ? outDir : undefined })}\n`,
       );
     }
-    return exported ? EXIT.ok : EXIT.failure;
+    return exportCode;
   } finally {
     progress.stop();
     await server.close();
   }
 }
 
-/** `rcs export all` into `out` with the demo's client. */
+/** `rcs export all` into `out` with the demo's client; its exit code (2: a refused directory). */
 async function exportAll(
   ctx: CliContext,
   client: Awaited<ReturnType<CliContext['getClient']>>,
   out: string,
-): Promise<boolean> {
+): Promise<number> {
   // With --json the demo's stdout is one JSON document: the export's own output is not added.
   const sink = new Writable({ write: (_c, _e, done) => done() });
   const code = await runExport(
@@ -107,10 +116,11 @@ async function exportAll(
       csvRaw: false,
       bom: false,
       allowDrift: false,
+      demo: true,
     },
     { ...ctx, stdout: ctx.json ? sink : ctx.stdout, json: false, getClient: async () => client },
   );
-  return code === EXIT.ok;
+  return code;
 }
 
 /**
@@ -136,12 +146,17 @@ function nextSteps(o: {
   const width = Math.max(...steps.filter(([, why]) => why).map(([command]) => command.length));
   return [
     '',
-    o.outDir ? `The nine exports are in ./${o.outDir} (with manifest.json).` : '',
+    o.outDir ? `The nine exports are in ${shownDir(o.outDir)} (with manifest.json).` : '',
     `Next (this demo's mock at ${o.url} has stopped with the demo):`,
     ...steps.map(([command, why]) => `  ${why ? `${command.padEnd(width)}  # ${why}` : command}`),
   ]
     .filter((l) => l !== '')
     .join('\n');
+}
+
+/** `rcs-demo` → `./rcs-demo`; a path that already says where it is stays as typed. */
+function shownDir(dir: string): string {
+  return isAbsolute(dir) || dir.startsWith('.') ? dir : `./${dir}`;
 }
 
 /**

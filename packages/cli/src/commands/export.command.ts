@@ -70,6 +70,10 @@ export const registerExport: RegisterCommand = (root, kit) => {
       'with --changes: the run id your warehouse applied last; the changes go from that run (EXPORT.md)',
     )
     .option('--full', 'with --changes: compare with no earlier run (every record an insert)')
+    .option(
+      '--force',
+      "write into a directory that holds another service's export (its files are replaced)",
+    )
     .option('--timeout <seconds>', TIMEOUT_HELP)
     .addHelpText(
       'after',
@@ -105,6 +109,7 @@ export const registerExport: RegisterCommand = (root, kit) => {
             changes: Boolean(opts.changes),
             ...(opts.ack !== undefined ? { ack: opts.ack } : {}),
             full: Boolean(opts.full),
+            force: Boolean(opts.force),
             timeout: opts.timeout,
           },
           ctx,

@@ -73,6 +73,45 @@ function summary(manifest: Manifest): string {
   return renderTable(['export', 'records', 'total', 'time', 'status', 'file'], rows);
 }
 
+/** The records a streamed or written run counted, as the finished line says it. */
+interface Finished {
+  exports: readonly string[];
+  records: number;
+  changes: { inserts: number; updates: number; deletes: number } | undefined;
+  /** The directory as typed, or undefined for standard output. */
+  dir: string | undefined;
+  durationMs: number;
+}
+
+/**
+ * The one line a finished export leaves on stderr, on a terminal or not (a cron log has nothing
+ * else to show that the job ran and what it wrote): which exports, records, changes, where, time.
+ */
+function finishedLine(f: Finished): string {
+  const what = f.exports.length === 1 ? f.exports[0] : `${formatCount(f.exports.length)} exports`;
+  const changes = f.changes
+    ? `, changes +${formatCount(f.changes.inserts)} ~${formatCount(f.changes.updates)} -${formatCount(f.changes.deletes)}`
+    : '';
+  const where = f.dir === undefined ? 'standard output' : `${f.dir} (manifest.json)`;
+  return `rcs export: ${what}, ${formatCount(f.records)} records${changes}, written to ${safeLine(where)} in ${(f.durationMs / 1000).toFixed(1)} s`;
+}
+
+function finishedOf(manifest: Manifest, dir: string): Finished {
+  const tracked = manifest.resources.filter((e) => e.changes !== undefined);
+  const sum = (key: 'inserts' | 'updates' | 'deletes') =>
+    tracked.reduce((n, e) => n + (e.changes?.[key] ?? 0), 0);
+  return {
+    exports: manifest.resources.map((e) => e.resource),
+    records: manifest.resources.reduce((n, e) => n + e.count, 0),
+    changes:
+      tracked.length > 0
+        ? { inserts: sum('inserts'), updates: sum('updates'), deletes: sum('deletes') }
+        : undefined,
+    dir,
+    durationMs: manifest.durationMs,
+  };
+}
+
 export async function runExport(options: ExportOptions, ctx: CliContext): Promise<number> {
   let settings: EngineOptions;
   let plan: ReturnType<typeof planExport>;
@@ -122,8 +161,16 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
   try {
     if (plan.dir === undefined) {
       const stream: WritableLike = ctx.stdout;
-      await exportResourceToStream({ ...run, resource: plan.entries[0]!.resource, stream });
+      const resource = plan.entries[0]!.resource;
+      const started = Date.now();
+      const result = await exportResourceToStream({ ...run, resource, stream });
       progress.stop();
+      // A reader that went away (`| head`) ends the command without a message (cli.md).
+      if (!ctx.quiet && !ctx.outputClosed?.aborted) {
+        const durationMs = Date.now() - started;
+        const line = { exports: [resource], records: result.count, changes: undefined };
+        ctx.stderr.write(`${finishedLine({ ...line, dir: undefined, durationMs })}\n`);
+      }
       return EXIT.ok;
     }
     if (plan.full) {
@@ -143,7 +190,8 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
       }
     }
     if (ctx.json) ctx.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
-    ctx.log(`\n${summary(manifest)}Wrote ${plan.dir}/manifest.json`);
+    ctx.log(`\n${summary(manifest).trimEnd()}`);
+    if (!ctx.quiet) ctx.stderr.write(`${finishedLine(finishedOf(manifest, plan.dir))}\n`);
     return EXIT.ok;
   } catch (caught) {
     progress.stop();

@@ -1,3 +1,4 @@
+import type { RcsClient, RealCallSession } from '@rcs/client';
 import type { CliContext } from '../context.js';
 import { EXIT } from '../exit-codes.js';
 import { parseSeconds } from '../network/deadline.js';
@@ -23,7 +24,7 @@ export async function runGet(opts: SessionsGetOptions, ctx: CliContext): Promise
   const timeoutSeconds = parseSeconds('--timeout', opts.timeout);
   const client = await ctx.getClient(timeoutSeconds === undefined ? undefined : { timeoutSeconds });
   const session = await client.sessions.get(id, { signal: ctx.signal });
-  print(ctx, session);
+  await print(ctx, client, session);
   return EXIT.ok;
 }
 
@@ -45,14 +46,46 @@ export async function runWait(opts: SessionsWaitOptions, ctx: CliContext): Promi
       onProgress: (s) => progress.set(id, `waiting for session ${id}: ${safeLine(s.state)}`),
     });
     progress.stop();
-    print(ctx, session);
+    await print(ctx, client, session);
     return EXIT.ok;
   } finally {
     progress.stop();
   }
 }
 
-function print(ctx: CliContext, session: Parameters<typeof renderSession>[0]): void {
-  if (ctx.json) ctx.stdout.write(`${JSON.stringify(session)}\n`);
-  else ctx.stdout.write(renderSession(session, { color: ctx.color && ctx.stdoutIsTTY }));
+/**
+ * The rep's email, for a person to read (as `upload --wait` shows the one typed): the session
+ * names its rep by user id only, and the API's one way from an id to an email is the users
+ * export, read until that user (it stops at the page that has them). Any failure of that look-up
+ * leaves the id shown; only an interruption ends the command.
+ */
+async function repEmailOf(
+  client: RcsClient,
+  session: RealCallSession,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const userId = session.userId.toLowerCase();
+  try {
+    for await (const user of client.exports.users.all({ signal })) {
+      if (user.id.toLowerCase() === userId) return user.email ?? undefined;
+    }
+  } catch (error) {
+    if (signal.aborted) throw error;
+  }
+  return undefined;
+}
+
+async function print(ctx: CliContext, client: RcsClient, session: RealCallSession): Promise<void> {
+  // --json: the session as the API returns it (cli.md), nothing added.
+  if (ctx.json) {
+    ctx.stdout.write(`${JSON.stringify(session)}\n`);
+    return;
+  }
+  const repEmail = await repEmailOf(client, session, ctx.signal);
+  ctx.stdout.write(
+    renderSession(session, {
+      color: ctx.color && ctx.stdoutIsTTY,
+      ...(repEmail ? { repEmail } : {}),
+    }),
+  );
 }

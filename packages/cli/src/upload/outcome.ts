@@ -1,5 +1,6 @@
 import type { RealCallSession, RequestStats } from '@rcs/client';
 import type { LoadedTranscript, Problem, requestBody } from './prepare.js';
+import type { UploadWarning } from './report.js';
 
 /** What one file's upload came to, and the `--json` line that reports it (cli.md). */
 /** One line of `--json` output (cli.md). */
@@ -20,6 +21,8 @@ export interface UploadResult {
    * `--wait`, the reads; retries, 429s, time waited for rate limits, bytes sent and read.
    */
   summary?: RequestStats;
+  /** The file's warnings (lines left out, timings estimated, …), also on stderr (cli.md). */
+  warnings?: UploadWarning[];
 }
 
 export interface Outcome {

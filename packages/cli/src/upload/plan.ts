@@ -19,7 +19,7 @@ import {
   prevalidate,
   requestBody,
 } from './prepare.js';
-import { writeJson } from './report.js';
+import { reportWarnings, warningsOf, writeJson } from './report.js';
 
 /** A batch, checked and read: every flag and every file before anything is sent (cli.md, exit 2). */
 export interface UploadPlan {
@@ -79,13 +79,10 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
       // Issue 28 (docs/cli.md): a file that does not look like a transcript is a warning, always
       // shown (a wrong file costs a scoring run), and with --strict a problem.
       if (checked.notTranscript && opts.strict) problems.push(checked.notTranscript);
-      else if (checked.notTranscript) {
-        ctx.error(
-          `warning: ${safeLine(formatProblem(file, checked.notTranscript))} Uploading it anyway; --strict refuses such files`,
-        );
-      }
+      else if (checked.notTranscript) loaded.warnings.push(checked.notTranscript);
     }
-    for (const w of loaded.warnings) ctx.log(`${safeLine(formatProblem(file, w))} (warning)`);
+    // Every warning reaches stderr as one line, on a terminal or not, and the file's --json line.
+    reportWarnings(ctx, file, loaded.warnings);
     if (problems.length > 0) {
       if (unreadable && problems.every((p) => p.code === 'unreadable_file')) unreadableFiles++;
       if (single) for (const p of problems) ctx.error(safeLine(formatProblem(file, p)));
@@ -95,6 +92,7 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
           file,
           status: 'failed',
           error: { code: 'prevalidation_failed', message: 'failed pre-validation', problems },
+          warnings: warningsOf(loaded.warnings),
         });
       }
       rejected.push({

@@ -88,7 +88,9 @@ export async function loadTranscript(
     });
     return loaded;
   }
-  for (const d of decoded.diagnostics) loaded.warnings.push({ message: d.message });
+  for (const d of decoded.diagnostics) {
+    loaded.warnings.push({ code: d.code, line: d.line || undefined, message: d.message });
+  }
   const source = detectSource(decoded.text, basename(file));
   loaded.source = source;
   const hasMap = Object.keys(speakers).length > 0;

@@ -5,6 +5,56 @@ import type { Progress } from '../output/progress.js';
 import { safeLine } from '../output/sanitize.js';
 import { renderSession } from '../output/session-view.js';
 import type { Outcome, UploadResult } from './outcome.js';
+import { formatProblem, type Problem } from './prepare.js';
+
+/** A warning of one file, as its `--json` line carries it (cli.md). */
+export interface UploadWarning {
+  code: string;
+  line?: number;
+  message: string;
+}
+
+/**
+ * What to do about a warning, by its code: the file is uploaded all the same, so the line says
+ * what the user can change for the next file (or that nothing needs changing).
+ */
+const WHAT_TO_DO: Record<string, string> = {
+  not_a_transcript: 'Uploading it anyway; --strict refuses such files',
+  skipped_line:
+    'If it is speech, give it a speaker label (Name: text) and upload again with --force.',
+  timing_estimated:
+    'For exact timings, export the transcript with its timestamps from the meeting tool and upload that file.',
+  text_looks_like_label:
+    "If the words are the speaker's, give the turn its speaker; otherwise reword its start.",
+  text_looks_like_timing: 'If it is not meant as a timing, edit that line.',
+  missing_webvtt_header: 'Nothing to do if `rcs check FILE` reads the cues as you expect.',
+  blank_before_webvtt_header: 'Nothing to do.',
+  utf16_without_bom: 'Re-save the file as UTF-8 to be sure it is read as written.',
+};
+
+function whatToDo(file: string, code: string): string {
+  return WHAT_TO_DO[code] ?? `\`rcs check ${file}\` shows how the file is read.`;
+}
+
+/** A file's warnings for its `--json` line: `{ code, line?, message }` each. */
+export function warningsOf(warnings: readonly Problem[]): UploadWarning[] {
+  return warnings.map((w) => ({
+    code: w.code ?? 'warning',
+    ...(w.line ? { line: w.line } : {}),
+    message: w.message,
+  }));
+}
+
+/**
+ * Each warning of a file as one plain line on stderr, on a terminal or not (a cron log must show
+ * that lines were left out or timings estimated): the file and line, what, and what to do.
+ */
+export function reportWarnings(ctx: CliContext, file: string, warnings: readonly Problem[]): void {
+  for (const w of warnings) {
+    const hint = whatToDo(file, w.code ?? 'warning');
+    ctx.error(`warning: ${safeLine(formatProblem(file, w))} ${safeLine(hint)}`);
+  }
+}
 
 export function summarize(
   ctx: CliContext,

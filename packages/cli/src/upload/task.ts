@@ -15,7 +15,7 @@ import { inSpan } from '../tracing/request.js';
 import type { Decision } from './decision.js';
 import { contentHash, type Ledger, type LedgerIntent, type LedgerRecord } from './ledger.js';
 import { errorInfo, type Item, type Outcome, type UploadResult } from './outcome.js';
-import { reportOutcome } from './report.js';
+import { reportOutcome, warningsOf } from './report.js';
 
 /**
  * The create answer is PENDING (R10, D18): reading the session again at once can only say PENDING
@@ -115,7 +115,8 @@ export class UploadTask {
         return outcome;
       },
     );
-    const outcome = { ...traced, result: { ...traced.result, summary: stats } };
+    const warnings = warningsOf(item.loaded.warnings);
+    const outcome = { ...traced, result: { ...traced.result, summary: stats, warnings } };
     reportOutcome(this.ctx, this.progress, this.config.repEmail, outcome);
     return outcome;
   }

@@ -123,6 +123,14 @@ export interface RunSummary {
 export interface Manifest {
   manifestVersion: number;
   tool: { name: 'rcs'; version: string };
+  /**
+   * The service the data came from: the base URL's origin and path, never credentials or a
+   * query (`https://api.example.com`). One directory holds one service's data (service.ts).
+   * Absent when the client names no base URL (a library caller's own client).
+   */
+  service?: string;
+  /** True when the data is `rcs demo`'s (a local mock's generated dataset), not a real service's. */
+  demo: boolean;
   status: ResourceStatus;
   format: ExportFormat;
   options: {

@@ -1,0 +1,75 @@
+/**
+ * One export directory, one service. A directory's files and change state describe one
+ * service's data: a run against another service (or the demo's mock, or from it) would mix two
+ * organizations' records under one manifest, and a loader could not tell (a demo's `teams.jsonl`
+ * in place of the real one). The manifest records the service and whether the data is a demo;
+ * a run for another one is refused before any request, unless the caller forces it.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { usageError } from '../errors.js';
+import { MANIFEST_FILE } from './manifest.js';
+
+/**
+ * `https://API.example.com:443/base/?x=1` → `https://api.example.com/base`: origin and path, one
+ * spelling per service; never credentials (a URL's `user:password@`) or a query.
+ */
+export function serviceOf(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The service a run writes for: its base URL (origin and path), and whether it is the demo. */
+export interface ServiceOfRun {
+  service: string | undefined;
+  demo: boolean;
+}
+
+/** What the directory's manifest says of its data, or undefined when it says nothing. */
+async function recordedService(dir: string): Promise<ServiceOfRun | undefined> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8'));
+  } catch {
+    // No manifest, or one that cannot be read: it names no service (how a damaged manifest is
+    // treated is the run's own business, not this check's).
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object') return undefined;
+  const { service, demo } = parsed as { service?: unknown; demo?: unknown };
+  // A manifest of an earlier rcs names neither: nothing to compare with.
+  if (typeof service !== 'string' && demo !== true) return undefined;
+  return { service: typeof service === 'string' ? service : undefined, demo: demo === true };
+}
+
+function same(a: ServiceOfRun, b: ServiceOfRun): boolean {
+  // Every demo runs its own mock on a port of the moment: demo data is demo data.
+  if (a.demo || b.demo) return a.demo === b.demo;
+  // A run whose client names no base URL cannot be told apart from any service.
+  return a.service === undefined || b.service === undefined || a.service === b.service;
+}
+
+function describe(s: ServiceOfRun): string {
+  if (s.demo) return "the demo's data (rcs demo)";
+  return s.service === undefined ? 'an export of an unnamed service' : `an export of ${s.service}`;
+}
+
+/**
+ * Refuses (a usage error, before any request) a run into `dir` when its manifest names another
+ * service than this run's, unless `force`. Called under the directory's lock.
+ */
+export async function assertSameService(
+  dir: string,
+  run: ServiceOfRun,
+  force: boolean,
+): Promise<void> {
+  if (force) return;
+  const recorded = await recordedService(dir);
+  if (recorded === undefined || same(recorded, run)) return;
+  const fix = run.demo
+    ? 'the demo writes into a directory of its own: pick another with --out DIR'
+    : 'export into another directory with --out DIR, or pass --force to replace its files';
+  throw usageError(
+    `--out ${dir} holds ${describe(recorded)}, not ${describe(run)}: one directory holds one service's data (its ${MANIFEST_FILE} records which), so nothing was written; ${fix}`,
+  );
+}
