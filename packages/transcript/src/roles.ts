@@ -110,7 +110,7 @@ export interface RoleLabel {
 }
 
 /** Which side a label's role is on, or null when it does not look like a role. */
-export function roleOf(label: string): RoleSide | null {
+function roleOf(label: string): RoleSide | null {
   const key = label
     .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
     .toLowerCase()
