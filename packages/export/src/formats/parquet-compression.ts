@@ -1,7 +1,8 @@
 /**
  * The compression of a Parquet file's pages (`--compression`, D27): snappy by default (what
  * warehouses' writers default to), zstd on request, or none. Each page is compressed as it
- * closes (parquet-chunk.ts).
+ * closes (parquet-chunk.ts); the compressors are chosen in parquet-encoder.ts, so that snappyjs is
+ * loaded with the Parquet writer only.
  *
  * - snappy: snappyjs (pure JavaScript, MIT, one small package, no dependencies). It compressed
  *   1 MiB pages of export text at 71 MB/s where hyparquet-writer's own snappy reached 41 MB/s
@@ -13,8 +14,6 @@
  *   bound.)
  */
 import * as zlib from 'node:zlib';
-import snappy from 'snappyjs';
-import type { CompressionCodec } from './parquet-library.js';
 
 export const PARQUET_COMPRESSIONS = ['snappy', 'zstd', 'none'] as const;
 export type ParquetCompression = (typeof PARQUET_COMPRESSIONS)[number];
@@ -22,7 +21,7 @@ export type ParquetCompression = (typeof PARQUET_COMPRESSIONS)[number];
 export type Compress = (input: Uint8Array) => Uint8Array;
 
 /** Node's zstd compressor, or undefined on a Node without it. */
-function nodeZstd(): Compress | undefined {
+export function nodeZstd(): Compress | undefined {
   const compress = (zlib as { zstdCompressSync?: (input: Uint8Array) => Buffer }).zstdCompressSync;
   return typeof compress === 'function' ? (input) => compress(input) : undefined;
 }
@@ -31,22 +30,4 @@ function nodeZstd(): Compress | undefined {
 export function compressionUnavailable(compression: ParquetCompression): string | undefined {
   if (compression !== 'zstd' || nodeZstd()) return undefined;
   return `--compression zstd needs Node 22.15 or later (zstd in node:zlib); this is Node ${process.versions.node}`;
-}
-
-/** The codec a file's footer names, and what compresses a page for it (none: as it is). */
-export function parquetCodecOf(compression: ParquetCompression): {
-  codec: CompressionCodec;
-  compress: Compress | undefined;
-} {
-  switch (compression) {
-    case 'snappy':
-      return { codec: 'SNAPPY', compress: (input) => snappy.compress(input) };
-    case 'none':
-      return { codec: 'UNCOMPRESSED', compress: undefined };
-    case 'zstd': {
-      const zstd = nodeZstd();
-      if (!zstd) throw new Error(compressionUnavailable('zstd'));
-      return { codec: 'ZSTD', compress: zstd };
-    }
-  }
 }

@@ -15,13 +15,21 @@
  * offset indexes, RLE levels) are hyparquet-writer's building blocks (parquet-library.ts), in
  * the CLI a chunk that only this format imports. One export writes at a time (run.ts).
  */
+
+import snappy from 'snappyjs';
 import { type ParquetFileShape, parquetFileShape } from '../files/manifest.js';
 import type { RecordShape } from '../shape.js';
 import type { ApiRecord, PageEncoder } from './encoders.js';
 import { type GroupSize, LeafChunk } from './parquet-chunk.js';
-import { type ParquetCompression, parquetCodecOf } from './parquet-compression.js';
+import {
+  type Compress,
+  compressionUnavailable,
+  nodeZstd,
+  type ParquetCompression,
+} from './parquet-compression.js';
 import {
   ByteWriter,
+  type CompressionCodec,
   type FileMetaData,
   type PageIndexes,
   type RowGroup,
@@ -101,6 +109,24 @@ function positive(name: string, value: number): number {
     throw new RangeError(`${name} must be a whole number of at least 1, got ${String(value)}`);
   }
   return value;
+}
+
+/** The codec a file's footer names, and what compresses a page for it (none: as it is). */
+function parquetCodecOf(compression: ParquetCompression): {
+  codec: CompressionCodec;
+  compress: Compress | undefined;
+} {
+  switch (compression) {
+    case 'snappy':
+      return { codec: 'SNAPPY', compress: (input) => snappy.compress(input) };
+    case 'none':
+      return { codec: 'UNCOMPRESSED', compress: undefined };
+    case 'zstd': {
+      const zstd = nodeZstd();
+      if (!zstd) throw new Error(compressionUnavailable('zstd'));
+      return { codec: 'ZSTD', compress: zstd };
+    }
+  }
 }
 
 /** A Parquet page encoder that also describes the file it wrote (for the manifest). */

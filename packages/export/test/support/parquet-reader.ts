@@ -1,9 +1,16 @@
 /**
- * An independent Parquet reader for tests (DuckDB, a C++ implementation; the writer is
- * hyparquet-writer): rows as JavaScript values, the column types and repetitions as DuckDB and
- * the file's schema report them.
+ * Independent Parquet readers for tests: DuckDB (a C++ implementation) and hyparquet (the
+ * JavaScript reader, by hyparquet-writer's authors; the writer is our own streaming writer):
+ * rows as JavaScript values, the column types and repetitions as DuckDB and the file's schema
+ * report them.
  */
+import { readFile } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
+import {
+  type FileMetaData,
+  parquetMetadata as hyparquetMetadata,
+  parquetReadObjects,
+} from 'hyparquet';
 import type { FieldShape, RecordShape } from '../../src/shape.js';
 
 export interface ParquetTable {
@@ -109,4 +116,33 @@ export async function parquetMetadata(path: string): Promise<Record<string, unkn
     c.closeSync();
     db.closeSync();
   }
+}
+
+/**
+ * The file's rows as hyparquet reads them (Dates for timestamps, bigints for INT64), with a
+ * null list as null (hyparquet gives it as undefined, DuckDB as null).
+ */
+export async function readWithHyparquet(path: string): Promise<Record<string, unknown>[]> {
+  const bytes = await readFile(path);
+  const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  return ((await parquetReadObjects({ file })) as unknown[]).map(
+    (row) => nullNotUndefined(row) as Record<string, unknown>,
+  );
+}
+
+function nullNotUndefined(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (Array.isArray(value)) return value.map(nullNotUndefined);
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nullNotUndefined(v)]));
+  }
+  return value;
+}
+
+/** The file's footer as hyparquet reads it (encodings, page counts, statistics). */
+export async function footerOf(path: string): Promise<FileMetaData> {
+  const bytes = await readFile(path);
+  return hyparquetMetadata(
+    bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
+  );
 }
