@@ -55,7 +55,7 @@ export interface GroupSize {
 }
 
 /** Values seen before the "mostly distinct" check (parquet-java checks at its first page). */
-export const DICTIONARY_CHECK = 1024;
+const DICTIONARY_CHECK = 1024;
 
 /** Bits a value up to `max` takes (0 for 0). */
 function bitWidth(max: number): number {
@@ -95,7 +95,7 @@ function grownNumbers(buffer: Float64Array, need: number): Float64Array {
  * mean). JavaScript's `<` compares UTF-16 units, which puts a character past U+FFFF (a
  * surrogate pair) before U+E000..U+FFFF.
  */
-export function compareCodePoints(a: string, b: string): number {
+function compareCodePoints(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);

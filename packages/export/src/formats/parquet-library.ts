@@ -27,13 +27,11 @@ import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 /** The footer's structures, as the library's writers take them. */
 export type FileMetaData = Parameters<typeof writeMetadata>[1];
 export type RowGroup = FileMetaData['row_groups'][number];
-export type SchemaElement = FileMetaData['schema'][number];
 export type PageIndexes = Parameters<typeof writeIndexes>[1][number];
 export type ColumnChunk = PageIndexes['chunk'];
-export type ColumnMetaData = NonNullable<ColumnChunk['meta_data']>;
+type ColumnMetaData = NonNullable<ColumnChunk['meta_data']>;
 export type Encoding = ColumnMetaData['encodings'][number];
 export type CompressionCodec = ColumnMetaData['codec'];
-export type PageHeader = Parameters<typeof writePageHeader>[1];
 
 /** The version these building blocks were checked against (package.json pins it exactly). */
 export const HYPARQUET_WRITER_VERSION = '0.17.0';

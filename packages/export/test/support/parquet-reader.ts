@@ -123,8 +123,14 @@ export async function parquetMetadata(path: string): Promise<Record<string, unkn
  * null list as null (hyparquet gives it as undefined, DuckDB as null).
  */
 export async function readWithHyparquet(path: string): Promise<Record<string, unknown>[]> {
-  const bytes = await readFile(path);
-  const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  return readWithHyparquetBytes(await readFile(path));
+}
+
+/** readWithHyparquet, of a file's bytes. */
+export async function readWithHyparquetBytes(
+  bytes: Uint8Array,
+): Promise<Record<string, unknown>[]> {
+  const file = new Uint8Array(bytes).buffer;
   return ((await parquetReadObjects({ file })) as unknown[]).map(
     (row) => nullNotUndefined(row) as Record<string, unknown>,
   );
