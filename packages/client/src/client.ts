@@ -25,7 +25,19 @@ export interface RcsClientOptions extends BackoffOptions {
   apiKey?: string | undefined;
   /** A JWT, sent as `Authorization: Bearer …`. */
   token?: string | undefined;
-  /** A fetch to use instead of the global one (tests, proxies, other runtimes). */
+  /**
+   * A fetch to use instead of the global one (tests, proxies, other runtimes), called once per
+   * attempt with a `Request`. The contract (README "A fetch of your own"):
+   * - resolve with the answer, whatever its status, content codings undone; with
+   *   `redirect: 'manual'` (a request with credentials) give a 3xx back unfollowed: the client
+   *   follows it within the same origin only;
+   * - abort when the request's signal fires (the client also stops reading at its deadline);
+   * - reject when no answer came: `classifyNetworkFailure` reads the error's cause chain; a
+   *   `RequestNotSentError` in it says the request never left this machine (retried, even a
+   *   create POST); anything it does not know may have reached the service (a create POST is
+   *   then not repeated: `mayHaveBeenCreated`);
+   * - throw an `RcsError` to stop: it reaches the caller as it is, never retried.
+   */
   fetch?: typeof fetch | undefined;
   /** Retries after the first attempt (default 2); see README for which failures retry. */
   maxRetries?: number | undefined;

@@ -43,6 +43,8 @@ export type Limiter = <R>(fn: () => Promise<R>) => Promise<R>;
 /** The ids already handed over; `add` answers false for one seen before (a duplicate). */
 export interface IdTracker {
   add(id: string): boolean;
+  /** Told page 1's `meta.total` before any id is added (a set may size itself by it). */
+  expect?(total: number): void;
 }
 
 /** A way a page contradicts the list (D9), with a message that names the page. */
@@ -86,11 +88,19 @@ export interface EngineOptions<T extends { id: string }, R = Page<T>> {
   signal: AbortSignal;
   ids: IdTracker;
   /**
-   * Turns what `read` gave into a page, in page order, when its turn comes, and checks its shape
-   * before anything else; throw to refuse it. Default: `data` an array and `meta.total` a number
-   * (a missing `meta.page` or `hasNext` is tolerated).
+   * Turns what `read` gave into the page's JSON, in page order, when its turn comes (a
+   * `PageBody` is parsed then). Default: what `read` gave is the page.
    */
-  checkShape?: (page: R, n: number) => Page<T>;
+  parse?: ((read: R) => unknown) | undefined;
+  /**
+   * What every page is checked against before anything else (the one page-shape check):
+   * `lenient` (the default) asks for `data`, an array, and `meta.total`, a number (a missing
+   * `meta.page` or `hasNext` is tolerated); `strict` (an exact export) asks for every `meta`
+   * field and a string `id` on every record.
+   */
+  shape?: 'lenient' | 'strict' | undefined;
+  /** The error for a page of another shape (its message names the page). Default TypeError. */
+  shapeError?: ((message: string) => Error) | undefined;
   /** Called for each anomaly; throw to stop the run, return to go on. */
   onAnomaly: (anomaly: Anomaly) => void;
   /** Hands over one page's new records, in page order; awaited before the next page. */
@@ -111,7 +121,9 @@ export async function runPages<T extends { id: string }, R = Page<T>>(
   const { limit, window: pageWindow, onAnomaly } = options;
   const own = new AbortController();
   const signal = AbortSignal.any([options.signal, own.signal]);
-  const checkShape = options.checkShape ?? lenientShape<T>;
+  const parse = options.parse ?? ((read: R): unknown => read);
+  const strict = options.shape === 'strict';
+  const shapeError = options.shapeError ?? ((message: string) => new TypeError(message));
   const held = new Map<number, Promise<R>>();
   const result: EngineResult = {
     count: 0,
@@ -161,10 +173,13 @@ export async function runPages<T extends { id: string }, R = Page<T>>(
       // Stryker disable next-line ConditionalExpression: every path that goes on has requested page n
       if (!pending) break;
       held.delete(n);
-      const page = checkShape(await pending, n);
-      const { meta, data } = page;
+      const page = parse(await pending);
+      const refused = shapeFault(page, strict);
+      if (refused) throw shapeError(`page ${n} of the export ${refused}`);
+      const { meta, data } = page as Page<T>;
       result.pages++;
       if (n === 1) {
+        options.ids.expect?.(meta.total);
         result.total = meta.total;
         // The service's own answer says how many records a page holds (it may clamp `limit`).
         pageSize = meta.limit >= 1 ? meta.limit : limit;
@@ -302,17 +317,29 @@ function sameIds(a: readonly { id: string }[], previous: ReadonlySet<string>): b
   return a.length === previous.size && a.length > 0 && a.every((r) => previous.has(r.id));
 }
 
+const SHAPE = 'is not { data: [...], meta: { total, page, limit, hasNext } }';
+
 /**
- * Lenient but not blind: a page without `data` or `meta.total` cannot be paginated. A missing
- * `meta.page` or `hasNext` is tolerated.
+ * What is wrong with a page's shape, or undefined when it can be paginated. Lenient but not
+ * blind: without `data` or `meta.total` there is nothing to page through; `strict` asks for
+ * all of `meta` and an id on every record (an exact export checks and de-duplicates by it).
  */
-function lenientShape<T>(page: unknown, n: number): Page<T> {
-  const p = page as Partial<Page<T>> | null | undefined;
+function shapeFault(page: unknown, strict: boolean): string | undefined {
+  const p = page as Partial<Page<{ id?: unknown }>> | null | undefined;
   const meta = p?.meta as Partial<PageMeta> | undefined;
-  if (!p || !Array.isArray(p.data) || !meta || typeof meta.total !== 'number') {
-    throw new TypeError(
-      `page ${n} of the export is not { data: [...], meta: { total, page, limit, hasNext } }`,
-    );
+  if (!p || !Array.isArray(p.data) || !meta || typeof meta.total !== 'number') return SHAPE;
+  if (!strict) return undefined;
+  if (
+    typeof meta.page !== 'number' ||
+    typeof meta.limit !== 'number' ||
+    typeof meta.hasNext !== 'boolean'
+  ) {
+    return SHAPE;
   }
-  return p as Page<T>;
+  for (const record of p.data) {
+    if (!record || typeof record !== 'object' || typeof record.id !== 'string') {
+      return 'holds a record without a string id';
+    }
+  }
+  return undefined;
 }

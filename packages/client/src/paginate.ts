@@ -157,7 +157,8 @@ export function paginate<T extends { id: string }>(
       limiter: pLimit(concurrency),
       signal,
       ids: new RecentIds(window),
-      checkShape: checkPage<T>,
+      parse: (read) => (read instanceof PageBody ? read.json() : read),
+      shapeError: (message) => new RcsError(message),
       onAnomaly: (a) => {
         // The service did not serve the page asked for: records would repeat or go missing.
         if (a.kind === 'wrong-page') {
@@ -241,21 +242,6 @@ function deferred<V>(): { promise: Promise<V>; resolve: (value: V) => void } {
     resolve = r;
   });
   return { promise, resolve };
-}
-
-/**
- * Lenient but not blind: a page without `data` or `meta` cannot be paginated. A missing
- * `meta.page` is accepted.
- */
-function checkPage<T>(read: Page<T> | PageBody<Page<T>>, n: number): Page<T> {
-  const p = (read instanceof PageBody ? read.json() : read) as Page<T> | null | undefined;
-  const meta = p?.meta as Partial<PageMeta> | undefined;
-  if (!p || !Array.isArray(p.data) || !meta || typeof meta.total !== 'number') {
-    throw new RcsError(
-      `page ${n} of the export is not { data: [...], meta: { total, page, limit, hasNext } }`,
-    );
-  }
-  return p;
 }
 
 /** The last `capacity` distinct ids, oldest forgotten first (a ring over a Set). */

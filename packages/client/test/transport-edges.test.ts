@@ -1,4 +1,4 @@
-import { ConnectionError, createRcsClient, RcsError } from '@rcs/client';
+import { ConnectionError, createRcsClient, RcsError, RequestNotSentError } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { API_KEY, problem, SESSION_ID, sessionFixture } from './helpers.js';
 
@@ -311,5 +311,36 @@ describe('what every request carries, and what comes back', () => {
     expect(raw.response.headers.get('content-encoding')).toBeNull();
     expect(raw.response.headers.get('content-length')).toBeNull();
     expect(raw.response.headers.get('x-request-id')).toBe('req-1');
+  });
+});
+
+// The contract of the `fetch` option (README "A fetch of your own"): what a rejection means.
+describe('what a custom fetch rejects with', () => {
+  it('an RcsError stops: the caller gets it as it is, never retried', async () => {
+    const refusal = new RcsError('the proxy refused the tunnel (403)');
+    const r = scripted([refusal, created()]);
+    const error = await client(r.fetch)
+      .sessions.get(SESSION_ID)
+      .catch((e: unknown) => e);
+    expect(error).toBe(refusal);
+    expect(r.seen).toHaveLength(1);
+  });
+
+  it('a RequestNotSentError anywhere in the chain: a create POST is sent again', async () => {
+    const notSent = new TypeError('fetch failed', {
+      cause: new RequestNotSentError('the proxy closed the connection'),
+    });
+    const r = scripted([notSent, created()]);
+    await expect(client(r.fetch).sessions.create(create)).resolves.toBeDefined();
+    expect(r.seen).toHaveLength(2);
+  });
+
+  it('https to a plain-http port is final: not retried, even for a GET', async () => {
+    const plain = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('wrong version number'), { code: 'EPROTO' }),
+    });
+    const r = scripted([plain, created()]);
+    await expect(client(r.fetch).sessions.get(SESSION_ID)).rejects.toBeInstanceOf(ConnectionError);
+    expect(r.seen).toHaveLength(1);
   });
 });

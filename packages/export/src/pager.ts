@@ -1,8 +1,8 @@
 /**
  * The exact pager of one export (issue 6, D7, D9), on the client's one pagination engine
  * (`runPages`: planning, the read-ahead window under the budget all nine exports share, page
- * order, de-duplication, the stop rules). What an exact export adds is here: the strict page
- * shape, an exact id set, and the decision on each anomaly. Any of these is an
+ * order, de-duplication, the stop rules, the page shape, strict here). What an exact export adds
+ * is here: an exact id set, and the decision on each anomaly. Any of these is an
  * ExportIntegrityError (or, with `allowDrift`, a warning):
  * - a page that echoes another `meta.page` than the one requested;
  * - `meta.total` that differs from page 1's (the list changed during the export);
@@ -11,7 +11,7 @@
  *   while pages bring new records, at most to twice the announced pages);
  * - fewer or more records written than `meta.total` at the start and at the end.
  */
-import { type Limiter, type Page, type PageBody, type PageMeta, runPages } from '@rcs/client';
+import { type Limiter, type Page, type PageBody, runPages } from '@rcs/client';
 import { IdSet } from './changes/id-set.js';
 import type { ApiRecord } from './formats/encoders.js';
 
@@ -75,44 +75,19 @@ export class ExportIntegrityError extends Error {
   }
 }
 
-/** A page the pager cannot read at all (not `{ data, meta }`, a record without id). */
-function checkShape(resource: string, page: unknown, n: number): ExportPage {
-  const p = page as Partial<ExportPage> | null | undefined;
-  const meta = p?.meta as Partial<PageMeta> | undefined;
-  if (
-    !p ||
-    !Array.isArray(p.data) ||
-    !meta ||
-    typeof meta.total !== 'number' ||
-    typeof meta.page !== 'number' ||
-    typeof meta.limit !== 'number' ||
-    typeof meta.hasNext !== 'boolean'
-  ) {
-    throw new ExportIntegrityError(
-      resource,
-      `page ${n} is not { data: [...], meta: { total, page, limit, hasNext } }`,
-    );
-  }
-  for (const record of p.data) {
-    if (!record || typeof record !== 'object' || typeof record.id !== 'string') {
-      throw new ExportIntegrityError(resource, `page ${n} holds a record without a string id`);
-    }
-  }
-  return p as ExportPage;
-}
-
 /** Warnings kept per export under `allowDrift`; the rest are counted. */
 const MAX_WARNINGS = 20;
 
 /**
  * One export through the client's one pagination engine (runPages): this module keeps only what
- * an exact export adds: the strict page shape, an exact id set (8 bytes per id), and the choice
- * between failing and warning on each anomaly.
+ * an exact export adds: an exact id set (8 bytes per id), and the choice between failing and
+ * warning on each anomaly.
  */
 export async function pageThrough(options: PagerOptions): Promise<PagerResult> {
   const { resource, allowDrift } = options;
   const warnings: string[] = [];
   let suppressed = 0;
+  // Sized by page 1's total, which the engine tells it before any id is added.
   let ids = new IdSet();
   const result = await runPages<ApiRecord, PageBody<unknown>>({
     read: (page, limit, signal) => options.list(page, limit, signal),
@@ -120,13 +95,17 @@ export async function pageThrough(options: PagerOptions): Promise<PagerResult> {
     window: options.window,
     limiter: options.limiter,
     signal: options.signal,
-    // Sized by page 1's total once known (checkShape runs first on page 1).
-    ids: { add: (id) => ids.add(id) },
-    checkShape: (body, n) => {
-      const checked = checkShape(resource, body.json(), n);
-      if (n === 1) ids = new IdSet(checked.meta.total);
-      return checked;
+    ids: {
+      add: (id) => ids.add(id),
+      expect: (total) => {
+        ids = new IdSet(total);
+      },
     },
+    // The client's one page-shape check, strict: every meta field and an id on every record;
+    // a page of another shape is not an export to write.
+    parse: (body) => body.json(),
+    shape: 'strict',
+    shapeError: (message) => new ExportIntegrityError(resource, message),
     onAnomaly: (anomaly) => {
       if (!allowDrift) throw new ExportIntegrityError(resource, anomaly.message);
       // A badly drifting list can warn on every page: keep the manifest readable.

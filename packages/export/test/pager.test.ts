@@ -225,7 +225,7 @@ describe('pageThrough', () => {
 
   it('refuses a page that is not { data, meta } or a record without id', async () => {
     const bad1: PageLister = async () => answer({ data: 'x' });
-    await expect(collect(bad1)).rejects.toThrow(/page 1 is not \{ data/);
+    await expect(collect(bad1)).rejects.toThrow(/page 1 of the export is not \{ data/);
     const bad2: PageLister = async () =>
       answer({
         data: [{ name: 'no id' }],
