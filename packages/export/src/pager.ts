@@ -11,7 +11,8 @@
  *   while pages bring new records, at most to twice the announced pages);
  * - fewer or more records written than `meta.total` at the start and at the end.
  */
-import { type Limiter, type Page, type PageBody, type PageMeta, runPages } from '@rcs/client';
+import type { Page, PageBody, PageMeta } from '@rcs/client';
+import { type Limiter, runPages } from '@rcs/client/internal';
 import { IdSet } from './changes/id-set.js';
 import type { ApiRecord } from './formats/encoders.js';
 
@@ -28,7 +29,7 @@ export type PageLister = (
   signal: AbortSignal,
 ) => Promise<PageBody<unknown>>;
 
-export type { Limiter } from '@rcs/client';
+export type { Limiter } from '@rcs/client/internal';
 
 interface PageInfo {
   page: number;

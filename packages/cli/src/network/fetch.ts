@@ -13,7 +13,8 @@
  */
 
 import { STATUS_CODES } from 'node:http';
-import { isLoopbackHost, RcsError } from '@rcs/client';
+import { RcsError } from '@rcs/client';
+import { isLoopbackHost } from '@rcs/client/internal';
 import {
   Agent,
   type Dispatcher,
