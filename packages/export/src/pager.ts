@@ -14,6 +14,7 @@
 import type { Page, PageBody, PageMeta } from '@rcs/client';
 import { type Limiter, runPages } from '@rcs/client/internal';
 import { IdSet } from './changes/id-set.js';
+import { ExportError } from './errors.js';
 import type { ApiRecord } from './formats/encoders.js';
 
 /** One page as the export reads it: the client's page of records with ids. */
@@ -67,7 +68,7 @@ export interface PagerResult {
 }
 
 /** The export was read but is not provably exact (D9). Exit 1 unless `--allow-drift`. */
-export class ExportIntegrityError extends Error {
+export class ExportIntegrityError extends ExportError {
   override name = 'ExportIntegrityError';
   readonly resource: string;
   constructor(resource: string, message: string) {

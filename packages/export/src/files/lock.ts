@@ -21,6 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { open, readdir, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ExportError } from '../errors.js';
 import { FILE_MODE, PARTIAL_SUFFIX } from './atomic-file.js';
 
 export const LOCK_FILE = '.rcs-export.lock';
@@ -38,7 +39,7 @@ interface LockOwner {
   token?: string;
 }
 
-export class ExportLockedError extends Error {
+export class ExportLockedError extends ExportError {
   override name = 'ExportLockedError';
 }
 
