@@ -20,8 +20,13 @@ export default defineConfig([
   },
   {
     name: 'client',
-    // `otel` is the OpenTelemetry adapter (issue 29): the only file that imports the optional peer.
-    entry: { index: 'packages/client/src/index.ts', otel: 'packages/client/src/otel.ts' },
+    // `otel` is the OpenTelemetry adapter: the only file that imports the optional peer.
+    // `internal` is the plumbing the sibling packages share (not for users: internal.ts).
+    entry: {
+      index: 'packages/client/src/index.ts',
+      otel: 'packages/client/src/otel.ts',
+      internal: 'packages/client/src/internal.ts',
+    },
     outDir: 'packages/client/dist',
     format: ['esm', 'cjs'],
     dts: true,

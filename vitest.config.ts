@@ -13,6 +13,10 @@ const alias = [
     find: /^@rcs\/client\/otel$/,
     replacement: fileURLToPath(new URL('./packages/client/src/otel.ts', import.meta.url)),
   },
+  {
+    find: /^@rcs\/client\/internal$/,
+    replacement: fileURLToPath(new URL('./packages/client/src/internal.ts', import.meta.url)),
+  },
   { find: /^@rcs\/mock$/, replacement: src('mock') },
   { find: /^@rcs\/export$/, replacement: src('export') },
   {

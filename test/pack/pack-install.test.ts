@@ -344,6 +344,11 @@ describe('the READMEs, as a newcomer reads and runs them (issue 28)', () => {
       join(dir, 'node_modules/@rcs/cli/EXPORT.md'),
       join(dir, 'node_modules/@rcs/cli'),
     ],
+    [
+      '@rcs/export FORMATS.md',
+      join(dir, 'node_modules/@rcs/export/FORMATS.md'),
+      join(dir, 'node_modules/@rcs/export'),
+    ],
   ];
 
   it('every link resolves where the reader is: in the tarball, or an absolute https URL', () => {

@@ -299,7 +299,10 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
       );
     }
     noteCredentialSources(settings.sources);
-    const { createRcsClient, makeRedactor } = await import('@rcs/client');
+    const [{ createRcsClient }, { makeRedactor }] = await Promise.all([
+      import('@rcs/client'),
+      import('@rcs/client/internal'),
+    ]);
     const redact = makeRedactor([settings.apiKey, settings.token]);
     redactSecrets = redact;
     const create = io.createClient ?? createRcsClient;

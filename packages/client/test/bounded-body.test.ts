@@ -1,4 +1,4 @@
-import { readBounded } from '@rcs/client';
+import { readBounded } from '@rcs/client/internal';
 import { describe, expect, it } from 'vitest';
 
 // readBounded (issue 11): the whole body, in order, up to `limit` bytes; past it, nothing, and the

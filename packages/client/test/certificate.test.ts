@@ -1,5 +1,6 @@
-import { CertificateError, certificateFailure, createRcsClient } from '@rcs/client';
+import { CertificateError, createRcsClient } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
+import { certificateFailure } from '../src/certificate.js';
 import { API_KEY, SESSION_ID } from './helpers.js';
 
 // Issue 15 item 4: a certificate error is final (not retried) and says what to do.

@@ -1,4 +1,4 @@
-import { type Anomaly, runPages } from '@rcs/client';
+import { type Anomaly, runPages } from '@rcs/client/internal';
 import pLimit from 'p-limit';
 import { describe, expect, it } from 'vitest';
 

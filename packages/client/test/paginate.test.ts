@@ -1,5 +1,6 @@
-import { DEFAULT_DEDUPE_WINDOW, type Page, paginate, RcsError } from '@rcs/client';
+import { type Page, paginate, RcsError } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_DEDUPE_WINDOW } from '../src/paginate.js';
 
 type Rec = { id: string };
 

@@ -1,4 +1,5 @@
-import { createRcsClient, isLoopbackHost, type RcsClientOptions, RcsError } from '@rcs/client';
+import { createRcsClient, type RcsClientOptions, RcsError } from '@rcs/client';
+import { isLoopbackHost } from '@rcs/client/internal';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

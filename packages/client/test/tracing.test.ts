@@ -9,7 +9,8 @@ import {
   SimpleSpanProcessor,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
-import { createRcsClient, makeRedactor } from '@rcs/client';
+import { createRcsClient } from '@rcs/client';
+import { makeRedactor } from '@rcs/client/internal';
 import { openTelemetry } from '@rcs/client/otel';
 import { type AnswerRecord, type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { ConnectionError, createRcsClient, makeRedactor, RcsError } from '@rcs/client';
+import { ConnectionError, createRcsClient, RcsError } from '@rcs/client';
+import { makeRedactor } from '@rcs/client/internal';
 import { describe, expect, it } from 'vitest';
 import { createRatePacer } from '../src/adaptive-rate.js';
 import { API_KEY, expectCutFrom, paced, SESSION_ID, sessionFixture } from './helpers.js';

@@ -1,5 +1,5 @@
 /**
- * The public API: an export run for a Node program, as `rcs export` runs it (cli.md, EXPORT.md).
+ * The public API: an export run for a Node program, as `rcs export` runs it (cli.md, FORMATS.md).
  * Both functions check every option before the first request and reject bad input with an
  * ExportUsageError; a failure of one export is a ResourceExportError naming it (its `cause` is
  * the SDK's error, the disk's, …), a list that changed while it was read an ExportIntegrityError
@@ -21,7 +21,7 @@ import {
   type RequestCounts,
 } from './run.js';
 
-/** The options of both functions but where the files go. */
+/** The options of exportResources but where the files go. */
 export type ExportSettings = Omit<ExportOptions, 'out' | 'resources'>;
 
 interface Common {
@@ -76,7 +76,7 @@ async function clientOf(client: Common['client']): Promise<ExportClient> {
 export async function exportResources(options: ExportResourcesOptions): Promise<ExportResult> {
   const plan = planExport({ ...options, resources: options.resources ?? ['all'] });
   if (plan.dir === undefined) {
-    throw usageError('out "-" is standard output; use exportResourceToStream for a stream');
+    throw usageError('`out` - is standard output; use exportResourceToStream for a stream');
   }
   const dir = plan.dir;
   const signal = options.signal ?? new AbortController().signal;
@@ -94,7 +94,10 @@ export async function exportResources(options: ExportResourcesOptions): Promise<
   return { dir, manifest };
 }
 
-export interface ExportStreamOptions extends ExportSettings, Common {
+/** The settings that apply to a stream: no change tracking, which needs a directory. */
+export type StreamSettings = Omit<ExportSettings, 'changes' | 'ack' | 'full'>;
+
+export interface ExportStreamOptions extends StreamSettings, Common {
   /** The one export to stream (`users`, `real-call-sessions`, …). */
   resource: string;
   /** Where its bytes go, with backpressure (a Node Writable: `process.stdout`, a file stream). */

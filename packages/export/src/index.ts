@@ -4,7 +4,7 @@
  * exact or not at all (atomic commit, a manifest, change tracking). See README.md.
  */
 export { ChangesStateError } from './changes/changes.js';
-export { ExportUsageError } from './errors.js';
+export { ExportError, ExportUsageError } from './errors.js';
 export {
   type ExportResourcesOptions,
   type ExportResult,
@@ -13,6 +13,7 @@ export {
   exportResources,
   exportResourceToStream,
   type StreamResult,
+  type StreamSettings,
 } from './export-resources.js';
 export { writeFileAtomically } from './files/atomic-file.js';
 export { ExportLockedError } from './files/lock.js';

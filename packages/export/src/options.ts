@@ -1,7 +1,7 @@
 /**
  * The options of an export run (cli.md `rcs export`) and their validation. Bad input is rejected
- * before any request with an ExportUsageError naming what is wrong, in the words of the CLI's
- * flags (`--format`, `--out`), which the library's options mirror one for one.
+ * before any request with an ExportUsageError naming the option that is wrong as this library
+ * takes it (`format`, `concurrency`); `rcs` maps those names to its flags (`--format`).
  */
 
 import { EXPORT_TABLE, type ExportEntry } from '@rcs/client';
@@ -41,7 +41,7 @@ export interface ExportOptions {
   compression?: ParquetCompression | undefined;
   /**
    * `--ack RUN`: the run the consumer applied last; the changes go from its snapshot
-   * (EXPORT.md "The change contract").
+   * (FORMATS.md "The change contract").
    */
   ack?: string | undefined;
   /** `--full`: compare with no earlier run (every record an insert). */
@@ -99,10 +99,10 @@ export interface ExportPlan {
 const NAMES = EXPORT_TABLE.map((e) => e.resource).join(', ');
 
 /** A whole-number option, or its default when not given. */
-function wholeNumber(flag: string, value: number | undefined, fallback: number, max: number) {
+function wholeNumber(option: string, value: number | undefined, fallback: number, max: number) {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 1 || value > max) {
-    throw usageError(`${flag} must be an integer from 1 to ${max}, got ${String(value)}`);
+    throw usageError(`\`${option}\` must be an integer from 1 to ${max}, got ${String(value)}`);
   }
   return value;
 }
@@ -127,35 +127,37 @@ export function planExport(options: ExportOptions): ExportPlan {
 
   const format = options.format ?? 'jsonl';
   if (format !== 'jsonl' && format !== 'csv' && format !== 'parquet') {
-    throw usageError(`--format must be jsonl, csv or parquet, got "${String(format)}"`);
+    throw usageError(`\`format\` must be jsonl, csv or parquet, got "${String(format)}"`);
   }
   const csvRaw = options.csvRaw ?? false;
   const bom = options.bom ?? false;
   if (format !== 'csv' && (csvRaw || bom)) {
     throw usageError(
-      `${csvRaw ? '--csv-raw' : '--bom'} applies to --format csv only (${format === 'jsonl' ? 'JSONL is UTF-8 without a BOM' : 'Parquet is typed and binary'})`,
+      `\`${csvRaw ? 'csvRaw' : 'bom'}\` applies to \`format\` csv only (${format === 'jsonl' ? 'JSONL is UTF-8 without a BOM' : 'Parquet is typed and binary'})`,
     );
   }
   const concurrency = wholeNumber(
-    '--concurrency',
+    'concurrency',
     options.concurrency,
     DEFAULT_EXPORT_CONCURRENCY,
     MAX_CONCURRENCY,
   );
-  const rowGroup = (flag: string, value: number | undefined, fallback: number, max: number) => {
+  const rowGroup = (option: string, value: number | undefined, fallback: number, max: number) => {
     if (value !== undefined && format !== 'parquet') {
-      throw usageError(`${flag} applies to --format parquet only (row groups are Parquet's)`);
+      throw usageError(
+        `\`${option}\` applies to \`format\` parquet only (row groups are Parquet's)`,
+      );
     }
-    return wholeNumber(flag, value, fallback, max);
+    return wholeNumber(option, value, fallback, max);
   };
   const rowGroupRows = rowGroup(
-    '--row-group-rows',
+    'rowGroupRows',
     options.rowGroupRows,
     DEFAULT_ROW_GROUP_ROWS,
     MAX_ROW_GROUP_ROWS,
   );
   const rowGroupBytes = rowGroup(
-    '--row-group-bytes',
+    'rowGroupBytes',
     options.rowGroupBytes,
     DEFAULT_ROW_GROUP_BYTES,
     MAX_ROW_GROUP_BYTES,
@@ -164,11 +166,13 @@ export function planExport(options: ExportOptions): ExportPlan {
   if (options.compression !== undefined) {
     if (format !== 'parquet') {
       throw usageError(
-        '--compression applies to --format parquet only (the pages of a Parquet file)',
+        '`compression` applies to `format` parquet only (the pages of a Parquet file)',
       );
     }
     if (!PARQUET_COMPRESSIONS.includes(compression)) {
-      throw usageError(`--compression must be snappy, zstd or none, got "${String(compression)}"`);
+      throw usageError(
+        `\`compression\` must be snappy, zstd or none, got "${String(compression)}"`,
+      );
     }
     const unavailable = compressionUnavailable(compression);
     if (unavailable) throw usageError(unavailable);
@@ -176,32 +180,34 @@ export function planExport(options: ExportOptions): ExportPlan {
   const archived = options.archived;
   if (archived !== undefined) {
     if (archived !== 'include' && archived !== 'only') {
-      throw usageError(`--archived must be include or only (D8), got "${String(archived)}"`);
+      throw usageError(`\`archived\` must be include or only, got "${String(archived)}"`);
     }
     if (!entries.some((e) => e.resource === 'tracks')) {
-      throw usageError('--archived applies to the tracks export only (D8); add tracks or all');
+      // D8: only the tracks export has archived records.
+      throw usageError('`archived` applies to the tracks export only; add tracks or all');
     }
   }
   const out = options.out === undefined || options.out === '' ? DEFAULT_OUT_DIR : options.out;
   if (out === '-' && entries.length !== 1) {
     throw usageError(
-      `--out - streams exactly one export to stdout, but ${entries.length} were named; pick one, or write to a directory`,
+      `\`out\` - streams exactly one export to stdout, but ${entries.length} were named; pick one, or write to a directory`,
     );
   }
   const changes = options.changes ?? false;
   if (changes && out === '-') {
+    // D27: the previous run's state lives in the output directory.
     throw usageError(
-      '--changes compares with the previous run kept in the output directory (D27); it needs --out DIR, not -',
+      '`changes` compares with the previous run kept in the output directory; it needs `out` DIR, not -',
     );
   }
   const ack = options.ack;
   const full = options.full ?? false;
   if ((ack !== undefined || full) && !changes) {
-    throw usageError(`${full ? '--full' : '--ack'} applies to --changes only`);
+    throw usageError(`\`${full ? 'full' : 'ack'}\` applies to \`changes\` only`);
   }
   if (ack !== undefined && full) {
     throw usageError(
-      '--ack and --full contradict each other: --full compares with no earlier run, --ack with the run named',
+      '`ack` and `full` contradict each other: `full` compares with no earlier run, `ack` with the run named',
     );
   }
   const force = options.force ?? false;
@@ -212,7 +218,7 @@ export function planExport(options: ExportOptions): ExportPlan {
   }
   if (ack !== undefined && !isRunId(ack)) {
     throw usageError(
-      `--ack takes a run id as the manifest's changes.runId gives it (like 20261125T204512Z-3fa9c1), got "${ack}"`,
+      `\`ack\` takes a run id as the manifest's changes.runId gives it (like 20261125T204512Z-3fa9c1), got "${ack}"`,
     );
   }
   return {

@@ -11,8 +11,10 @@
  *   while pages bring new records, at most to twice the announced pages);
  * - fewer or more records written than `meta.total` at the start and at the end.
  */
-import { type Limiter, type Page, type PageBody, runPages } from '@rcs/client';
+import type { Page, PageBody, PageMeta } from '@rcs/client';
+import { type Limiter, runPages } from '@rcs/client/internal';
 import { IdSet } from './changes/id-set.js';
+import { ExportError } from './errors.js';
 import type { ApiRecord } from './formats/encoders.js';
 
 /** One page as the export reads it: the client's page of records with ids. */
@@ -28,7 +30,7 @@ export type PageLister = (
   signal: AbortSignal,
 ) => Promise<PageBody<unknown>>;
 
-export type { Limiter } from '@rcs/client';
+export type { Limiter } from '@rcs/client/internal';
 
 interface PageInfo {
   page: number;
@@ -66,7 +68,7 @@ export interface PagerResult {
 }
 
 /** The export was read but is not provably exact (D9). Exit 1 unless `--allow-drift`. */
-export class ExportIntegrityError extends Error {
+export class ExportIntegrityError extends ExportError {
   override name = 'ExportIntegrityError';
   readonly resource: string;
   constructor(resource: string, message: string) {

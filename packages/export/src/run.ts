@@ -16,6 +16,7 @@ import { baseOf, committedChanges, filtersOf, snapshotsToKeep } from './changes/
 import { type ChangesResult, ChangeTracker } from './changes/changes.js';
 import { newRunId } from './changes/run-id.js';
 import { pruneSnapshots } from './changes/state-file.js';
+import { ExportError } from './errors.js';
 import { syncDirectory, writeFileAtomically } from './files/atomic-file.js';
 import { acquireExportLock } from './files/lock.js';
 import {
@@ -112,7 +113,7 @@ function listerFor(client: ExportClient, entry: ExportEntry, plan: ExportPlan) {
 }
 
 /** A failure of one export (the service, the network, the disk), naming which of the nine. */
-export class ResourceExportError extends Error {
+export class ResourceExportError extends ExportError {
   override name = 'ResourceExportError';
   constructor(
     readonly resource: string,
@@ -267,7 +268,7 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
 
     // Every export is complete, exact (or accepted drift) and verified: make them visible.
     // The data and change files first; the change state moves only with the manifest's rename
-    // below, the one commit point of the run (EXPORT.md "The change contract"): a crash before
+    // below, the one commit point of the run (FORMATS.md "The change contract"): a crash before
     // it leaves the committed state of the previous run, after it this run's.
     deps.signal.throwIfAborted();
     await lock.assertHeld();

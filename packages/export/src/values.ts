@@ -14,11 +14,12 @@
  * +inf, and Date would roll 2026-02-30 over to 2026-03-02.
  */
 import type { ExportResource } from '@rcs/client';
+import { ExportError } from './errors.js';
 import type { ApiRecord } from './formats/encoders.js';
 import { recordShapeOf } from './formats/parquet-schema.js';
 import type { FieldShape } from './shape.js';
 
-export class ImpossibleValueError extends Error {
+export class ImpossibleValueError extends ExportError {
   override name = 'ImpossibleValueError';
 }
 

@@ -67,10 +67,10 @@ describe('exportResources', () => {
   });
 
   it.each([
-    [{ format: 'xml' as 'csv' }, /--format must be jsonl, csv or parquet, got "xml"/],
+    [{ format: 'xml' as 'csv' }, /`format` must be jsonl, csv or parquet, got "xml"/],
     [{ resources: ['userz'] }, /unknown export "userz"/],
-    [{ rowGroupRows: 10 }, /--row-group-rows applies to --format parquet only/],
-    [{ format: 'parquet' as const, rowGroupBytes: 0 }, /--row-group-bytes must be an integer/],
+    [{ rowGroupRows: 10 }, /`rowGroupRows` applies to `format` parquet only/],
+    [{ format: 'parquet' as const, rowGroupBytes: 0 }, /`rowGroupBytes` must be an integer/],
     [{ out: '-', resources: ['users'] }, /use exportResourceToStream/],
   ])('rejects %o before it makes the client', async (over, message) => {
     let made = false;

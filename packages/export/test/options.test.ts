@@ -30,10 +30,10 @@ describe('planExport', () => {
     expect(planExport({ ...base, changes: true, ack })).toMatchObject({ ack, full: false });
     expect(planExport({ ...base, changes: true, full: true })).toMatchObject({ full: true });
     const refused: [Partial<ExportOptions>, RegExp][] = [
-      [{ ack }, /--ack applies to --changes only/],
-      [{ full: true }, /--full applies to --changes only/],
-      [{ changes: true, ack, full: true }, /--ack and --full contradict/],
-      [{ changes: true, ack: 'last-night' }, /--ack takes a run id .*got "last-night"/],
+      [{ ack }, /`ack` applies to `changes` only/],
+      [{ full: true }, /`full` applies to `changes` only/],
+      [{ changes: true, ack, full: true }, /`ack` and `full` contradict/],
+      [{ changes: true, ack: 'last-night' }, /`ack` takes a run id .*got "last-night"/],
     ];
     for (const [options, message] of refused) {
       expect(() => planExport({ ...base, ...options })).toThrow(message);
@@ -55,10 +55,10 @@ describe('planExport', () => {
   it.each([
     [{ resources: [] }, /name what to export/],
     [{ resources: ['users', 'sesions'] }, /unknown export "sesions"/],
-    [{ csvRaw: true }, /--csv-raw applies to --format csv only/],
+    [{ csvRaw: true }, /`csvRaw` applies to `format` csv only/],
     [{ concurrency: 65 }, /from 1 to 64, got 65/],
     [{ concurrency: 2.5 }, /got 2\.5/],
-    [{ archived: 'all' as 'only' }, /--archived must be include or only/],
+    [{ archived: 'all' as 'only' }, /`archived` must be include or only/],
   ])('rejects %o', (over, message) => {
     expect(() => planExport({ ...base, ...over })).toThrow(ExportUsageError);
     expect(() => planExport({ ...base, ...over })).toThrow(message);
@@ -76,45 +76,45 @@ describe('planExport: each bad input, in words', () => {
   const NINE = EXPORT_TABLE.map((e) => e.resource).join(', ');
   it.each([
     [{ resources: ['a', 'b'] }, `unknown export "a", "b"; the exports are: ${NINE} (or all)`],
-    [{ bom: true }, '--bom applies to --format csv only (JSONL is UTF-8 without a BOM)'],
+    [{ bom: true }, '`bom` applies to `format` csv only (JSONL is UTF-8 without a BOM)'],
     [
       { format: 'parquet' as const, csvRaw: true },
-      '--csv-raw applies to --format csv only (Parquet is typed and binary)',
+      '`csvRaw` applies to `format` csv only (Parquet is typed and binary)',
     ],
-    [{ concurrency: 0 }, '--concurrency must be an integer from 1 to 64, got 0'],
-    [{ concurrency: 65 }, '--concurrency must be an integer from 1 to 64, got 65'],
+    [{ concurrency: 0 }, '`concurrency` must be an integer from 1 to 64, got 0'],
+    [{ concurrency: 65 }, '`concurrency` must be an integer from 1 to 64, got 65'],
     [
       { format: 'parquet' as const, rowGroupRows: 100_000_001 },
-      '--row-group-rows must be an integer from 1 to 100000000, got 100000001',
+      '`rowGroupRows` must be an integer from 1 to 100000000, got 100000001',
     ],
     [
       { format: 'parquet' as const, rowGroupBytes: 1.5 },
-      '--row-group-bytes must be an integer from 1 to 1073741824, got 1.5',
+      '`rowGroupBytes` must be an integer from 1 to 1073741824, got 1.5',
     ],
     [
       { format: 'csv' as const, rowGroupBytes: 10 },
-      "--row-group-bytes applies to --format parquet only (row groups are Parquet's)",
+      "`rowGroupBytes` applies to `format` parquet only (row groups are Parquet's)",
     ],
     [
       { format: 'jsonl' as const, compression: 'zstd' as const },
-      '--compression applies to --format parquet only (the pages of a Parquet file)',
+      '`compression` applies to `format` parquet only (the pages of a Parquet file)',
     ],
     [
       { format: 'parquet' as const, compression: 'gzip' as 'zstd' },
-      '--compression must be snappy, zstd or none, got "gzip"',
+      '`compression` must be snappy, zstd or none, got "gzip"',
     ],
-    [{ archived: 'some' as 'only' }, '--archived must be include or only (D8), got "some"'],
+    [{ archived: 'some' as 'only' }, '`archived` must be include or only, got "some"'],
     [
       { resources: ['users'], archived: 'include' as const },
-      '--archived applies to the tracks export only (D8); add tracks or all',
+      '`archived` applies to the tracks export only; add tracks or all',
     ],
     [
       { resources: ['users', 'teams'], out: '-' },
-      '--out - streams exactly one export to stdout, but 2 were named; pick one, or write to a directory',
+      '`out` - streams exactly one export to stdout, but 2 were named; pick one, or write to a directory',
     ],
     [
       { resources: ['users'], out: '-', changes: true },
-      '--changes compares with the previous run kept in the output directory (D27); it needs --out DIR, not -',
+      '`changes` compares with the previous run kept in the output directory; it needs `out` DIR, not -',
     ],
   ])('%o', (over, message) => {
     expect(() => planExport({ ...base, ...over })).toThrow(

@@ -1,4 +1,4 @@
-import { readBounded } from '@rcs/client';
+import { readBounded } from '@rcs/client/internal';
 import { ProblemError, validationFailed } from './problem.js';
 
 /** D2: request bodies over 1 MiB are refused with 413 before parsing. */

@@ -5,6 +5,7 @@
  */
 import {
   type ExportOptions as EngineOptions,
+  ExportError,
   ExportIntegrityError,
   ExportLockedError,
   type ExportProgressEvent,
@@ -53,9 +54,22 @@ function engineOptions({ timeout: _network, ...options }: ExportOptions): Engine
   };
 }
 
+/**
+ * The engine names its options between backticks (`format`, `rowGroupRows`); a user of `rcs`
+ * reads its flags there (`--format`, `--row-group-rows`).
+ */
+function withFlags(message: string): string {
+  return message.replace(
+    /`([a-z][A-Za-z]*)`/g,
+    (_m, option: string) => `--${option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
+  );
+}
+
 /** Bad input found by the engine is a usage error (exit 2), like the CLI's own. */
 function asCliError(error: unknown): unknown {
-  return error instanceof ExportUsageError ? new CliError(EXIT.usage, error.message) : error;
+  return error instanceof ExportUsageError
+    ? new CliError(EXIT.usage, withFlags(error.message))
+    : error;
 }
 
 function summary(manifest: Manifest): string {
@@ -211,6 +225,10 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
     }
     if (error instanceof ExportLockedError) {
       ctx.error(`export: ${safeLine(error.message)}`);
+      return EXIT.failure;
+    }
+    if (error instanceof ExportError) {
+      ctx.error(`${what} failed: ${safeLine(withFlags(error.message))}${where}`);
       return EXIT.failure;
     }
     if (error instanceof CliError) {

@@ -10,7 +10,8 @@
  * variables themselves).
  */
 
-import { isLoopbackHost, RcsError, RequestNotSentError } from '@rcs/client';
+import { RcsError, RequestNotSentError } from '@rcs/client';
+import { isLoopbackHost } from '@rcs/client/internal';
 import { Agent, type Dispatcher, Pool, ProxyAgent, fetch as undiciFetch } from 'undici';
 import {
   classifyFailure,

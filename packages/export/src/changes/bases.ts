@@ -1,6 +1,6 @@
 /**
  * Which run each export of a `--changes` run compares with (its base), and what stays committed
- * (EXPORT.md "The change contract", D27):
+ * (FORMATS.md "The change contract", D27):
  *
  * - `--ack RUN`: RUN, the run the consumer applied last (it records the run id in the same
  *   transaction as the load), so a load that failed or never happened is never skipped.
@@ -62,7 +62,7 @@ export async function baseOf(
   );
   if (hasLegacy) {
     throw new ChangesStateError(
-      `${legacy} was written by an earlier rcs and cannot prove its integrity; run with --full to start over (every record an insert; reload the tables), then delete it`,
+      `${legacy} was written by an earlier rcs and cannot prove its integrity; run with \`full\` to start over (every record an insert; reload the tables), then delete it`,
     );
   }
   return undefined;

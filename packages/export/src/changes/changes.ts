@@ -1,7 +1,7 @@
 /**
  * `--changes` (D27): `DIR/<resource>.changes.jsonl`, what was inserted, updated and deleted since
  * the run this one compares with (its base: the run named by `--ack`, else the last committed
- * run; EXPORT.md "The change contract"), one line per record in id order:
+ * run; FORMATS.md "The change contract"), one line per record in id order:
  * `{"op":"insert"|"update"|"delete","id":…,"record":{…}}` (no `record` for a delete).
  *
  * The states it compares are snapshots (state-file.ts): compact (an id and a hash per record,
@@ -489,7 +489,7 @@ export class ChangeTracker {
   #textOf(entry: Entry): string {
     if (entry.record !== undefined) return entry.record;
     throw new Error(
-      `${this.resource}: record ${entry.idJson} changed, but its content hash matched a record of run ${this.#options.base} and its text was not kept; run again with --full`,
+      `${this.resource}: record ${entry.idJson} changed, but its content hash matched a record of run ${this.#options.base} and its text was not kept; run again with \`full\``,
     );
   }
 

@@ -1,5 +1,5 @@
 /**
- * The id of one `--changes` run (EXPORT.md "The change contract"): the UTC time it started and a
+ * The id of one `--changes` run (FORMATS.md "The change contract"): the UTC time it started and a
  * random tag, `20261125T204512Z-3fa9c1`. Ids sort in time order; the tag keeps two runs of the
  * same second apart. A consumer records the id of the run it applied and names it with `--ack`.
  */

@@ -1,5 +1,5 @@
 /**
- * A change state snapshot (D27, EXPORT.md "The change contract"): what one `--changes` run saw of
+ * A change state snapshot (D27, FORMATS.md "The change contract"): what one `--changes` run saw of
  * one export, `DIR/.<resource>.changes-state.<runId>`, which a later run compares with.
  *
  * It proves its own integrity (issue 25): a header of fixed size records the export, the run,
@@ -17,6 +17,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { type FileHandle, open, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { ExportError } from '../errors.js';
 import { FILE_MODE } from '../files/atomic-file.js';
 
 const STATE_VERSION = 2;
@@ -48,14 +49,14 @@ export function legacyStateFileOf(resource: string): string {
   return `.${resource}.changes-state`;
 }
 
-export class ChangesStateError extends Error {
+export class ChangesStateError extends ExportError {
   override name = 'ChangesStateError';
 }
 
-const FULL_FIX = 'run with --full to start over (every record an insert; reload the tables)';
+const FULL_FIX = 'run with `full` to start over (every record an insert; reload the tables)';
 
 function filtersText(filters: StateFilters): string {
-  return filters.archived ? `--archived ${filters.archived}` : 'no filter';
+  return filters.archived ? `\`archived\` ${filters.archived}` : 'no filter';
 }
 
 /** Writes a snapshot: the body line by line, then the header in place; `finish` fsyncs. */

@@ -37,6 +37,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { link, lstat, lutimes, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ExportError } from '../errors.js';
 import { FILE_MODE, PARTIAL_SUFFIX } from './atomic-file.js';
 import { createExclusive, openForReading } from './safe-open.js';
 
@@ -73,7 +74,7 @@ interface Seen {
   identity: string;
 }
 
-export class ExportLockedError extends Error {
+export class ExportLockedError extends ExportError {
   override name = 'ExportLockedError';
 }
 

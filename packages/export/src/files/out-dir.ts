@@ -19,7 +19,7 @@ const REASONS: Record<string, string> = {
 };
 
 function refuse(dir: string, why: string): Error {
-  return usageError(`--out ${dir}: cannot use it as the output directory (${why})`);
+  return usageError(`\`out\` ${dir}: cannot use it as the output directory (${why})`);
 }
 
 function reasonOf(error: unknown): string {

@@ -1,5 +1,5 @@
 /**
- * From one API record to the cells of one CSV row (mapping: EXPORT.md, columns: columns.ts).
+ * From one API record to the cells of one CSV row (mapping: FORMATS.md, columns: columns.ts).
  *
  * - `null` and absent properties: an empty cell (CSV has no null; JSONL keeps the distinction);
  * - strings as they are, numbers in JavaScript's shortest round-trip form, booleans as

@@ -4,7 +4,7 @@
  * which also give the Parquet schema and, being the schema's properties in order, the JSON shape.
  * Columns follow the schema's property order, never the order of whatever record comes first.
  *
- * Mapping (documented in packages/cli/EXPORT.md):
+ * Mapping (documented in packages/export/FORMATS.md):
  * - a nested object is flattened into dotted columns (`analysis.score`);
  * - an array (of scalars or of objects) is one column holding JSON text;
  * - every property of the schema is a column, optional ones included (empty when absent).

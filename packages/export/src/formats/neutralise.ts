@@ -10,7 +10,7 @@
  * a quote would turn a score into text. The full-width forms (＝＋－＠) are treated like the ASCII
  * ones because some spreadsheets normalise them.
  *
- * `--csv-raw` skips this, for loaders that want the exact values (document: EXPORT.md).
+ * `--csv-raw` skips this, for loaders that want the exact values (document: FORMATS.md).
  */
 
 const FORMULA_START = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;

@@ -29,5 +29,5 @@ export function nodeZstd(): Compress | undefined {
 /** Why a compression cannot be written by this Node, or undefined when it can. */
 export function compressionUnavailable(compression: ParquetCompression): string | undefined {
   if (compression !== 'zstd' || nodeZstd()) return undefined;
-  return `--compression zstd needs Node 22.15 or later (zstd in node:zlib); this is Node ${process.versions.node}`;
+  return `\`compression\` zstd needs Node 22.15 or later (zstd in node:zlib); this is Node ${process.versions.node}`;
 }

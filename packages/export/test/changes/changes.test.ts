@@ -325,7 +325,7 @@ describe('ChangeTracker', () => {
       expect(error, message.source).toBeInstanceOf(ChangesStateError);
       expect((error as Error).message).toMatch(message);
       expect((error as Error).message).toContain(state);
-      expect((error as Error).message).toMatch(/run with --full to start over/);
+      expect((error as Error).message).toMatch(/run with `full` to start over/);
       // Refused: the state on disk is the damaged one, and no new snapshot was left behind.
       expect(await readFile(state, 'utf8')).toBe(text);
       expect((await readdir(dir)).filter((f) => f.includes('changes-state'))).toEqual([stateOf()]);
@@ -340,7 +340,7 @@ describe('ChangeTracker', () => {
     await commit(first);
     const second = trackerOf('tracks', { filters: { archived: 'only' } });
     expect(String(await refusal(second, []))).toMatch(
-      /taken with --archived include, this run lists tracks with --archived only.*--full/,
+      /taken with `archived` include, this run lists tracks with `archived` only.*`full`/,
     );
     await second.discard();
   });
@@ -361,7 +361,7 @@ describe('ChangeTracker', () => {
     committed = '20250101T000000Z-000000';
     const tracker = trackerOf('users');
     expect(String(await refusal(tracker, base))).toMatch(
-      /changes-state\.20250101T000000Z-000000 is missing.*pruned or never committed.*--full/,
+      /changes-state\.20250101T000000Z-000000 is missing.*pruned or never committed.*`full`/,
     );
     await tracker.discard();
   });
@@ -408,7 +408,7 @@ describe('ChangeTracker', () => {
       await writer.finish({ resource: 'users', runId: committed, filters: {} });
       const tracker = trackerOf('users', batchBytes ? { batchBytes } : {});
       expect(String(await refusal(tracker, [user('b', 'new'), user('c', 'new')]))).toMatch(
-        /users: record "b" changed, but its content hash matched a record of run 20250101T000000Z-000000 and its text was not kept; run again with --full/,
+        /users: record "b" changed, but its content hash matched a record of run 20250101T000000Z-000000 and its text was not kept; run again with `full`/,
       );
       expect(tracker.runs).toBe(batchBytes ? 1 : 0);
       await tracker.discard();

@@ -181,7 +181,7 @@ describe('change state file', () => {
       const error = await readError(path);
       expect(error.name).toBe('ChangesStateError');
       expect(error.message).toBe(
-        `${path} is missing: the change state of run r1 was pruned or never committed in this directory; run with --full to start over (every record an insert; reload the tables)`,
+        `${path} is missing: the change state of run r1 was pruned or never committed in this directory; run with \`full\` to start over (every record an insert; reload the tables)`,
       );
     });
 
@@ -196,7 +196,7 @@ describe('change state file', () => {
       const path = await writeState(['a', 'b']);
       await truncate(path, 100);
       expect((await readError(path)).message).toBe(
-        `${path} is damaged (no complete header); run with --full to start over (every record an insert; reload the tables)`,
+        `${path} is damaged (no complete header); run with \`full\` to start over (every record an insert; reload the tables)`,
       );
       await truncate(path, 0);
       expect((await readError(path)).message).toContain(`${path} is damaged (empty)`);
@@ -221,7 +221,7 @@ describe('change state file', () => {
       const path = await writeState(['a', 'b']);
       await editHeader(path, edit);
       expect((await readError(path)).message).toBe(
-        `${path} is damaged (not a change state header); run with --full to start over (every record an insert; reload the tables)`,
+        `${path} is damaged (not a change state header); run with \`full\` to start over (every record an insert; reload the tables)`,
       );
     });
 
@@ -229,14 +229,14 @@ describe('change state file', () => {
       const path = await writeState(['a']);
       await editHeader(path, (line) => line.replace(' 2 ', ' 1 '));
       expect((await readError(path)).message).toBe(
-        `${path} was written by an earlier rcs and cannot prove its integrity; run with --full to start over (every record an insert; reload the tables)`,
+        `${path} was written by an earlier rcs and cannot prove its integrity; run with \`full\` to start over (every record an insert; reload the tables)`,
       );
     });
 
     it('the state of another export', async () => {
       const path = await writeState(['a'], { resource: 'users', runId: 'r1', filters: {} });
       expect((await readError(path, TRACKS)).message).toBe(
-        `${path} is the change state of another export ("users", not tracks); run with --full to start over (every record an insert; reload the tables)`,
+        `${path} is the change state of another export ("users", not tracks); run with \`full\` to start over (every record an insert; reload the tables)`,
       );
     });
 
@@ -244,23 +244,23 @@ describe('change state file', () => {
       const path = await writeState(['a']);
       const error = await readError(path, { ...TRACKS, runId: 'r2' });
       expect(error.message).toBe(
-        `${path} holds run "r1", not r2 as its name says; run with --full to start over (every record an insert; reload the tables)`,
+        `${path} holds run "r1", not r2 as its name says; run with \`full\` to start over (every record an insert; reload the tables)`,
       );
     });
 
     it.each([
-      [{}, { archived: 'only' as const }, 'no filter', '--archived only'],
-      [{ archived: 'only' as const }, {}, '--archived only', 'no filter'],
+      [{}, { archived: 'only' as const }, 'no filter', '`archived` only'],
+      [{ archived: 'only' as const }, {}, '`archived` only', 'no filter'],
       [
         { archived: 'include' as const },
         { archived: 'only' as const },
-        '--archived include',
-        '--archived only',
+        '`archived` include',
+        '`archived` only',
       ],
     ])('a state taken with other filters (%j, this run %j)', async (was, now, wasText, nowText) => {
       const path = await writeState(['a'], { ...TRACKS, filters: was });
       expect((await readError(path, { ...TRACKS, filters: now })).message).toBe(
-        `${path} was taken with ${wasText}, this run lists tracks with ${nowText}: comparing them would report the records of one listing as deleted from the other; run with --full to start over (every record an insert; reload the tables)`,
+        `${path} was taken with ${wasText}, this run lists tracks with ${nowText}: comparing them would report the records of one listing as deleted from the other; run with \`full\` to start over (every record an insert; reload the tables)`,
       );
     });
 
@@ -291,7 +291,7 @@ describe('change state file', () => {
       const path = await writeState(['a', 'b']);
       await editHeaderJson(path, edit);
       expect((await readError(path)).message).toBe(
-        `${path} is damaged (header without count and checksum); run with --full to start over (every record an insert; reload the tables)`,
+        `${path} is damaged (header without count and checksum); run with \`full\` to start over (every record an insert; reload the tables)`,
       );
     });
 
@@ -303,7 +303,7 @@ describe('change state file', () => {
         Buffer.byteLength(text.slice(0, text.lastIndexOf('\n', text.length - 2) + 1)),
       );
       expect((await readError(path)).message).toBe(
-        `${path} is damaged (2 records where its header says 3: truncated or appended to); run with --full to start over (every record an insert; reload the tables)`,
+        `${path} is damaged (2 records where its header says 3: truncated or appended to); run with \`full\` to start over (every record an insert; reload the tables)`,
       );
     });
 
@@ -328,7 +328,7 @@ describe('change state file', () => {
       const text = await readFile(path, 'utf8');
       await writeFile(path, text.replace(hashOf('b'), hashOf('B')));
       expect((await readError(path)).message).toBe(
-        `${path} is damaged (its checksum does not match its records: edited); run with --full to start over (every record an insert; reload the tables)`,
+        `${path} is damaged (its checksum does not match its records: edited); run with \`full\` to start over (every record an insert; reload the tables)`,
       );
     });
 
@@ -364,7 +364,7 @@ describe('change state file', () => {
     ])('ids %s', async (_, ids) => {
       const path = await writeState(ids);
       expect((await readError(path)).message).toBe(
-        `${path} is damaged (line 4: ids out of order); run with --full to start over (every record an insert; reload the tables)`,
+        `${path} is damaged (line 4: ids out of order); run with \`full\` to start over (every record an insert; reload the tables)`,
       );
     });
   });

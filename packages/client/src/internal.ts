@@ -1,0 +1,17 @@
+/**
+ * `@rcs/client/internal`: plumbing the client shares with its sibling packages (the mock, the
+ * export engine, the `rcs` command), published so that they import it through the package's
+ * `exports` rather than its files. Not for users: no semver promise, and it may change in any
+ * release. Everything a user needs is in `@rcs/client` (README.md).
+ */
+export { readBounded } from './bounded-body.js';
+export {
+  type Anomaly,
+  type EngineOptions,
+  type EngineResult,
+  type IdTracker,
+  type Limiter,
+  runPages,
+} from './page-engine.js';
+export { makeRedactor, type Redactor } from './redact.js';
+export { isLoopbackHost } from './transport.js';
