@@ -39,7 +39,7 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
       held,
     );
   } finally {
-    held?.lock.release();
+    held?.lock?.release();
   }
 }
 
@@ -47,7 +47,7 @@ async function lockLedger(
   ctx: CliContext,
   ledgerPath: string,
   ledgerName: string,
-): Promise<{ lock: LedgerLock; waitedFor: LockOwner | undefined }> {
+): Promise<{ lock?: LedgerLock; waitedFor?: LockOwner | undefined; full?: Error }> {
   let waitedFor: LockOwner | undefined;
   const who = (o: LockOwner | undefined) =>
     o ? `pid ${o.pid} on ${safeLine(o.host)}, running since ${safeLine(o.since)}` : 'unknown';
@@ -77,6 +77,9 @@ async function lockLedger(
     if (error instanceof UnsafeFileError) {
       throw new CliError(EXIT.usage, `cannot lock the ledger: ${error.message}`);
     }
+    // A full disk cannot take the lock, nor any ledger line: each file says so (not uploaded).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') return { full: error as Error };
     throw new CliError(
       EXIT.usage,
       `cannot lock the ledger ${ledgerName} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass --ledger FILE in a writable place`,
@@ -93,7 +96,7 @@ async function runLocked(
   > & {
     client: Awaited<ReturnType<CliContext['getClient']>>;
   },
-  held: { waitedFor: LockOwner | undefined } | undefined,
+  held: { waitedFor?: LockOwner | undefined; full?: Error } | undefined,
 ): Promise<number> {
   const { files, items, rejected, rep, concurrency, timeoutMs, client } = plan;
   // D28: the ledger's lines count only for this service and credential.
@@ -103,6 +106,7 @@ async function runLocked(
   try {
     ledger = new Ledger(ledgerPath, service, ctx.redact).load();
     if (!opts.dryRun) ledger.assertWritable();
+    if (held?.full) ledger.refuseWrites(held.full);
   } catch (error) {
     if (error instanceof UnsafeFileError) {
       throw new CliError(EXIT.usage, `cannot use the ledger: ${error.message}`);

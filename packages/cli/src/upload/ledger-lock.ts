@@ -3,9 +3,9 @@ import {
   closeSync,
   constants,
   fstatSync,
-  futimesSync,
   linkSync,
   lstatSync,
+  lutimesSync,
   openSync,
   readFileSync,
   renameSync,
@@ -136,14 +136,16 @@ export class LedgerLock {
   private constructor(
     readonly path: string,
     readonly owner: LockOwner,
-    private readonly fd: number,
     private readonly ino: number,
   ) {
-    // Heartbeat: a lock that keeps changing is not stale, however long the run.
+    // Heartbeat: a lock that keeps changing is not stale, however long the run. By its name, and
+    // only while it is still this run's (no descriptor is kept open: a disk that has to go
+    // read-only can), never through a link (lutimes).
     this.timer = setInterval(() => {
       try {
+        if (lstatSync(this.path).ino !== this.ino) return;
         const now = new Date();
-        futimesSync(this.fd, now, now);
+        lutimesSync(this.path, now, now);
       } catch {
         // A full or vanished disk: the lease will say so to the others.
       }
@@ -193,8 +195,8 @@ export class LedgerLock {
     }
   }
 
-  /** The lock file made whole under a name of its own (`<lock>.<run>`), still open. */
-  private static prepare(path: string, owner: LockOwner): { tmp: string; fd: number } {
+  /** The lock file made whole under a name of its own (`<lock>.<run>`); its inode number. */
+  private static prepare(path: string, owner: LockOwner): { tmp: string; ino: number } {
     const tmp = `${path}.${owner.run}`;
     const fd = openSync(
       tmp,
@@ -203,27 +205,27 @@ export class LedgerLock {
     );
     try {
       writeSync(fd, `${JSON.stringify(owner)}\n`);
-      return { tmp, fd };
+      return { tmp, ino: fstatSync(fd).ino };
     } catch (error) {
-      closeSync(fd);
       unlinkQuietly(tmp);
       throw error;
+    } finally {
+      closeSync(fd);
     }
   }
 
   /** Links a prepared lock to the lock's name: fails (undefined) when a lock is there. */
   private static tryCreate(path: string, owner: LockOwner): LedgerLock | undefined {
-    const { tmp, fd } = LedgerLock.prepare(path, owner);
+    const { tmp, ino } = LedgerLock.prepare(path, owner);
     try {
       linkSync(tmp, path);
     } catch (error) {
-      closeSync(fd);
-      unlinkQuietly(tmp);
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
       throw error;
+    } finally {
+      unlinkQuietly(tmp);
     }
-    unlinkQuietly(tmp);
-    return new LedgerLock(path, owner, fd, fstatSync(fd).ino);
+    return new LedgerLock(path, owner, ino);
   }
 
   /**
@@ -249,7 +251,6 @@ export class LedgerLock {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       } finally {
-        closeSync(mine.fd);
         unlinkQuietly(mine.tmp);
       }
       if (won) {
@@ -266,9 +267,9 @@ export class LedgerLock {
       // Still the lock that was judged stale? Then replace it, in one step.
       const now = look(path);
       if (now === undefined || runOf(now) !== staleRun) return undefined;
-      const { tmp, fd } = LedgerLock.prepare(path, owner);
+      const { tmp, ino } = LedgerLock.prepare(path, owner);
       renameSync(tmp, path);
-      return new LedgerLock(path, owner, fd, fstatSync(fd).ino);
+      return new LedgerLock(path, owner, ino);
     } finally {
       // The lock is no longer the stale one's: these markers serve no one now.
       for (const m of markers) unlinkQuietly(m);
@@ -286,7 +287,6 @@ export class LedgerLock {
     } catch {
       // Gone already.
     }
-    closeSync(this.fd);
   }
 }
 

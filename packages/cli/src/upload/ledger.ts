@@ -117,6 +117,8 @@ export class Ledger {
   readonly unreadableLines: number[] = [];
   /** A crash mid-write can leave the file without its final newline: start on a fresh line. */
   private needsNewline = false;
+  /** Set by refuseWrites: every write throws it. */
+  private writeError: Error | undefined;
   /** Lines in the file, so that the next one's number is known. */
   private lines = 0;
   /**
@@ -221,6 +223,15 @@ export class Ledger {
     return this;
   }
 
+  /**
+   * From now on every write fails with `error`: the run could not take the ledger's lock (a full
+   * disk), so it must write nothing, and so sends nothing (write-ahead).
+   */
+  refuseWrites(error: Error): this {
+    this.writeError = error;
+    return this;
+  }
+
   /** What the ledger says about this text and rep on this run's service (see LedgerMatch). */
   find(sha256: string, rep: string): LedgerMatch | undefined {
     const k = key(sha256, rep);
@@ -302,6 +313,7 @@ export class Ledger {
 
   /** Appends `line` and a newline, fsynced; returns the offset where `line` starts, and its number. */
   private append(line: string): { offset: number; line: number } {
+    if (this.writeError) throw this.writeError;
     const prefix = this.needsNewline ? '\n' : '';
     const fd = openNoFollow(this.path, 'append');
     try {

@@ -5,6 +5,7 @@ import {
   readFileSync,
   statSync,
   symlinkSync,
+  unlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -315,7 +316,17 @@ describe('LedgerLock', () => {
     const after = statSync(`${ledger}.lock`).mtimeMs;
     expect(after).not.toBe(before);
     expect(after).toBe(Date.parse('2026-03-01T01:00:02Z'));
+    // A lock that is no longer this run's (taken over) is left as it is.
+    plant(`${ledger}.lock.other`, owner());
+    const { renameSync } = await import('node:fs');
+    renameSync(`${ledger}.lock.other`, `${ledger}.lock`);
+    const theirs = statSync(`${ledger}.lock`).mtimeMs;
+    vi.setSystemTime(new Date('2026-03-01T02:00:00Z'));
+    vi.advanceTimersByTime(2_000);
+    expect(statSync(`${ledger}.lock`).mtimeMs).toBe(theirs);
     lock.release();
+    expect(existsSync(`${ledger}.lock`)).toBe(true);
+    unlinkSync(`${ledger}.lock`);
     vi.advanceTimersByTime(10_000);
     expect(existsSync(`${ledger}.lock`)).toBe(false);
   });

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +78,16 @@ describe('Ledger write-ahead (issue 11)', () => {
     expect(new Ledger(p, mock).load().find(subject.sha256, subject.rep)?.record.sessionId).toBe(
       '3f2a9c1e-5b7d-4e8f-8a1b-0c2d3e4f5a6b',
     );
+  });
+
+  it('after refuseWrites (no lock on a full disk) nothing is written: the intent throws its error', () => {
+    const p = path();
+    const l = new Ledger(p, mock).load();
+    const full = Object.assign(new Error('no space'), { code: 'ENOSPC' });
+    expect(l.refuseWrites(full)).toBe(l);
+    expect(() => l.intend(subject)).toThrow(full);
+    expect(() => l.record({ ...subject, status: 'failed', error: 'x' })).toThrow(full);
+    expect(existsSync(p)).toBe(false);
   });
 
   it('a long error is shortened to fit, still one line', () => {
