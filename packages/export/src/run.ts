@@ -190,7 +190,7 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
   const trackers = new Map<ExportResource, ChangeTracker>();
   const bases = new Map<ExportResource, string | undefined>();
   // Read under the lock: the committed change state is the one the current manifest names.
-  const committed = plan.changes ? await committedChanges(dir) : undefined;
+  const committed = plan.changes ? await committedChanges(dir, plan) : undefined;
   const runId = newRunId(startedAt);
   const service = deps.client.baseUrl === undefined ? undefined : serviceOf(deps.client.baseUrl);
   try {

@@ -206,10 +206,18 @@ describe('item 6: a lock a new process can judge', () => {
     expect(held.code).toBe(1);
     expect(held.stderr).toMatch(/another rcs export is writing .*pid 1 on old-pod-7f9c/);
     expect(held.stderr).toMatch(/after 120 s without renewal from another host/);
-    const expired = new Date(Date.now() - 10 * 60_000);
-    await utimes(lockOf(dir), expired, expired);
+    // The lease is the one the lock promised (here 1 ms, long past by the time rcs looks),
+    // judged by when the file system last saw it renewed: the mtime its host's clock wrote, an
+    // hour ahead, counts for nothing.
+    await writeFile(
+      lockOf(dir),
+      JSON.stringify({ pid: 1, host: 'old-pod-7f9c', startedAt: '', leaseMs: 1 }),
+    );
+    const ahead = new Date(Date.now() + 3_600_000);
+    await utimes(lockOf(dir), ahead, ahead);
     const taken = await exportAt(mock.url, ['teams', '--out', dir]);
     expect(taken.code, taken.stderr).toBe(0);
+    expect(await readdir(dir)).not.toContain('.rcs-export.lock');
   });
 
   it('a live run keeps the lock (its lease renewed): a second run on the directory is refused', async () => {

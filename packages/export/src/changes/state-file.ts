@@ -14,11 +14,12 @@
  * manifest names is the leftover of a run that did not commit, and is pruned.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { type FileHandle, open, readdir, unlink } from 'node:fs/promises';
+import { type FileHandle, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { ExportError } from '../errors.js';
 import { FILE_MODE } from '../files/atomic-file.js';
+import { createExclusive, openForReading } from '../files/safe-open.js';
 
 const STATE_VERSION = 2;
 const MAGIC = 'rcs-changes-state';
@@ -53,7 +54,7 @@ export class ChangesStateError extends ExportError {
   override name = 'ChangesStateError';
 }
 
-const FULL_FIX = 'run with `full` to start over (every record an insert; reload the tables)';
+export const FULL_FIX = 'run with `full` to start over (every record an insert; reload the tables)';
 
 function filtersText(filters: StateFilters): string {
   return filters.archived ? `\`archived\` ${filters.archived}` : 'no filter';
@@ -75,8 +76,9 @@ export class StateWriter {
   }
 
   static async create(path: string): Promise<StateWriter> {
-    // 'wx': a run id is new, so its snapshot never exists yet.
-    return new StateWriter(path, await open(path, 'wx', FILE_MODE));
+    // O_EXCL: a run id is new, so its snapshot never exists yet; O_NOFOLLOW: a link planted
+    // under its name is refused, never written through (safe-open.ts).
+    return new StateWriter(path, await createExclusive(path, FILE_MODE));
   }
 
   async add(idJson: string, hash: string): Promise<void> {
@@ -237,7 +239,8 @@ export async function* readState(
 ): AsyncGenerator<StateEntry> {
   let handle: FileHandle;
   try {
-    handle = await open(path, 'r');
+    // Never through a link: a planted one must not decide what this run reports as changed.
+    handle = await openForReading(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new ChangesStateError(

@@ -89,10 +89,11 @@ export function createExclusive(path: string, mode: number, readable = false): P
 }
 
 /**
- * The whole text of a small file, or undefined when there is none. A file larger than
- * `maxBytes` is read up to it (the caller finds it damaged): a planted huge file costs nothing.
+ * The bytes of a small file, or undefined when there is none. Of a file larger than `maxBytes`,
+ * `maxBytes + 1` bytes are read (the caller finds it too large): a planted huge file costs
+ * nothing.
  */
-export async function readSmallFile(path: string, maxBytes: number): Promise<string | undefined> {
+export async function readSmallFile(path: string, maxBytes: number): Promise<Buffer | undefined> {
   let handle: FileHandle;
   try {
     handle = await openForReading(path);
@@ -102,14 +103,14 @@ export async function readSmallFile(path: string, maxBytes: number): Promise<str
   }
   try {
     const { size } = await handle.stat();
-    const buffer = Buffer.alloc(Math.min(size, maxBytes));
+    const buffer = Buffer.alloc(Math.min(size, maxBytes + 1));
     let length = 0;
     while (length < buffer.length) {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
     }
-    return buffer.subarray(0, length).toString('utf8');
+    return buffer.subarray(0, length);
   } finally {
     await handle.close();
   }

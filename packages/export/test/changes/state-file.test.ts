@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   StateWriter,
   stateFileOf,
 } from '../../src/changes/state-file.js';
+import { UnsafeFileError } from '../../src/files/safe-open.js';
 import { openFilesUnder } from '../support/open-files.js';
 
 let dir: string;
@@ -394,5 +395,25 @@ describe('pruning snapshots', () => {
 
   it('a directory that is gone has nothing to prune', async () => {
     await expect(pruneSnapshots(join(dir, 'gone'), 'tracks', new Set())).resolves.toBeUndefined();
+  });
+});
+
+describe('a link planted in place of a snapshot', () => {
+  it('is refused when read, and the file it points to decides nothing', async () => {
+    const elsewhere = await writeState(['a', 'b']);
+    const path = join(dir, stateFileOf('tracks', 'r2'));
+    await symlink(elsewhere, path);
+    const error = await readAll(path, { ...TRACKS, runId: 'r2' }).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(UnsafeFileError);
+    expect((error as Error).message).toMatch(/changes-state\.r2 is a symbolic link, refused/);
+  });
+
+  it('is refused when written, and the file it points to is left as it was', async () => {
+    const victim = join(dir, 'victim.txt');
+    await writeFile(victim, 'precious');
+    const path = join(dir, stateFileOf('tracks', 'r3'));
+    await symlink(victim, path);
+    await expect(StateWriter.create(path)).rejects.toThrow(UnsafeFileError);
+    expect(await readFile(victim, 'utf8')).toBe('precious');
   });
 });
