@@ -96,5 +96,10 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): ClientTracing
       const span = tracer.startSpan(name, { kind, attributes: attributesOf(o.attributes) }, ctx);
       return wrap(span, options.propagate !== false);
     },
+    activeSpan() {
+      const span = trace.getActiveSpan();
+      // A remote parent (TRACEPARENT) or a sampled-out span records nothing: no events there.
+      return span?.isRecording() ? wrap(span, options.propagate !== false) : undefined;
+    },
   };
 }

@@ -3,23 +3,37 @@ import type { Redactor } from './redact.js';
 import { type ClientTracing, errorType, type TracedSpan } from './tracing.js';
 
 /**
- * The span of one logical HTTP request (issue 29), with the attributes of OpenTelemetry's HTTP
- * client semantic conventions: `http.request.method`, `url.full` (credentials and query secrets
- * removed), `server.address`, `server.port`, `http.response.status_code`,
- * `http.request.resend_count` (its retries), `error.type`, and the service's request id as
- * `http.response.header.<name>`. Its retries, Retry-After waits and the rate controller's waits
- * are events with their durations (`rcs.wait.duration_ms`). Every attempt carries the span's
- * W3C `traceparent`, so the service's own spans join the trace.
+ * The spans of one logical HTTP request (issue 29), as OpenTelemetry's HTTP client semantic
+ * conventions ask: one CLIENT span per attempt on the wire, each with `http.request.method`,
+ * `url.full` (credentials and query secrets removed), `url.template`, `server.address`,
+ * `server.port`, its own `http.response.status_code` (a status of 400 or more, or a failure on
+ * the wire, is its `error.type` and an ERROR status), `http.request.resend_count` on a resend
+ * (the attempt's number: 1 for the first retry; absent on the first attempt) and the service's
+ * request id as `http.response.header.<name>`. Each attempt's request carries the W3C
+ * `traceparent` of its own span, so the service's spans join the trace under the attempt that
+ * reached it. The attempts are children of the operation the request belongs to (a pagination,
+ * a wait, the caller's active span); the time between them is the operation's: its retries, the
+ * Retry-After waits and the rate controller's holds are events on that span with their
+ * durations (`rcs.wait.duration_ms`). A request without such a span (no parent given, none
+ * active) keeps them on its attempts: a retry on the attempt that is retried, a hold on the
+ * attempt it held back.
  */
 export interface RequestSpan {
-  readonly span: TracedSpan;
-  /** An answer came (the last one decides the status). */
-  answered(response: Response, resends: number): void;
-  /** The request is sent again after `waitMs`: a Retry-After the service asked for or a backoff. */
+  /**
+   * An attempt goes on the wire now: its CLIENT span starts (the previous one, if still open,
+   * ends). Returns the W3C trace-context headers that name it, for this attempt's request.
+   */
+  attempt(): Readonly<Record<string, string>>;
+  /** The current attempt got an answer: its status and request id. */
+  answered(response: Response): void;
+  /**
+   * The request is sent again after `waitMs`: a Retry-After the service asked for or a backoff.
+   * Ends the current attempt (a failure on the wire when it got no answer: `reason` is its type).
+   */
   retrying(reason: string, resendNumber: number, waitMs: number, retryAfter: boolean): void;
-  /** The shared rate controller held the attempt back this long (after a 429). */
+  /** The shared rate controller held the next attempt back this long (after a 429). */
   paced(waitedMs: number): void;
-  /** Ends the span; with the error that ended the request, if any. */
+  /** Ends the attempt still open; with the error that ended the request, if any. */
   end(error?: unknown): void;
 }
 
@@ -48,48 +62,81 @@ export function startRequestSpan(
 ): RequestSpan {
   const url = new URL(request.url);
   const path = request.template ?? '';
-  const span = tracing.startSpan(path ? `${request.method} ${path}` : request.method, {
-    kind: 'client',
-    ...(request.parent ? { parent: request.parent } : {}),
-    attributes: {
-      'http.request.method': request.method,
-      'url.full': safeUrl(request.url, config.redact),
-      'url.template': request.template,
-      'server.address': url.hostname.replace(/^\[|\]$/g, ''),
-      'server.port': url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol],
-    },
-  });
+  const name = path ? `${request.method} ${path}` : request.method;
+  const attributes = {
+    'http.request.method': request.method,
+    'url.full': safeUrl(request.url, config.redact),
+    'url.template': request.template,
+    'server.address': url.hostname.replace(/^\[|\]$/g, ''),
+    'server.port': url.port ? Number(url.port) : DEFAULT_PORTS[url.protocol],
+  };
   const idHeader = (config.requestIdHeader ?? 'x-request-id').toLowerCase();
+  // Where the time between attempts goes: the parent given, or the span active at the call.
+  const operation = request.parent ?? tracing.activeSpan?.();
+  let attempts = 0;
+  let current: TracedSpan | undefined;
   let status: number | undefined;
+  // Holds before an attempt when there is no operation span: put on the attempt they held back.
+  const held: number[] = [];
+
+  const close = (failure?: { type: string; message?: string }) => {
+    if (current === undefined) return;
+    // The conventions: a status of 400 or more is an error, its type the status code.
+    if (failure) current.fail(failure.type, failure.message);
+    else if (status !== undefined && status >= 400) current.fail(String(status));
+    current.end();
+    current = undefined;
+  };
+
   return {
-    span,
-    answered(response, resends) {
+    attempt() {
+      close();
+      status = undefined;
+      current = tracing.startSpan(name, {
+        kind: 'client',
+        ...(request.parent ? { parent: request.parent } : {}),
+        attributes: {
+          ...attributes,
+          'http.request.resend_count': attempts > 0 ? attempts : undefined,
+        },
+      });
+      attempts++;
+      for (const ms of held.splice(0)) {
+        current.addEvent('rcs.rate_limit.wait', { 'rcs.wait.duration_ms': ms });
+      }
+      return current.traceHeaders();
+    },
+    answered(response) {
       status = response.status;
       const requestId = requestIdOf(response.headers, config.requestIdHeader);
-      span.setAttributes({
+      current?.setAttributes({
         'http.response.status_code': response.status,
-        'http.request.resend_count': resends > 0 ? resends : undefined,
         [`http.response.header.${idHeader}`]: requestId === undefined ? undefined : [requestId],
       });
     },
     retrying(reason, resendNumber, waitMs, retryAfter) {
-      span.addEvent('rcs.retry', {
+      (operation ?? current)?.addEvent('rcs.retry', {
         'rcs.retry.number': resendNumber,
         'rcs.retry.reason': reason,
         'rcs.wait.duration_ms': waitMs,
         'rcs.wait.source': retryAfter ? 'retry-after' : 'backoff',
       });
-      span.setAttributes({ 'http.request.resend_count': resendNumber });
+      close(status === undefined ? { type: reason } : undefined);
     },
     paced(waitedMs) {
-      span.addEvent('rcs.rate_limit.wait', { 'rcs.wait.duration_ms': waitedMs });
+      if (operation)
+        operation.addEvent('rcs.rate_limit.wait', { 'rcs.wait.duration_ms': waitedMs });
+      else held.push(waitedMs);
     },
     end(error) {
-      // The conventions: a status of 400 or more is an error, its type the status code.
-      if (error !== undefined) {
-        span.fail(errorType(error), error instanceof Error ? config.redact(error.message) : '');
-      } else if (status !== undefined && status >= 400) span.fail(String(status));
-      span.end();
+      close(
+        error === undefined
+          ? undefined
+          : {
+              type: errorType(error),
+              message: error instanceof Error ? config.redact(error.message) : '',
+            },
+      );
     },
   };
 }

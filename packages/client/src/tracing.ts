@@ -32,6 +32,12 @@ export interface ClientTracing {
     name: string,
     options: { kind: 'client' | 'internal'; attributes?: TraceAttributes; parent?: TracedSpan },
   ): TracedSpan;
+  /**
+   * The span active in the caller's context, if it records: a request started without a parent
+   * puts the events of its operation there (retries, waits), between its attempts' spans.
+   * Optional: without it those events go on the attempts themselves.
+   */
+  activeSpan?(): TracedSpan | undefined;
 }
 
 /** The error's type for `error.type`: its class name (TimeoutError, ConnectionError, …). */

@@ -290,10 +290,6 @@ export function createTransport(config: TransportConfig) {
       if (config.apiKey) headers.set('X-API-KEY', config.apiKey);
       if (config.token) headers.set('Authorization', `Bearer ${config.token}`);
       if (config.userAgent) headers.set('User-Agent', config.userAgent);
-      // W3C trace context of this request's span, so the service's spans join the trace.
-      for (const [name, value] of Object.entries(span?.span.traceHeaders() ?? {})) {
-        headers.set(name, value);
-      }
       // Buffered once so that every attempt sends the same bytes (bodies are ≤ 1 MiB, D2).
       const body = request.body === null ? undefined : await request.arrayBuffer();
       const where = { method, url: request.url };
@@ -321,7 +317,7 @@ export function createTransport(config: TransportConfig) {
             `${method} ${request.url} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''}`,
             { status: res.status, attempt: retry + 1, requestId },
           );
-          span?.answered(res, retry);
+          span?.answered(res);
           if (res.status === 429) count('rateLimited');
           const asked = parseRetryAfter(res.headers.get('retry-after'));
           config.pacer?.onAnswer(res.status, asked, attempt.sentAt);
@@ -405,6 +401,11 @@ export function createTransport(config: TransportConfig) {
     if (held > 1) {
       ctx.count('rateLimitWaitMs', held);
       ctx.span?.paced(held);
+    }
+    // Each attempt on the wire is a span of its own: its request carries that span's W3C trace
+    // context, so the service's spans join the trace under the attempt that reached it.
+    for (const [name, value] of Object.entries(ctx.span?.attempt() ?? {})) {
+      ctx.headers.set(name, value);
     }
     // One fresh controller per attempt, linked to the caller's signal by a listener that is
     // removed afterwards. This is AbortSignal.any by hand: a Request built on a long-lived signal

@@ -135,38 +135,137 @@ describe('the SDK traces its requests with OpenTelemetry (issue 29)', () => {
     expect(started.slice(1).every((s) => s.kind === 'client')).toBe(true);
   });
 
-  it('retries, Retry-After and a failed answer: events with their waits, resend count, error.type', async () => {
+  it.each([
+    [503, '{}'],
+    [429, '{"code":"rate_limited"}'],
+  ])(
+    'a %i then a 200: two CLIENT spans under the operation, the second with resend_count 1, each request carrying its own span; the retry an event of the operation',
+    async (status, body) => {
+      const sent: (string | null)[] = [];
+      let calls = 0;
+      const once: typeof fetch = async (input, init) => {
+        const request = new Request(input, init);
+        sent.push(request.headers.get('traceparent'));
+        calls++;
+        if (calls === 1) {
+          return new Response(body, {
+            status,
+            headers: { 'retry-after': '0', 'x-request-id': 'r-1' },
+          });
+        }
+        return fetch(request);
+      };
+      const rcs = client(once);
+      await tracer.startActiveSpan('caller', async (caller) => {
+        await rcs.exports.teams.list({ limit: 1 });
+        caller.end();
+      });
+      const spans = await finished();
+      const caller = spans.find((s) => s.name === 'caller') as ReadableSpan;
+      const attempts = spans.filter((s) => s.kind === SpanKind.CLIENT);
+      expect(attempts.map((s) => parentOf(s))).toEqual([idOf(caller), idOf(caller)]);
+      const [first, second] = attempts as [ReadableSpan, ReadableSpan];
+      expect(first.name).toBe('GET /api/v1/data-exports/teams');
+      expect(second.name).toBe(first.name);
+      // The first: its own status, an error (its type the status), no resend count.
+      expect(first.attributes).toMatchObject({
+        'http.request.method': 'GET',
+        'url.template': '/api/v1/data-exports/teams',
+        'http.response.status_code': status,
+        'error.type': String(status),
+        'http.response.header.x-request-id': ['r-1'],
+      });
+      expect(first.attributes).not.toHaveProperty('http.request.resend_count');
+      expect(first.status.code).toBe(SpanStatusCode.ERROR);
+      // The second: the answer that counts, the first resend.
+      expect(second.attributes).toMatchObject({
+        'http.response.status_code': 200,
+        'http.request.resend_count': 1,
+      });
+      expect(second.attributes).not.toHaveProperty('error.type');
+      expect(second.status.code).not.toBe(SpanStatusCode.ERROR);
+      // Each request on the wire carried the traceparent of its own span; the mock saw the second.
+      expect(sent).toEqual([traceparentOf(first), traceparentOf(second)]);
+      expect(answers.map((a) => a.traceparent)).toEqual([traceparentOf(second)]);
+      expect(second.attributes['http.response.header.x-request-id']).toEqual([
+        answers[0]?.requestId,
+      ]);
+      // The time between them is the operation's: the retry an event of the caller's span.
+      expect(caller.events.map((e) => [e.name, e.attributes])).toEqual([
+        [
+          'rcs.retry',
+          {
+            'rcs.retry.number': 1,
+            'rcs.retry.reason': String(status),
+            'rcs.wait.duration_ms': 0,
+            'rcs.wait.source': 'retry-after',
+          },
+        ],
+      ]);
+      expect(first.events).toEqual([]);
+      expect(second.events).toEqual([]);
+      // The run's counts are what they were: two requests, one retry.
+      expect(rcs.stats).toMatchObject({ requests: 2, retries: 1 });
+    },
+  );
+
+  it('no span active: a dropped connection, then a 503, then a 200: three attempts, each retry an event of the attempt it retries', async () => {
     let calls = 0;
     const flaky: typeof fetch = async (input, init) => {
       calls++;
-      if (calls === 1) {
-        return new Response('{}', {
-          status: 503,
-          headers: { 'retry-after': '0', 'x-request-id': 'r-1' },
-        });
-      }
-      if (calls === 2) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+      if (calls === 1) throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+      if (calls === 2) return new Response('{}', { status: 503 });
       return fetch(input, init);
     };
     const rcs = client(flaky);
     await rcs.exports.teams.list({ limit: 1 });
-    await rcs.sessions.get('00000000-0000-4000-8000-000000000000').catch(() => {});
-    const [ok, missing] = await finished();
-    expect(ok?.attributes['http.request.resend_count']).toBe(2);
-    expect(ok?.status.code).not.toBe(SpanStatusCode.ERROR);
-    expect(
-      ok?.events.map((e) => [
-        e.name,
-        e.attributes?.['rcs.retry.reason'],
-        e.attributes?.['rcs.wait.source'],
-      ]),
-    ).toEqual([
-      ['rcs.retry', '503', 'retry-after'],
-      ['rcs.retry', 'ConnectionError', 'backoff'],
+    const attempts = await finished();
+    expect(attempts.map((s) => s.kind)).toEqual([
+      SpanKind.CLIENT,
+      SpanKind.CLIENT,
+      SpanKind.CLIENT,
     ]);
-    expect(ok?.events.map((e) => e.attributes?.['rcs.retry.number'])).toEqual([1, 2]);
-    expect(ok?.events[0]?.attributes?.['rcs.wait.duration_ms']).toBe(0);
-    expect(typeof ok?.events[1]?.attributes?.['rcs.wait.duration_ms']).toBe('number');
+    expect(attempts.map((s) => s.parentSpanContext)).toEqual([undefined, undefined, undefined]);
+    expect(attempts.map((s) => s.attributes['http.request.resend_count'])).toEqual([
+      undefined,
+      1,
+      2,
+    ]);
+    expect(attempts.map((s) => s.attributes['http.response.status_code'])).toEqual([
+      undefined,
+      503,
+      200,
+    ]);
+    expect(attempts.map((s) => s.attributes['error.type'])).toEqual([
+      'ConnectionError',
+      '503',
+      undefined,
+    ]);
+    expect(
+      attempts.map((s) =>
+        s.events.map((e) => [
+          e.name,
+          e.attributes?.['rcs.retry.number'],
+          e.attributes?.['rcs.retry.reason'],
+          e.attributes?.['rcs.wait.source'],
+        ]),
+      ),
+    ).toEqual([
+      [['rcs.retry', 1, 'ConnectionError', 'backoff']],
+      [['rcs.retry', 2, '503', 'backoff']],
+      [],
+    ]);
+    for (const e of attempts.flatMap((s) => s.events)) {
+      expect(e.attributes?.['rcs.wait.duration_ms']).toEqual(expect.any(Number));
+    }
+  });
+
+  it('a 404: one attempt, an error with the status as its type', async () => {
+    await client()
+      .sessions.get('00000000-0000-4000-8000-000000000000')
+      .catch(() => {});
+    const [missing, ...more] = await finished();
+    expect(more).toEqual([]);
     expect(missing?.name).toBe('GET /api/v1/real-call-sessions/{sessionId}');
     expect(missing?.status.code).toBe(SpanStatusCode.ERROR);
     expect(missing?.attributes).toMatchObject({
@@ -174,6 +273,7 @@ describe('the SDK traces its requests with OpenTelemetry (issue 29)', () => {
       'error.type': '404',
       'url.template': '/api/v1/real-call-sessions/{sessionId}',
     });
+    expect(missing?.attributes).not.toHaveProperty('http.request.resend_count');
   });
 
   it('a request that fails for good: its span ends as an error with the error type, and the error reaches the caller', async () => {

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -103,23 +105,87 @@ function fileSpans(path: string): CollectedSpan[] {
 }
 
 /**
- * Each request span against the mock's log: every answer the mock gave to the span's traceparent
- * is, in order, a retry of the span (its reason the status) or its final status. A span with no
- * answer at all failed without one (a dropped connection, `error.type` set).
+ * Each attempt's CLIENT span against the mock's log (one span per attempt on the wire, the
+ * OpenTelemetry HTTP conventions): every answer the mock gave went to one span's traceparent, and
+ * no span's traceparent got two. A span the mock answered has that status; one it never answered
+ * failed on the wire (a dropped connection: `error.type` set, no status).
  */
 function expectSeenByMock(requests: CollectedSpan[], answers: Answer[]) {
   const sent = new Set(requests.map(traceparentOf));
   for (const a of answers) expect(sent.has(a.traceparent as string), a.line).toBe(true);
   for (const s of requests) {
     const seen = answers.filter((a) => a.traceparent === traceparentOf(s)).map((a) => a.status);
-    const final = s.attributes['http.response.status_code'];
-    const answered = retriesOf(s)
-      .map((e) => String(e.attributes['rcs.retry.reason']))
-      .filter((r) => /^\d{3}$/.test(r))
-      .map(Number);
-    expect(seen, s.name).toEqual(final === undefined ? answered : [...answered, final]);
+    const status = s.attributes['http.response.status_code'];
+    expect(seen, s.name).toEqual(status === undefined ? [] : [status]);
     if (seen.length === 0) expect(s.attributes['error.type'], s.name).toEqual(expect.any(String));
+    if (Number(status) >= 400) expect(s.attributes['error.type']).toBe(String(status));
   }
+}
+
+/**
+ * The attempts of each logical request, in order: CLIENT spans of one parent, method and
+ * `url.full` (every page has its own; a wait's polls share one, but follow each other), by start
+ * time, a new request at each span without `http.request.resend_count`. The resend counts go 1,
+ * 2, … and every attempt but the last failed (a status of 400 or more, or no answer): that is why
+ * it was sent again.
+ */
+function attemptsOf(requests: CollectedSpan[]): CollectedSpan[][] {
+  const byTarget = new Map<string, CollectedSpan[]>();
+  for (const s of requests) {
+    const key = `${s.parentSpanId} ${s.attributes['http.request.method']} ${s.attributes['url.full']}`;
+    byTarget.set(key, [...(byTarget.get(key) ?? []), s]);
+  }
+  const out: CollectedSpan[][] = [];
+  for (const spans of byTarget.values()) {
+    spans.sort((a, b) => (a.startNs < b.startNs ? -1 : a.startNs > b.startNs ? 1 : 0));
+    for (const s of spans) {
+      if (s.attributes['http.request.resend_count'] === undefined) out.push([s]);
+      else out[out.length - 1]?.push(s);
+    }
+  }
+  for (const g of out) {
+    expect(g.map((s) => s.attributes['http.request.resend_count'])).toEqual(
+      g.map((_, i) => (i === 0 ? undefined : i)),
+    );
+    for (const s of g.slice(0, -1)) expect(s.attributes['error.type'], s.name).toBeDefined();
+  }
+  return out;
+}
+
+/**
+ * A front for the mock that answers the first request itself with `status` (Retry-After: 0) and
+ * passes every later one to the mock: a deterministic retry. Records each request's traceparent.
+ */
+async function flakyFront(
+  target: string,
+  status: number,
+): Promise<{ url: string; traceparents: (string | undefined)[]; close(): Promise<void> }> {
+  const traceparents: (string | undefined)[] = [];
+  const server = createServer(async (req, res) => {
+    traceparents.push(req.headers.traceparent as string | undefined);
+    if (traceparents.length === 1) {
+      res.writeHead(status, { 'content-type': 'application/problem+json', 'retry-after': '0' });
+      res.end(JSON.stringify({ status, code: status === 429 ? 'rate_limited' : 'unavailable' }));
+      return;
+    }
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (typeof v === 'string' && k !== 'host' && k !== 'connection') headers.set(k, v);
+    }
+    const answer = await fetch(`${target}${req.url}`, { method: req.method, headers });
+    const body = Buffer.from(await answer.arrayBuffer());
+    res.writeHead(answer.status, {
+      'content-type': answer.headers.get('content-type') ?? 'application/json',
+      'x-request-id': answer.headers.get('x-request-id') ?? '',
+    });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    traceparents,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 // Secrets a run has and no span may carry: the collector's own bearer token (sent to it as a
@@ -234,9 +300,16 @@ describe('rcs traced with OpenTelemetry (issue 29)', () => {
         const id = (s.attributes['http.response.header.x-request-id'] as string[] | undefined)?.[0];
         if (id !== undefined) expect(ids.has(id)).toBe(true);
       }
-      // Faults and the rate limit: retries as events, with their waits; 429s waited out.
-      const events = requests.flatMap((s) => s.events);
+      // Faults and the rate limit: each attempt a span of its own, the retried ones failed (a
+      // 429 among them); the retries and waits are events of the export they belong to.
+      const attempts = attemptsOf(requests);
+      const retried = attempts.filter((g) => g.length > 1);
+      expect(retried.length).toBeGreaterThan(0);
+      expect(retried.some((g) => g[0]?.attributes['http.response.status_code'] === 429)).toBe(true);
+      for (const s of requests) expect(s.events).toEqual([]);
+      const events = exports.flatMap((s) => s.events);
       const retries = events.filter((e) => e.name === 'rcs.retry');
+      expect(retries.length).toBe(requests.length - attempts.length);
       expect(retries.length).toBeGreaterThan(0);
       for (const e of retries)
         expect(e.attributes['rcs.wait.duration_ms']).toEqual(expect.any(Number));
@@ -253,7 +326,7 @@ describe('rcs traced with OpenTelemetry (issue 29)', () => {
       );
       // The run summary agrees with the trace and with the mock.
       expect(manifest.summary).toMatchObject({
-        requests: requests.length + retries.length,
+        requests: requests.length,
         retries: retries.length,
         rateLimited: answers.filter((a) => a.status === 429).length,
         bytesWritten: expect.any(Number),
@@ -355,8 +428,9 @@ describe('rcs traced with OpenTelemetry (issue 29)', () => {
         expect(file.attributes['rcs.session.id']).toBe(line.sessionId);
         expect(file.status.code).toBe(line.status === 'failed' ? 2 : 0);
         const own = requests.filter((s) => fileOf(s) === file);
-        const create = own.find((s) => s.name === 'POST /api/v1/real-call-sessions');
-        expect(create?.parentSpanId).toBe(file.spanId);
+        const creates = own.filter((s) => s.name === 'POST /api/v1/real-call-sessions');
+        expect(creates.length).toBeGreaterThan(0);
+        for (const create of creates) expect(create.parentSpanId).toBe(file.spanId);
         if (line.session) {
           expect(file.attributes['rcs.session.state']).toBe('DONE');
           const wait = spans.find(
@@ -365,16 +439,24 @@ describe('rcs traced with OpenTelemetry (issue 29)', () => {
           const reads = own.filter((s) => s.parentSpanId === wait.spanId);
           expect(reads.length).toBeGreaterThan(0);
           for (const s of reads) expect(s.name).toBe('GET /api/v1/real-call-sessions/{sessionId}');
-          expect(own.length).toBe(reads.length + 1);
+          expect(own.length).toBe(reads.length + creates.length);
         }
-        // The line's summary (issue 29) is what this file's spans show, and what the mock saw.
-        const retries = own.flatMap(retriesOf);
+        // The line's summary (issue 29) is what this file's spans show, and what the mock saw:
+        // a request for every attempt, a retry for every resend (the retry events are the
+        // operation's: on the file span for the create, on the wait span for its reads).
+        const operations = spans.filter((s) => (s === file || fileOf(s) === file) && !isRequest(s));
+        const retries = operations.flatMap(retriesOf);
+        expect(retries.length).toBe(
+          own.filter((s) => s.attributes['http.request.resend_count'] !== undefined).length,
+        );
         const answers = mock
           .answers()
           .filter((a) => own.some((s) => traceparentOf(s) === a.traceparent));
-        const paced = own.flatMap((s) => s.events.filter((e) => e.name === 'rcs.rate_limit.wait'));
+        const paced = operations.flatMap((s) =>
+          s.events.filter((e) => e.name === 'rcs.rate_limit.wait'),
+        );
         expect(line.summary).toEqual({
-          requests: own.length + retries.length,
+          requests: own.length,
           retries: retries.length,
           rateLimited: answers.filter((a) => a.status === 429).length,
           rateLimitWaitMs:
@@ -389,9 +471,15 @@ describe('rcs traced with OpenTelemetry (issue 29)', () => {
       }
       expect(requests.every((s) => fileOf(s) !== undefined)).toBe(true);
       expectSeenByMock(requests, mock.answers());
-      // Three creates at once over a limit of one a second: a 429 retried, its wait an event.
-      const retries = requests.flatMap(retriesOf);
+      // Three creates at once over a limit of one a second: a 429 retried, its wait an event;
+      // the 429 and its resend are two attempts, two spans.
+      const retries = spans.flatMap(retriesOf);
       expect(retries.some((e) => e.attributes['rcs.retry.reason'] === '429')).toBe(true);
+      expect(
+        attemptsOf(requests).some(
+          (g) => g.length > 1 && g[0]?.attributes['http.response.status_code'] === 429,
+        ),
+      ).toBe(true);
       // The same spans in the trace file. No secret anywhere: not the token, and not the rep's
       // email, though it is in the user's own command (README "Tracing").
       expect(new Set(fileSpans(trace).map((s) => s.spanId))).toEqual(
@@ -566,3 +654,67 @@ function runCommand(cwd: string, args: string[], env: Record<string, string>) {
     child.on('close', (code) => resolve({ code, stderr }));
   });
 }
+
+describe('rcs traced: a retried request is one CLIENT span per attempt (OpenTelemetry HTTP conventions)', () => {
+  it.each([[503], [429]])(
+    'rcs sessions get answered %i, then 201 (D4): two CLIENT spans under the command, the second with resend_count 1, each request carrying its own span; the retry an event of the command',
+    async (status) => {
+      collector.clear();
+      const mock = await startMock([]);
+      const listed = await fetch(`${mock.url}/api/v1/data-exports/real-call-sessions?limit=1`, {
+        headers: { 'x-api-key': mock.key },
+      });
+      const id = ((await listed.json()) as { data: { id: string }[] }).data[0]?.id as string;
+      const front = await flakyFront(mock.url, status);
+      const dir = tempDir();
+      const trace = join(dir, 'trace.jsonl');
+      const r = await runCli(['sessions', 'get', id, '--json', '--trace-file', trace], {
+        cwd: dir,
+        env: {
+          RCS_BASE_URL: front.url,
+          RCS_API_KEY: mock.key,
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+        },
+      });
+      await front.close();
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).id).toBe(id);
+      const spans = collector.spans;
+      const command = spans.find((s) => s.name === 'rcs sessions get') as CollectedSpan;
+      const requests = spans.filter(isRequest);
+      expect(requests.map((s) => s.parentSpanId)).toEqual([command.spanId, command.spanId]);
+      const [first, second] = [...requests].sort((a, b) => (a.startNs < b.startNs ? -1 : 1)) as [
+        CollectedSpan,
+        CollectedSpan,
+      ];
+      for (const s of [first, second])
+        expect(s.name).toBe('GET /api/v1/real-call-sessions/{sessionId}');
+      expect(first.attributes['http.response.status_code']).toBe(status);
+      expect(first.attributes['error.type']).toBe(String(status));
+      expect(first.status.code).toBe(2); // STATUS_CODE_ERROR
+      expect(first.attributes).not.toHaveProperty('http.request.resend_count');
+      // D4: the description lists 201 as the success status of this read.
+      expect(second.attributes['http.response.status_code']).toBe(201);
+      expect(second.attributes['http.request.resend_count']).toBe(1);
+      expect(second.attributes).not.toHaveProperty('error.type');
+      expect(second.status.code).not.toBe(2);
+      // What went on the wire: each attempt carried the traceparent of its own span.
+      expect(front.traceparents).toEqual([traceparentOf(first), traceparentOf(second)]);
+      // The wait between them is the command's event; the attempts carry none.
+      expect(retriesOf(command).map((e) => e.attributes)).toEqual([
+        {
+          'rcs.retry.number': 1,
+          'rcs.retry.reason': String(status),
+          'rcs.wait.duration_ms': 0,
+          'rcs.wait.source': 'retry-after',
+        },
+      ]);
+      expect([...first.events, ...second.events]).toEqual([]);
+      // The trace file has the same spans.
+      expect(new Set(fileSpans(trace).map((s) => s.spanId))).toEqual(
+        new Set(spans.map((s) => s.spanId)),
+      );
+    },
+    60_000,
+  );
+});

@@ -18,6 +18,8 @@ export interface CollectedSpan {
   events: { name: string; attributes: Record<string, unknown> }[];
   status: { code: number; message?: string };
   resource: Record<string, unknown>;
+  /** When it started, in nanoseconds since the epoch. */
+  startNs: bigint;
 }
 
 const keyValue = { key: { type: 'string', id: 1 }, value: { type: 'AnyValue', id: 2 } };
@@ -41,6 +43,7 @@ const OTLP = protobuf.Root.fromJSON({
         parentSpanId: { type: 'bytes', id: 4 },
         name: { type: 'string', id: 5 },
         kind: { type: 'int32', id: 6 },
+        startTimeUnixNano: { type: 'fixed64', id: 7 },
         attributes: { rule: 'repeated', type: 'KeyValue', id: 9 },
         events: { rule: 'repeated', type: 'Event', id: 11 },
         status: { type: 'Status', id: 15 },
@@ -100,6 +103,13 @@ function attributesOf(list: Json[] | undefined): Record<string, unknown> {
   return Object.fromEntries((list ?? []).map((kv: Json) => [kv.key, anyValue(kv.value)]));
 }
 
+/** A fixed64 as protobuf.js (a decimal string with longs: String) or OTLP JSON gives it. */
+function nanos(v: Json): bigint {
+  if (v === undefined || v === null) return 0n;
+  if (typeof v === 'object') return (BigInt(v.high >>> 0) << 32n) | BigInt(v.low >>> 0);
+  return BigInt(v);
+}
+
 const hex = (id: unknown) =>
   typeof id === 'string' ? id : id ? Buffer.from(id as Uint8Array).toString('hex') : '';
 
@@ -127,6 +137,7 @@ export function spansOf(body: Buffer, protocol: 'protobuf' | 'json'): CollectedS
           })),
           status: { code: Number(s.status?.code ?? 0), message: s.status?.message },
           resource,
+          startNs: nanos(s.startTimeUnixNano),
         });
       }
     }
