@@ -483,7 +483,7 @@ describe('rcs export', () => {
 });
 
 describe('streams, flags and credentials (cli.md Global)', () => {
-  it('off a TTY, a successful command writes its result on stdout and nothing on stderr', async () => {
+  it('off a TTY, a successful command writes its result on stdout, and on stderr only what a cron log needs', async () => {
     const cwd = mkdtempSync(join(home, 's-'));
     const up = await rcs(
       [...auth(), 'upload', join(dir, 'good.srt'), '--email', ACME.rep.email, '--force'],
@@ -495,7 +495,10 @@ describe('streams, flags and credentials (cli.md Global)', () => {
     expect(up.stderr).toBe('');
     const ex = await rcs([...auth(), 'export', 'teams', '--out', join(cwd, 'o')], { cwd });
     expect(ex.code).toBe(0);
-    expect(ex.stderr).toBe('');
+    // A finished export's one line (cli.md), so that a cron log shows what ran.
+    expect(ex.stderr).toMatch(
+      /^rcs export: teams, \d+ records, written to \S+ \(manifest\.json\) in [\d.]+ s\n$/,
+    );
   });
 
   it('bad flag values are usage errors (exit 2) before any request', async () => {
@@ -649,15 +652,16 @@ describe('rcs mock --fixture with a bad fixture', () => {
 });
 
 describe('more of the contract', () => {
-  it('rcs demo: no set-up, exit 0, the score on stdout, nine exports and a manifest in ./rcs-export', async () => {
+  it('rcs demo: no set-up, exit 0, the score on stdout, nine exports and a manifest in ./rcs-demo (its own, never ./rcs-export)', async () => {
     const cwd = mkdtempSync(join(home, 'demo-'));
     const r = await rcs(['demo'], { cwd });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/score/i);
     for (const [, res] of EXPORTS) {
-      expect(existsSync(join(cwd, 'rcs-export', `${res}.jsonl`)), res).toBe(true);
+      expect(existsSync(join(cwd, 'rcs-demo', `${res}.jsonl`)), res).toBe(true);
     }
-    expect(existsSync(join(cwd, 'rcs-export', 'manifest.json'))).toBe(true);
+    expect(existsSync(join(cwd, 'rcs-demo', 'manifest.json'))).toBe(true);
+    expect(existsSync(join(cwd, 'rcs-export'))).toBe(false);
   });
 
   it('upload of a directory means its transcript files', async () => {

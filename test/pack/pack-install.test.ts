@@ -284,6 +284,11 @@ describe('@rcs/cli installed alone (issue 10 item 5)', () => {
     );
     expect(packages.length).toBeLessThanOrEqual(5);
     expect(bytes).toBeLessThanOrEqual(6 * 1024 * 1024);
+    // The figure the package's README gives a user is the one measured here, within 0.1 MB.
+    const readme = readFileSync(join(REPO, 'packages/cli/README.md'), 'utf8');
+    const stated = /installing it alone brings \*\*1 package, ([\d.]+) MB\*\*/.exec(readme);
+    expect(stated, 'packages/cli/README.md states the install size').not.toBeNull();
+    expect(Math.abs(Number(stated![1]) - bytes / 1e6)).toBeLessThanOrEqual(0.1);
     expect(sh('npx', ['--no-install', 'rcs', '--version'], dir).trim()).toBe('0.1.0');
     expect(sh('npx', ['--no-install', 'rcs', 'demo'], dir)).toMatch(/score \d+\/100/);
   }, 600_000);

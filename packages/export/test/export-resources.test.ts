@@ -107,6 +107,39 @@ describe('exportResources', () => {
   });
 });
 
+describe('one directory, one service', () => {
+  it("the manifest names the client's service; a client of another service is refused before any request unless force", async () => {
+    const out = join(dir, 'one-service');
+    const { manifest } = await exportResources({ client, out, resources: ['teams'] });
+    expect(manifest).toMatchObject({ service: server.url, demo: false });
+    const before = await readFile(join(out, 'manifest.json'), 'utf8');
+
+    // Another service: the same data behind another base URL path (`/tenant-b`).
+    let requests = 0;
+    const other = createRcsClient({
+      baseUrl: `${server.url}/tenant-b`,
+      apiKey: server.info.apiKey ?? '',
+      fetch: async (input, init) => {
+        requests++;
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        url.pathname = url.pathname.replace(/^\/tenant-b/, '');
+        return fetch(input instanceof Request ? new Request(url, input) : url, init);
+      },
+    });
+    const refused = exportResources({ client: other, out, resources: ['teams'] });
+    await expect(refused).rejects.toThrow(ExportUsageError);
+    await expect(refused).rejects.toThrow(
+      `holds an export of ${server.url}, not an export of ${server.url}/tenant-b`,
+    );
+    expect(requests).toBe(0);
+    expect(await readFile(join(out, 'manifest.json'), 'utf8')).toBe(before);
+
+    const forced = await exportResources({ client: other, out, resources: ['teams'], force: true });
+    expect(forced.manifest.service).toBe(`${server.url}/tenant-b`);
+    expect(requests).toBeGreaterThan(0);
+  });
+});
+
 describe('exportResourceToStream', () => {
   it('streams one export as JSON Lines and returns its counts', async () => {
     const stream = new PassThrough();

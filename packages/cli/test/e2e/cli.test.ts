@@ -385,9 +385,11 @@ describe('rcs mock and rcs demo', () => {
     expect(r.stdout).toMatch(/DONE {2}score \d+\/100/);
     expect(r.stdout).toMatch(/Asks about budget/);
     expect(r.stdout).toMatch(/Talk time/);
-    const files = readdirSync(join(fresh, 'rcs-export')).sort();
+    // In a directory of its own, never ./rcs-export (where `rcs export` writes).
+    const files = readdirSync(join(fresh, 'rcs-demo')).sort();
     expect(files).toContain('manifest.json');
     expect(files.filter((f) => f.endsWith('.jsonl'))).toHaveLength(9);
-    expect(existsSync(join(fresh, 'rcs-export', 'real-call-sessions.jsonl'))).toBe(true);
+    expect(existsSync(join(fresh, 'rcs-demo', 'real-call-sessions.jsonl'))).toBe(true);
+    expect(existsSync(join(fresh, 'rcs-export'))).toBe(false);
   });
 });

@@ -153,7 +153,8 @@ describe('item 5: a filter change and --allow-drift never delete live records', 
         resource === 'users' ? fewer(page) : undefined,
       );
       try {
-        const exact = await exportAt(next.url, ['users', '--changes', '--out', dir]);
+        // The same service's data on another port: --force lets the new URL into the directory.
+        const exact = await exportAt(next.url, ['users', '--changes', '--out', dir, '--force']);
         expect(exact.code, exact.stderr).toBe(0);
         const deletes = (await readJsonl(join(dir, 'users.changes.jsonl'))).filter(
           (c) => c.op === 'delete',

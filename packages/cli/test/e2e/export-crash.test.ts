@@ -9,8 +9,9 @@
  * change applied twice).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_API_KEY, hostileFixture } from '../support/hostile-fixture.js';
@@ -60,6 +61,12 @@ describe.skipIf(!hasCc)(
     let night3: MockServer;
     /** A directory after night 1: the export directory and the warehouse. */
     let template: string;
+    /**
+     * `rcs` with `--force` after the example's flags: each night's mock is the one service at
+     * another moment, on a port of its own, and --force lets its URL into the export directory
+     * (one directory, one service: EXPORT.md). Nothing else of the run changes.
+     */
+    let forced: string;
 
     const nightly = (mock: MockServer, cwd: string, crash: Record<string, string> = {}) => {
       const env = Object.entries(crash).map(([k, v]) => `${k}=${v}`);
@@ -69,7 +76,7 @@ describe.skipIf(!hasCc)(
         env: {
           RCS_BASE_URL: mock.url,
           RCS_API_KEY: HOSTILE_API_KEY,
-          RCS_BIN: `${bin}${process.execPath} ${CLI}`,
+          RCS_BIN: `${bin}${process.execPath} ${forced}`,
         },
       });
     };
@@ -78,6 +85,11 @@ describe.skipIf(!hasCc)(
       assertBuilt();
       root = tempDir('rcs-export-crash-');
       shim = join(root, 'crash-at.so');
+      forced = join(root, 'rcs-force.mjs');
+      writeFileSync(
+        forced,
+        `process.argv.push('--force');\nawait import(${JSON.stringify(pathToFileURL(CLI).href)});\n`,
+      );
       execFileSync('cc', ['-shared', '-fPIC', '-O2', '-o', shim, SHIM_SOURCE, '-ldl']);
       night1 = await startMockServer({ port: 0, fixture: hostileFixture() });
       night2 = await startMockServer({ port: 0, fixture: changedOnce() });

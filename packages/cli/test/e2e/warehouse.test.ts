@@ -269,7 +269,10 @@ describe('rcs export --changes (D27)', () => {
       const names = (await readdir(out())).sort();
       const sums = await Promise.all(names.map((n) => sha(join(out(), n))));
       let child: ChildProcess | undefined;
-      const run = runCli(['export', 'all', '--format', 'csv', '--changes', '--out', out()], {
+      // Each mock stands for the one service at another moment, on a port of its own: --force
+      // lets its URL into the directory (one directory, one service; EXPORT.md).
+      const args = ['export', 'all', '--format', 'csv', '--changes', '--out', out(), '--force'];
+      const run = runCli(args, {
         cwd,
         env: { RCS_BASE_URL: slow.url, RCS_API_KEY: HOSTILE_API_KEY },
         onSpawn: (spawned) => {
@@ -293,6 +296,7 @@ describe('rcs export --changes (D27)', () => {
   });
 
   it('second run: exactly the known inserts, updates and deletes, with the records', async () => {
+    // The service later, on another port: --force, as above.
     const r = await exportWith(after, HOSTILE_API_KEY, cwd, [
       'all',
       '--format',
@@ -300,6 +304,7 @@ describe('rcs export --changes (D27)', () => {
       '--changes',
       '--out',
       out(),
+      '--force',
     ]);
     expect(r.code, r.stderr).toBe(0);
     const manifest = JSON.parse(await readFile(join(out(), 'manifest.json'), 'utf8'));

@@ -20,7 +20,7 @@ export function serviceOf(baseUrl: string): string {
 }
 
 /** The service a run writes for: its base URL (origin and path), and whether it is the demo. */
-export interface ServiceOfRun {
+interface ServiceOfRun {
   service: string | undefined;
   demo: boolean;
 }
