@@ -98,7 +98,7 @@ export async function committedChanges(
   if (snapshots.length === 0) return undefined;
   const shown = snapshots.slice(0, 3).join(', ') + (snapshots.length > 3 ? ', …' : '');
   throw new ChangesStateError(
-    `${path} ${changes === undefined ? 'is missing' : `cannot be used (${changes})`}, but ${dir} holds change snapshots of earlier runs (${shown}): without it, which run was committed last is unknown, and comparing with nothing would report every record as an insert and remove the snapshot your next `ack` names. Nothing was changed; ${FULL_FIX}`,
+    `${path} ${changes === undefined ? 'is missing' : `cannot be used (${changes})`}, but ${dir} holds change snapshots of earlier runs (${shown}): without it, which run was committed last is unknown, and comparing with nothing would report every record as an insert and remove the snapshot your next \`ack\` names. Nothing was changed; ${FULL_FIX}`,
   );
 }
 
