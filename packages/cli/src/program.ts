@@ -39,7 +39,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerCompletion,
 ];
 
-export function buildProgram(io: CliIO, setExit: (code: number) => void): RootCommand {
+function buildProgram(io: CliIO, setExit: (code: number) => void): RootCommand {
   const program: RootCommand = new Command();
   program
     .name('rcs')

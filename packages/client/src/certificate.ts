@@ -23,7 +23,7 @@ const PROBLEMS: Record<string, CertificateProblem> = {
   HOSTNAME_MISMATCH: 'wrong-host',
 };
 
-export const EXTRA_CA_HINT = 'NODE_EXTRA_CA_CERTS=/path/to/company-ca.pem';
+const EXTRA_CA_HINT = 'NODE_EXTRA_CA_CERTS=/path/to/company-ca.pem';
 
 const SAYS: Record<CertificateProblem, string> = {
   'untrusted-issuer': 'is signed by a certificate authority this machine does not trust',

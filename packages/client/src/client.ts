@@ -111,9 +111,9 @@ const OPTION_KEYS: readonly string[] = [
   'tracing',
 ];
 
-export const DEFAULT_MAX_RETRIES = 2;
-export const DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_USER_AGENT = `rcs-client/${CLIENT_VERSION}`;
+const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_USER_AGENT = `rcs-client/${CLIENT_VERSION}`;
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 function normaliseBaseUrl(raw: unknown): string {

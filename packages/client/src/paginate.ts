@@ -80,9 +80,9 @@ export interface ExportIterable<T> extends AsyncIterable<T> {
   toArray(): Promise<T[]>;
 }
 
-export const DEFAULT_CONCURRENCY = 4;
-export const DEFAULT_EXPORT_LIMIT = 100;
-export const MAX_EXPORT_LIMIT = 100;
+const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_EXPORT_LIMIT = 100;
+const MAX_EXPORT_LIMIT = 100;
 export const DEFAULT_DEDUPE_WINDOW = 10_000;
 
 export function assertLimit(limit: number): void {

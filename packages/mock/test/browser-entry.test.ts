@@ -18,6 +18,9 @@ async function bundle(file: string) {
     alias: {
       '@rcs/transcript': fileURLToPath(new URL('../../transcript/src/index.ts', import.meta.url)),
       '@rcs/client': fileURLToPath(new URL('../../client/src/index.ts', import.meta.url)),
+      '@rcs/client/internal': fileURLToPath(
+        new URL('../../client/src/internal.ts', import.meta.url),
+      ),
     },
   });
 }

@@ -11,11 +11,11 @@ vi.mock('node:zlib', async (original) => {
 });
 
 describe('zstd on a Node without it', () => {
-  it('is a usage error naming --compression and the Node version', async () => {
+  it('is a usage error naming the compression option and the Node version', async () => {
     const { planExport } = await import('../../src/options.js');
     const plan = { resources: ['users'], out: 'o', format: 'parquet' as const };
     expect(() => planExport({ ...plan, compression: 'zstd' })).toThrow(
-      `--compression zstd needs Node 22.15 or later (zstd in node:zlib); this is Node ${process.versions.node}`,
+      `\`compression\` zstd needs Node 22.15 or later (zstd in node:zlib); this is Node ${process.versions.node}`,
     );
     // The other two need nothing from node:zlib.
     expect(planExport({ ...plan, compression: 'none' }).compression).toBe('none');
