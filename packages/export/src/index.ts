@@ -17,6 +17,7 @@ export {
 } from './export-resources.js';
 export { writeFileAtomically } from './files/atomic-file.js';
 export { ExportLockedError } from './files/lock.js';
+export { UnsafeFileError } from './files/safe-open.js';
 export type {
   ExportFormat,
   Manifest,

@@ -46,7 +46,7 @@ function isLinkRefusal(error: unknown): boolean {
  * a regular file. Errors other than a link or a non-file (ENOENT, EEXIST, EACCES) are thrown as
  * they are.
  */
-export async function openNoFollow(
+async function openNoFollow(
   path: string,
   flags: number,
   mode?: number,

@@ -12,7 +12,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   acquireExportLock,
@@ -307,16 +307,22 @@ describe('export lock', () => {
   it('a run whose lock file was removed by someone finds out, and its release removes nothing', async () => {
     const lock = await acquireExportLock(dir);
     await rm(join(dir, LOCK_FILE));
-    await expect(lock.assertHeld()).rejects.toThrow(ExportLockedError);
+    await expect(lock.assertHeld()).rejects.toThrow(
+      `the export lock ${join(dir, LOCK_FILE)} is no longer this run's: another run took it over`,
+    );
     await lock.release();
     expect(await readdir(dir)).toEqual([]);
   });
 
-  it('leaves no file open while it holds the lock', async () => {
+  it('leaves no file open while it holds the lock, nor once refused', async () => {
     const lock = await acquireExportLock(dir);
     const open = await openFilesUnder(dir);
     await lock.release();
     if (open !== undefined) expect(open).toEqual([]);
+    await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: LIVE_PID, host: 'a-pod' }));
+    await expect(acquireExportLock(dir)).rejects.toThrow(ExportLockedError);
+    const after = await openFilesUnder(dir);
+    if (after !== undefined) expect(after).toEqual([]);
   });
 
   it('a lock from another host whose clock is ahead (mtime in the future) is taken over once its lease passed', async () => {
@@ -355,6 +361,7 @@ describe('export lock', () => {
     ['longer than an hour', 3_600_001],
     ['of no time', 0],
     ['negative', -5],
+    ['given as text', '1'],
   ])('a promised lease %s is not believed: ours decides', async (_, leaseMs) => {
     const path = join(dir, LOCK_FILE);
     await writeFile(path, JSON.stringify({ pid: 1, host: 'odd-pod', startedAt: '', leaseMs }));
@@ -414,12 +421,36 @@ describe('export lock', () => {
 
     it('is watched for one lease: removed meanwhile, the lock is free', async () => {
       const path = await plant(60_000);
+      vi.useFakeTimers({ toFake: ['Date', 'setTimeout'], now: Date.now() });
       const taking = acquireExportLock(dir);
-      await vi.waitFor(async () => {
-        // Removed once the new run is watching it (it has read it: its atime moved).
-        await rm(path);
-      });
+      // Watching: its first look is a timer away.
+      while (vi.getTimerCount() === 0) await new Promise((done) => setImmediate(done));
+      await rm(path);
+      await vi.advanceTimersByTimeAsync(1_000);
       const lock = await taking;
+      expect(JSON.parse(await readFile(path, 'utf8')).pid).toBe(process.pid);
+      await lock.release();
+    });
+
+    it('is watched for exactly its lease, no longer', async () => {
+      const path = await plant(1_000);
+      vi.useFakeTimers({ toFake: ['Date', 'setTimeout'], now: Date.now() });
+      let settled = false;
+      const taking = acquireExportLock(dir).finally(() => {
+        settled = true;
+      });
+      while (vi.getTimerCount() === 0) await new Promise((done) => setImmediate(done));
+      // 19 looks of 50 ms: not yet a whole lease.
+      for (let i = 0; i < 19; i++) {
+        await vi.advanceTimersByTimeAsync(50);
+        while (vi.getTimerCount() === 0 && !settled) {
+          await new Promise((done) => setImmediate(done));
+        }
+      }
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(50);
+      const lock = await taking;
+      expect(JSON.parse(await readFile(path, 'utf8')).pid).toBe(process.pid);
       await lock.release();
     });
 
@@ -471,10 +502,7 @@ describe('export lock', () => {
       const first = await claimOf(path);
       await writeFile(first, JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: '' }));
       const second = await claimOf(path, first);
-      // Unreadable (killed before it was written): judged by its lease.
-      await writeFile(second, '');
-      await expect(acquireExportLock(dir)).rejects.toThrow(/taking over/);
-      clockAhead(LOCK_LEASE_MS + 5_000);
+      await writeFile(second, JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: '' }));
       const lock = await acquireExportLock(dir);
       const owner = JSON.parse(await readFile(path, 'utf8'));
       expect(owner.pid).toBe(process.pid);
@@ -482,6 +510,58 @@ describe('export lock', () => {
       // The claims passed over are gone with the takeover.
       expect(await readdir(dir)).toEqual([LOCK_FILE]);
       await lock.release();
+    });
+
+    it('a claim left unreadable (killed before it was written) is judged by its lease', async () => {
+      const path = await plantStale();
+      await writeFile(await claimOf(path), '');
+      await expect(acquireExportLock(dir)).rejects.toThrow(
+        /taking over the lock of .* \(its owner could not be read\), whose owner is gone \(pid \d+ is no longer running\)/,
+      );
+      clockAhead(LOCK_LEASE_MS + 5_000);
+      const lock = await acquireExportLock(dir);
+      await lock.release();
+    });
+
+    it('losing to a live taker further up the chain leaves the dead claims below it in place', async () => {
+      const path = await plantStale();
+      const first = await claimOf(path);
+      await writeFile(first, JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: '' }));
+      const second = await claimOf(path, first);
+      await writeFile(second, JSON.stringify({ pid: LIVE_PID, host: hostname(), startedAt: '' }));
+      await expect(acquireExportLock(dir)).rejects.toThrow(`(pid ${LIVE_PID} on ${hostname()}`);
+      // Removed, the first could be claimed anew, and two takers would each hold a claim.
+      expect((await readdir(dir)).sort()).toEqual(
+        [LOCK_FILE, basename(first), basename(second)].sort(),
+      );
+    });
+
+    it('a chain of claims longer than any crash leaves is not followed for ever', async () => {
+      const path = await plantStale();
+      let of = path;
+      for (let i = 0; i < 8; i++) {
+        const claim = await claimOf(path, of);
+        await writeFile(claim, JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: '' }));
+        of = claim;
+      }
+      await expect(acquireExportLock(dir)).rejects.toThrow(
+        `could not take the export lock ${path}; try again`,
+      );
+      expect(JSON.parse(await readFile(path, 'utf8')).token).toBe('dead');
+    });
+
+    it('a lock whose lease expired, with a live taker: refused naming both', async () => {
+      const path = join(dir, LOCK_FILE);
+      await writeFile(
+        path,
+        JSON.stringify({ pid: 1, host: 'gone-pod', startedAt: '', leaseMs: 1_000 }),
+      );
+      const claim = await claimOf(path);
+      await writeFile(claim, JSON.stringify({ pid: LIVE_PID, host: hostname(), startedAt: 'now' }));
+      clockAhead(5_000);
+      await expect(acquireExportLock(dir)).rejects.toThrow(
+        `another rcs export is taking over the lock of ${dir} (pid ${LIVE_PID} on ${hostname()}, started now), whose owner is gone (its lease of 1 s expired); wait for it to finish`,
+      );
     });
 
     it('a claim for a version of the lock that is gone meanwhile replaces nothing', async () => {
@@ -537,7 +617,7 @@ describe('export lock', () => {
       JSON.stringify({ pid: 4242, host: 'new-pod', startedAt: 'later', token: 'theirs' }),
     );
     await expect(lock.assertHeld()).rejects.toThrow(
-      `the export lock ${join(dir, LOCK_FILE)} is no longer this run's: another run (pid 4242 on new-pod, started later) took it over`,
+      `the export lock ${join(dir, LOCK_FILE)} is no longer this run's: another run (pid 4242 on new-pod, started later) took it over, judging this run gone (its lease not renewed for 120 s), or the lock file was removed; nothing was replaced`,
     );
     await lock.release();
   });
