@@ -320,6 +320,34 @@ describe('the SDK traces its requests with OpenTelemetry (issue 29)', () => {
     expect(rcs.stats.rateLimitWaitMs).toBe(1_000 + held.reduce((a, b) => a + b, 0));
   });
 
+  it("inside the caller's span: the rate controller's hold is an event of that span, not of an attempt", async () => {
+    let calls = 0;
+    const limitedOnce: typeof fetch = async (input, init) => {
+      calls++;
+      if (calls === 1) {
+        return new Response('{}', { status: 429, headers: { 'retry-after': '1' } });
+      }
+      return fetch(input, init);
+    };
+    const rcs = client(limitedOnce);
+    await tracer.startActiveSpan('caller', async (caller) => {
+      const first = rcs.exports.teams.list({ limit: 1 });
+      while (rcs.stats.rateLimited === 0) await new Promise((r) => setTimeout(r, 5));
+      await Promise.all([first, rcs.exports.teams.list({ limit: 1 })]);
+      caller.end();
+    });
+    const spans = await finished();
+    const caller = spans.find((s) => s.name === 'caller') as ReadableSpan;
+    const attempts = spans.filter((s) => s.kind === SpanKind.CLIENT);
+    // The 429, its resend and the request held back: three attempts, no event on any.
+    expect(attempts.length).toBe(3);
+    expect(attempts.flatMap((s) => s.events)).toEqual([]);
+    const names = caller.events.map((e) => e.name);
+    expect(names.filter((n) => n === 'rcs.retry')).toHaveLength(1);
+    expect(names.filter((n) => n === 'rcs.rate_limit.wait').length).toBeGreaterThan(0);
+    expect(names.length).toBe(names.filter((n) => n.startsWith('rcs.')).length);
+  });
+
   it('waitUntilDone: one span whose reads are its children and whose pauses are events', async () => {
     const rcs = client();
     const rep = mock.info.repEmails[0] as string;
