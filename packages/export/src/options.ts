@@ -167,10 +167,10 @@ export function planExport(options: ExportOptions): ExportPlan {
   const archived = options.archived;
   if (archived !== undefined) {
     if (archived !== 'include' && archived !== 'only') {
-      throw usageError(`--archived must be include or only (D8), got "${String(archived)}"`);
+      throw usageError(`--archived must be include or only, got "${String(archived)}"`);
     }
     if (!entries.some((e) => e.resource === 'tracks')) {
-      throw usageError('--archived applies to the tracks export only (D8); add tracks or all');
+      throw usageError('--archived applies to the tracks export only; add tracks or all');
     }
   }
   const out = options.out === '' ? DEFAULT_OUT_DIR : options.out;
@@ -182,7 +182,7 @@ export function planExport(options: ExportOptions): ExportPlan {
   const changes = options.changes ?? false;
   if (changes && out === '-') {
     throw usageError(
-      '--changes compares with the previous run kept in the output directory (D27); it needs --out DIR, not -',
+      '--changes compares with the previous run kept in the output directory; it needs --out DIR, not -',
     );
   }
   const ack = options.ack;

@@ -103,10 +103,10 @@ describe('planExport: each bad input, in words', () => {
       { format: 'parquet' as const, compression: 'gzip' as 'zstd' },
       '--compression must be snappy, zstd or none, got "gzip"',
     ],
-    [{ archived: 'some' as 'only' }, '--archived must be include or only (D8), got "some"'],
+    [{ archived: 'some' as 'only' }, '--archived must be include or only, got "some"'],
     [
       { resources: ['users'], archived: 'include' as const },
-      '--archived applies to the tracks export only (D8); add tracks or all',
+      '--archived applies to the tracks export only; add tracks or all',
     ],
     [
       { resources: ['users', 'teams'], out: '-' },
@@ -114,7 +114,7 @@ describe('planExport: each bad input, in words', () => {
     ],
     [
       { resources: ['users'], out: '-', changes: true },
-      '--changes compares with the previous run kept in the output directory (D27); it needs --out DIR, not -',
+      '--changes compares with the previous run kept in the output directory; it needs --out DIR, not -',
     ],
   ])('%o', (over, message) => {
     expect(() => planExport({ ...base, ...over })).toThrow(

@@ -541,7 +541,7 @@ describe('--timeout SECONDS: the deadline of every request, the proxy included (
     // A POST cut at the deadline may have reached the service: never re-sent, looked up next
     // time (D28), even here where the tunnel never opened.
     expect(r.stderr).toContain(
-      `rcs: call.srt: the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first, D28): POST ${BASE}/api/v1/real-call-sessions got no answer within 2000 ms`,
+      `rcs: call.srt: the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first): POST ${BASE}/api/v1/real-call-sessions got no answer within 2000 ms`,
     );
     expect(r.seconds).toBeLessThan(30);
     expect(readLedger(join(cwd, '.rcs-ledger.jsonl')).map((l) => l.status)).toEqual(['unknown']);
