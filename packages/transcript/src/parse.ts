@@ -182,7 +182,10 @@ export function parseCues(
       // D11: an almost-timing line (a full-width colon, a field without digits, "->") starts a
       // cue of its own, with no times and an error naming the line: read as text it would join
       // the cue before, label and all, and nothing would say so.
-      const almost = timing || !mayStartTiming(c) ? null : almostTiming(s, pos, end);
+      const almost =
+        timing || options.almostTimingLines === 'text' || !mayStartTiming(c)
+          ? null
+          : almostTiming(s, pos, end);
       if (timing || almost !== null) {
         if (timing) timingCount++;
         let id: string | null = null;
