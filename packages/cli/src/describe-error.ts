@@ -188,7 +188,7 @@ function waitTimeoutMessage(e: WaitTimeoutError, credentials: CredentialSources)
  */
 function connectionMessage(e: ConnectionError): string {
   if (e.mayHaveBeenCreated) {
-    return `the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first, D28): ${safeLine(e.message)}`;
+    return `the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first): ${safeLine(e.message)}`;
   }
   const failure = classifyFailure(e.cause);
   if (e instanceof TimeoutError) {
@@ -206,7 +206,7 @@ function connectionMessage(e: ConnectionError): string {
 function unprocessableMessage(code: string | undefined, detail: string): string {
   switch (code) {
     case 'rep_not_in_transcript':
-      return `the transcript is speaker-labeled but the rep never speaks in it (422, rule 8); label the rep's cues with their email or use --speaker "Name=rep@company.com"`;
+      return `the transcript is speaker-labeled but the rep never speaks in it (422): a speaker-labeled transcript must have the rep speak; label the rep's cues with their email or use --speaker "Name=rep@company.com"`;
     case 'user_creation_disabled':
       return 'the rep has no account and automatic user creation is off for the organization (422); create the user first or pass an existing rep';
     case 'email_domain_not_allowed':

@@ -115,10 +115,10 @@ function splitOptions(options: Record<string, unknown>): {
 function assertArchived(entry: ExportEntry, archived: unknown): void {
   if (archived === undefined) return;
   if (entry.resource !== 'tracks') {
-    throw new RcsError(`archived applies to the tracks export only, not to ${entry.resource} (D8)`);
+    throw new RcsError(`archived applies to the tracks export only, not to ${entry.resource}`);
   }
   if (!['include', 'only'].includes(archived as string)) {
-    throw new RcsError(`archived must be 'include' or 'only' (D8), got ${String(archived)}`);
+    throw new RcsError(`archived must be 'include' or 'only', got ${String(archived)}`);
   }
 }
 

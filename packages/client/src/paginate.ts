@@ -87,7 +87,7 @@ export const DEFAULT_DEDUPE_WINDOW = 10_000;
 
 export function assertLimit(limit: number): void {
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EXPORT_LIMIT) {
-    throw new RcsError(`limit must be an integer from 1 to ${MAX_EXPORT_LIMIT} (D7), got ${limit}`);
+    throw new RcsError(`limit must be an integer from 1 to ${MAX_EXPORT_LIMIT}, got ${limit}`);
   }
 }
 

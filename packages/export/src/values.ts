@@ -168,7 +168,7 @@ export function checkRecordValues(resource: ExportResource, records: readonly Ap
       if (!(caught instanceof Impossible)) throw caught;
       const field = caught.path.slice(1);
       throw new ImpossibleValueError(
-        `${resource}: record ${shown(record.id)}: ${field} is ${shown(caught.value)}, ${caught.why} (D29)`,
+        `${resource}: record ${shown(record.id)}: ${field} is ${shown(caught.value)}, ${caught.why}`,
       );
     }
   }

@@ -130,7 +130,7 @@ describe('D29: values that cannot be true', () => {
       }
     };
     expect(why('a\udcffb')).toMatch(/bytes that are not UTF-8 on the wire, shown as \\udcXX/);
-    expect(why('a\ud800b')).toMatch(/text that is not valid Unicode \(a lone surrogate\) \(D29\)$/);
+    expect(why('a\ud800b')).toMatch(/text that is not valid Unicode \(a lone surrogate\)$/);
   });
 
   it('the error is an ImpossibleValueError by name too (the CLI tells errors apart by name)', () => {
@@ -166,7 +166,7 @@ describe('D29: values that cannot be true', () => {
       message = (e as Error).message;
     }
     expect(message).toBe(
-      'real-call-sessions: record "s-1": analysis."k\\ud800" is "k\\ud800", a property name that is not valid Unicode (D29)',
+      'real-call-sessions: record "s-1": analysis."k\\ud800" is "k\\ud800", a property name that is not valid Unicode',
     );
   });
 

@@ -217,7 +217,7 @@ const organizationSchema = z.strictObject({
 });
 
 const fixtureSchema = z.strictObject({
-  jwtSecret: z.string().min(32, 'jwtSecret needs at least 32 characters (HS256, D22)').optional(),
+  jwtSecret: z.string().min(32, 'jwtSecret needs at least 32 characters (HS256)').optional(),
   identityProvider: z
     .strictObject({
       existingEmails: z.array(email.transform((e) => e.trim().toLowerCase())).optional(),

@@ -25,7 +25,8 @@ export interface TranscriptFacts {
 }
 
 export function transcriptFacts(text: string, emailDomains: readonly string[]): TranscriptFacts {
-  const parsed = parseTranscript(text, { emailDomains });
+  // As the service reads it (D11): only a real timing line starts a cue.
+  const parsed = parseTranscript(text, { emailDomains, almostTimingLines: 'text' });
   const internal = new Set(
     parsed.cues.filter((c) => c.speaker.kind === 'internal').map((c) => c.speaker.email),
   );

@@ -32,7 +32,11 @@ export interface FieldRule {
 export const CREATE_REQUEST_FIELDS = {
   transcript: { required: true, minLength: TRANSCRIPT_MIN_LENGTH },
   meetingName: { required: true, minLength: 1 },
-  userId: { required: false, pattern: UUID_PATTERN, describes: 'a UUID (D25)' },
+  userId: {
+    required: false,
+    pattern: UUID_PATTERN,
+    describes: 'a UUID (hex digits in groups 8-4-4-4-12)',
+  },
   email: { required: false },
   missionId: {
     required: false,
@@ -54,9 +58,9 @@ export const UPLOAD_FIELDS = Object.keys(CREATE_REQUEST_FIELDS) as readonly Crea
 /** R1 / D5: exactly one of userId / email designates the rep; the message when not, else null. */
 export function repDesignatorProblem(hasUserId: boolean, hasEmail: boolean): string | null {
   if (hasUserId && hasEmail) {
-    return 'Send exactly one of userId or email to designate the rep, not both (D5).';
+    return 'Send exactly one of userId or email to designate the rep, not both.';
   }
-  if (!hasUserId && !hasEmail) return 'Send one of userId or email to designate the rep (D5).';
+  if (!hasUserId && !hasEmail) return 'Send one of userId or email to designate the rep.';
   return null;
 }
 

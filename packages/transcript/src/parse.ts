@@ -182,7 +182,10 @@ export function parseCues(
       // D11: an almost-timing line (a full-width colon, a field without digits, "->") starts a
       // cue of its own, with no times and an error naming the line: read as text it would join
       // the cue before, label and all, and nothing would say so.
-      const almost = timing || !mayStartTiming(c) ? null : almostTiming(s, pos, end);
+      const almost =
+        timing || options.almostTimingLines === 'text' || !mayStartTiming(c)
+          ? null
+          : almostTiming(s, pos, end);
       if (timing || almost !== null) {
         if (timing) timingCount++;
         let id: string | null = null;
@@ -314,12 +317,7 @@ export function parseCues(
     const kinds = [endings & 1 ? 'CRLF' : '', endings & 2 ? 'CR' : '', endings & 4 ? 'LF' : '']
       .filter(Boolean)
       .join(', ');
-    diags.add(
-      'line_endings',
-      'info',
-      0,
-      `Line endings: ${kinds}; all are read as line breaks (D11).`,
-    );
+    diags.add('line_endings', 'info', 0, `Line endings: ${kinds}; all are read as line breaks.`);
   }
   if (nonBlank === 0) {
     diags.add('empty_transcript', 'warning', 0, 'The transcript is empty or only whitespace.');
@@ -482,7 +480,7 @@ function finishCue(
         'label_not_email',
         'warning',
         firstLine,
-        `The label "${clip(m.label)}" contains "@" but is not a valid e-mail, so it is removed without attribution (R6).`,
+        `The label "${clip(m.label)}" contains "@" but is not a valid e-mail, so it is removed without attribution.`,
       );
     }
   } else {
@@ -499,7 +497,7 @@ function finishCue(
           'label_in_markup',
           'warning',
           firstLine,
-          `"${clip(hidden.label)}:" on the first line of the cue at line ${cue.line} sits inside markup; the service reads labels from the raw line (R6, D12), so it stays in the text.`,
+          `"${clip(hidden.label)}:" on the first line of the cue at line ${cue.line} sits inside markup; the service reads labels from the raw line, so it stays in the text.`,
         );
       }
     }
@@ -582,7 +580,7 @@ function parsePlain(body: string, diags: DiagnosticList): ParsedTranscript {
         'plain_text_labels_ignored',
         'info',
         i + 1,
-        `Line ${i + 1} looks like "Name: text", but labels are read only in SRT (R4, D11): plain text is never speaker-labeled. Import it to speaker-labeled SRT to attribute speakers.`,
+        `Line ${i + 1} looks like "Name: text", but labels are read only in SRT (text with cue timing lines): plain text is never speaker-labeled. Import it to speaker-labeled SRT to attribute speakers.`,
       );
     }
     cues.push({

@@ -54,4 +54,11 @@ export interface ParsedTranscript {
 export interface ClassifyOptions {
   /** The organization's configured e-mail domains; empty or absent = none configured (R4, D13). */
   emailDomains?: readonly string[];
+  /**
+   * A line that is almost a cue timing line (a full-width colon, a field with no digits, "->"):
+   * `'cue'` (default) starts a cue of its own with an error naming the line, so a check shows it;
+   * `'text'` reads it as the service does, as text of the cue before, since D11 makes only real
+   * timing lines cues (the mock reads transcripts this way).
+   */
+  almostTimingLines?: 'cue' | 'text';
 }

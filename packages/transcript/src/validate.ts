@@ -105,7 +105,7 @@ export function prevalidateUpload(
   }
   for (const key of Object.keys(body)) {
     if (!(UPLOAD_FIELDS as readonly string[]).includes(key) && body[key] !== undefined) {
-      bad(key, `Unknown field "${key}" (allowed: ${UPLOAD_FIELDS.join(', ')}) (D2).`);
+      bad(key, `Unknown field "${key}" (allowed: ${UPLOAD_FIELDS.join(', ')}).`);
     }
   }
 
@@ -188,7 +188,7 @@ export function prevalidateUpload(
         code: 'rep_not_in_transcript',
         status: 422,
         field: 'transcript',
-        message: `The transcript is speaker-labeled but the rep ${rep} never speaks in it (rule 8, D14): label the rep's cues "${rep}: …".`,
+        message: `The transcript is speaker-labeled but the rep ${rep} never speaks in it (a speaker-labeled transcript must have the rep speak): label the rep's cues "${rep}: …".`,
       });
     }
   }

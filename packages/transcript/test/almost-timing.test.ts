@@ -86,6 +86,16 @@ describe('almost-timing lines', () => {
     expect(parsed.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
+  it("read as the service reads it ('text'), the line joins the cue before, label and all (D11)", () => {
+    const text = SRT.replace('00:00:04,000 --> 00:00:06,000', '00:00:04：000 --> 00:00:06,000');
+    const parsed = parseTranscript(text, { almostTimingLines: 'text' });
+    expect(parsed.cues.map((c) => [c.id, c.startMs, c.label])).toEqual([
+      ['1', 1000, 'ana@acme.com'],
+      ['3', 7000, 'ana@acme.com'],
+    ]);
+    expect(parsed.cues[0]?.text).toContain('00:00:04：000 --> 00:00:06,000');
+  });
+
   it('a file with no real timing line stays plain text (D11), with the error at its line', () => {
     const parsed = parseTranscript('00:00:01：000 --> 00:00:02,000\nHello there, how are you?\n');
     expect(parsed.format).toBe('plain');

@@ -147,14 +147,14 @@ describe('the speaker map', () => {
         severity: 'error',
         line: 1,
         message:
-          'Speaker "Ana Ruiz" (1 cue, first at line 1) has no e-mail in the speaker map; their turns would stay unattributed (R6). Map "Ana Ruiz" to an e-mail.',
+          'Speaker "Ana Ruiz" (1 cue, first at line 1) has no e-mail in the speaker map; their turns would stay unattributed. Map "Ana Ruiz" to an e-mail.',
       },
       {
         code: 'unmapped_speaker',
         severity: 'error',
         line: 2,
         message:
-          'Speaker "Bob" (2 cues, first at line 2) has no e-mail in the speaker map; their turns would stay unattributed (R6). Map "Bob" to an e-mail.',
+          'Speaker "Bob" (2 cues, first at line 2) has no e-mail in the speaker map; their turns would stay unattributed. Map "Bob" to an e-mail.',
       },
     ]);
     // JSON turns have no line: none is named.
@@ -163,7 +163,7 @@ describe('the speaker map', () => {
       { source: 'gong-json' },
     );
     expect(gong.diagnostics.find((d) => d.code === 'unmapped_speaker')?.message).toBe(
-      'Speaker "9" (1 cue) has no e-mail in the speaker map; their turns would stay unattributed (R6). Map "9" to an e-mail.',
+      'Speaker "9" (1 cue) has no e-mail in the speaker map; their turns would stay unattributed. Map "9" to an e-mail.',
     );
   });
 

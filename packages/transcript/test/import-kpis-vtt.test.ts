@@ -66,7 +66,7 @@ describe('importTranscript messages', () => {
         severity: 'warning',
         line: 0,
         message:
-          'The turn at line 0 has no speaker but starts like a label ("Re: the budget"); the service would remove that prefix (R6).',
+          'The turn at line 0 has no speaker but starts like a label ("Re: the budget"); the service would remove that prefix.',
       },
     ]);
     // A turn with a speaker may start like a label: its own label comes first.

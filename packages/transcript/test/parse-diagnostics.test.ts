@@ -149,7 +149,7 @@ describe('label diagnostics', () => {
         'label_not_email',
         'warning',
         3,
-        'The label "bob@" contains "@" but is not a valid e-mail, so it is removed without attribution (R6).',
+        'The label "bob@" contains "@" but is not a valid e-mail, so it is removed without attribution.',
       ],
     ]);
     // A removed label without "@" is no surprise, and a valid e-mail label is no warning.
@@ -165,7 +165,7 @@ describe('label diagnostics', () => {
       [
         'label_in_markup',
         5,
-        '"ann:" on the first line of the cue at line 2 sits inside markup; the service reads labels from the raw line (R6, D12), so it stays in the text.',
+        '"ann:" on the first line of the cue at line 2 sits inside markup; the service reads labels from the raw line, so it stays in the text.',
       ],
       ['markup_stripped', 5, expect.stringContaining('cue at line 2')],
     ]);
@@ -221,7 +221,7 @@ describe('timing diagnostics (the timing line)', () => {
 describe('whole-text diagnostics', () => {
   it('BOM, line endings in a fixed order, NUL and U+FFFD at their lines (CR, LF and CRLF count once)', () => {
     expect(diags(`\uFEFF1\r\n${T}\rhi\n\n\u0000\ufffd`)).toEqual([
-      ['line_endings', 'info', 0, 'Line endings: CRLF, CR, LF; all are read as line breaks (D11).'],
+      ['line_endings', 'info', 0, 'Line endings: CRLF, CR, LF; all are read as line breaks.'],
       ['bom_removed', 'info', 1, 'A UTF-8 byte-order mark at the start was ignored.'],
       [
         'nul_character',
@@ -245,11 +245,9 @@ describe('whole-text diagnostics', () => {
     // One kind of line ending is no news, unless it is the old Mac CR.
     expect(diags(`1\r\n${T}\r\nhi\r\n`)).toEqual([]);
     expect(diags(`1\n${T}\nhi\n`)).toEqual([]);
-    expect(diags(`1\r${T}\rhi\r`)[0]?.[3]).toBe(
-      'Line endings: CR; all are read as line breaks (D11).',
-    );
+    expect(diags(`1\r${T}\rhi\r`)[0]?.[3]).toBe('Line endings: CR; all are read as line breaks.');
     expect(diags(`1\r\n${T}\nhi`)[0]?.[3]).toBe(
-      'Line endings: CRLF, LF; all are read as line breaks (D11).',
+      'Line endings: CRLF, LF; all are read as line breaks.',
     );
     expect(diags(`a\u0000`)[0]?.slice(0, 3)).toEqual(['nul_character', 'error', 1]);
     expect(diags(`1\r\n${T}\r\n\ufffd`)[0]?.slice(0, 3)).toEqual([
@@ -281,7 +279,7 @@ describe('whole-text diagnostics', () => {
         'plain_text_labels_ignored',
         'info',
         3,
-        'Line 3 looks like "Name: text", but labels are read only in SRT (R4, D11): plain text is never speaker-labeled. Import it to speaker-labeled SRT to attribute speakers.',
+        'Line 3 looks like "Name: text", but labels are read only in SRT (text with cue timing lines): plain text is never speaker-labeled. Import it to speaker-labeled SRT to attribute speakers.',
       ],
     ]);
     const p = parseTranscript('\uFEFFhello\n\n<i>Ann</i> hi');

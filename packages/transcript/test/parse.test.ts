@@ -24,7 +24,7 @@ describe('formats (D11)', () => {
     ]);
     // Mixed line endings are no problem, only worth an info.
     expect(p.diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
-      ['line_endings', 'info', 'Line endings: CRLF, CR; all are read as line breaks (D11).'],
+      ['line_endings', 'info', 'Line endings: CRLF, CR; all are read as line breaks.'],
     ]);
   });
 

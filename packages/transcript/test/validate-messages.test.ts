@@ -43,7 +43,7 @@ describe('prevalidateUpload messages', () => {
 
   it('lists the allowed fields for an unknown one, and ignores fields set to undefined', () => {
     expect(prevalidateUpload({ ...base, notes: 'x' }).problems).toEqual([
-      bad('notes', `Unknown field "notes" (allowed: ${UPLOAD_FIELDS.join(', ')}) (D2).`),
+      bad('notes', `Unknown field "notes" (allowed: ${UPLOAD_FIELDS.join(', ')}).`),
     ]);
     expect(UPLOAD_FIELDS.join(', ')).toBe(
       'transcript, meetingName, userId, email, missionId, scorecardId',
@@ -115,10 +115,10 @@ describe('prevalidateUpload messages', () => {
     const { email: _e, ...none } = base;
     // No field: the problem is the request's, and has no `field` key at all.
     expect(prevalidateUpload(none).problems).toStrictEqual([
-      bad(undefined, 'Send one of userId or email to designate the rep (D5).'),
+      bad(undefined, 'Send one of userId or email to designate the rep.'),
     ]);
     expect(prevalidateUpload({ ...base, userId: UUID }).problems).toEqual([
-      bad(undefined, 'Send exactly one of userId or email to designate the rep, not both (D5).'),
+      bad(undefined, 'Send exactly one of userId or email to designate the rep, not both.'),
     ]);
     // A field present with the value undefined is not sent in JSON.
     expect(prevalidateUpload({ ...base, userId: undefined }).problems).toEqual([]);
@@ -129,7 +129,7 @@ describe('prevalidateUpload messages', () => {
     expect(
       prevalidateUpload({ ...noEmail, userId: 'nope', missionId: 12, scorecardId: 'ABC' }).problems,
     ).toEqual([
-      bad('userId', 'userId must be a UUID (D25), got "nope".'),
+      bad('userId', 'userId must be a UUID (hex digits in groups 8-4-4-4-12), got "nope".'),
       bad('missionId', 'missionId must be 24 lowercase hexadecimal characters, got number.'),
       bad('scorecardId', 'scorecardId must be 24 lowercase hexadecimal characters, got "ABC".'),
     ]);
@@ -153,7 +153,7 @@ describe('prevalidateUpload messages', () => {
       status: 422,
       field: 'transcript',
       message:
-        'The transcript is speaker-labeled but the rep boss@acme.com never speaks in it (rule 8, D14): label the rep\'s cues "boss@acme.com: …".',
+        'The transcript is speaker-labeled but the rep boss@acme.com never speaks in it (a speaker-labeled transcript must have the rep speak): label the rep\'s cues "boss@acme.com: …".',
     });
   });
 });

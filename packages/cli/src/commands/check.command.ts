@@ -6,9 +6,12 @@ export const registerCheck: RegisterCommand = (root, kit) => {
     .command('check')
     .description('check a transcript offline, as the upload would (no credentials needed)')
     .argument('<file>', 'transcript file')
-    .option('--email <email>', "the rep's email (checks rule 8, previews KPIs)")
+    .option('--email <email>', "the rep's email (checks that the rep speaks, previews KPIs)")
     .option('--user-id <uuid>', "the rep's user id")
-    .option('--domains <list>', "the organization's email domains, comma-separated (rule 4)")
+    .option(
+      '--domains <list>',
+      "the organization's email domains, comma-separated (labels of other domains are external)",
+    )
     .option(
       '--speaker <Name=email>',
       'map a meeting-tool speaker to an email (repeatable)',

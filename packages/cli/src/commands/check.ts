@@ -85,7 +85,9 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
   }
   // In the order of the file (whole-file notes first); sort is stable within a line.
   notes.sort(byLine);
-  const segments = result.parsed ? segmentsOf(result.parsed) : [];
+  const segments = result.parsed
+    ? segmentsOf(result.parsed).map((sg) => ({ ...sg, speaker: shownLabel(sg.speaker) }))
+    : [];
   const repEmail = rep.email?.toLowerCase();
 
   if (ctx.json) {
@@ -119,7 +121,7 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
             { header: 'Cues', align: 'right' },
             { header: 'First line', align: 'right' },
           ],
-          report.speakers.map((sp) => [sp.label, sp.kind, sp.cueCount, sp.firstLine]),
+          report.speakers.map((sp) => [shownLabel(sp.label), sp.kind, sp.cueCount, sp.firstLine]),
         ),
       );
     } else {
@@ -131,18 +133,18 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
     if (report.removedLabels.length > 0) {
       const list = report.removedLabels
         .slice(0, 10)
-        .map((r) => `"${safeLine(r.label)}" (line ${r.line})`)
+        .map((r) => `"${safeLine(shownLabel(r.label))}" (line ${r.line})`)
         .join(', ');
       const more =
         report.removedLabels.length > 10 ? `, … ${report.removedLabels.length - 10} more` : '';
-      out.push(`Labels removed without attribution (rule 6): ${list}${more}`);
+      out.push(`Labels removed without attribution (labels that are not e-mails): ${list}${more}`);
     }
     if (report.repSpeaks !== null) {
       out.push(
         `Rep ${safeLine(repEmail ?? rep.userId)} speaks: ${report.repSpeaks ? 'yes' : 'no'}`,
       );
     } else if (!repGiven) {
-      out.push('Rep: not given (pass --email to check rule 8 and preview the KPIs)');
+      out.push('Rep: not given (pass --email to check that the rep speaks and preview the KPIs)');
     }
     if (repEmail) out.push(`KPI preview: ${formatKpis(report.kpis)}`);
     const timeline = renderTimeline(segments, repEmail ? { rep: repEmail } : {});
@@ -179,6 +181,15 @@ export async function run(opts: CheckOptions, ctx: CliContext): Promise<number> 
 const byLine = (a: Problem, b: Problem) => (a.line ?? 0) - (b.line ?? 0);
 
 /**
+ * A label as a person reads it: the invisible bidirectional controls that right-to-left keyboards
+ * and Teams put around Hebrew or Arabic names are dropped (shown escaped, "\u200fלקוח" reads as
+ * another name); every other unsafe character is still escaped by safeLine.
+ */
+function shownLabel(label: string): string {
+  return label.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
+}
+
+/**
  * Without --domains every e-mail label is internal (D13: no domains configured), the buyer's
  * too, so the classification cannot tell the rep's side from the buyer's. When the labels carry
  * more than one domain, say which flag fixes it, with the rep's domain when it is known (issue 28).
@@ -196,5 +207,5 @@ function domainsHintOf(
     repDomain && seen.includes(repDomain)
       ? `pass --domains ${repDomain}`
       : `pass --domains with your organization's domain (the labels have ${seen.join(', ')})`;
-  return `without --domains every e-mail label counts as internal, the buyer's too (rule 4, D13); ${pass} to tell the rep's side from the buyer's`;
+  return `without --domains every e-mail label counts as internal, the buyer's too; ${pass} to tell the rep's side from the buyer's`;
 }

@@ -39,7 +39,7 @@ export const registerExport: RegisterCommand = (root, kit) => {
     .option('--out <dir>', 'output directory, or - for stdout (one resource)')
     .option('--concurrency <n>', 'requests in flight at once (default 8)')
     .addOption(
-      new Option('--archived <mode>', 'tracks: include or only archived (D8)').choices([
+      new Option('--archived <mode>', 'tracks only: include or only the archived tracks').choices([
         'include',
         'only',
       ] as const),
@@ -63,7 +63,7 @@ export const registerExport: RegisterCommand = (root, kit) => {
     )
     .option(
       '--changes',
-      'also write <resource>.changes.jsonl: what was inserted, updated, deleted since the last run in the directory (D27)',
+      'also write <resource>.changes.jsonl: what was inserted, updated, deleted since the last run in the directory',
     )
     .option(
       '--ack <run>',

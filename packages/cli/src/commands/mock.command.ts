@@ -18,7 +18,7 @@ export const registerMock: RegisterCommand = (root, kit) => {
       '--drop-after-create <p>',
       'share of created sessions (0-1) whose answer is lost: the connection drops after the create',
     )
-    .option('--no-cors', 'answer no CORS headers (D26: CORS is on by default)')
+    .option('--no-cors', 'answer no CORS headers (CORS is on by default)')
     .option(
       '--cors-origin <origin>',
       'allow only this origin (repeatable; default: any origin)',

@@ -38,10 +38,12 @@ export function repDesignator(
   required: boolean,
 ) {
   if (opts.email !== undefined && opts.userId !== undefined) {
-    throw usageError('pass either --email or --user-id to name the rep, not both (D5)');
+    throw usageError('pass either --email or --user-id to name the rep, not both');
   }
   if (required && opts.email === undefined && opts.userId === undefined) {
-    throw usageError('name the rep with --email EMAIL or --user-id UUID (rule 1)');
+    throw usageError(
+      'name the rep with --email EMAIL or --user-id UUID: every upload names its rep',
+    );
   }
   if (opts.email !== undefined && !isValidEmail(opts.email.trim())) {
     throw usageError(`--email "${opts.email}" is not a valid e-mail address`);

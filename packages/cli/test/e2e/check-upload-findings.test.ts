@@ -218,6 +218,11 @@ describe('smaller things with transcripts', () => {
     ]);
     expect(mapped.code, mapped.stdout).toBe(0);
     expect(mapped.stdout).toMatch(/Rep ana@acme\.com speaks: yes/);
+    // Shown without the mark, in the speaker table and the removed labels too.
+    const bare = await rcs(['check', path]);
+    expect(bare.stdout).toMatch(/^לקוח +removed/m);
+    expect(bare.stdout).toContain('"לקוח" (line 3)');
+    expect(bare.stdout).not.toContain('\\u200f');
     const unmapped = await rcs(['check', path, '--speaker', 'Ana=ana@acme.com']);
     expect(unmapped.code).toBe(2);
     expect(unmapped.stdout).toContain('Speaker "לקוח" (1 cue');

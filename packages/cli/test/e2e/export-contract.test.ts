@@ -293,7 +293,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
         ]);
         expect(r.code, `${format}: ${r.stderr}`).toBe(1);
         expect(r.stderr, format).toMatch(message);
-        expect(r.stderr).toMatch(/\(D29\)/);
+        expect(r.stderr).not.toMatch(/\(D29\)/);
         expect(r.stderr.trim().split('\n')).toHaveLength(1);
         // Nothing written: no file, no change state.
         expect((await readdir(dir)).filter((f) => !f.startsWith('.rcs-export'))).toEqual([]);

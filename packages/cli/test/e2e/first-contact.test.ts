@@ -168,7 +168,7 @@ describe('rcs check without --domains', () => {
     const r = await run(['check', call(), '--email', rep]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(
-      `without --domains every e-mail label counts as internal, the buyer's too (rule 4, D13); pass --domains ${rep.split('@')[1]} to tell the rep's side from the buyer's`,
+      `without --domains every e-mail label counts as internal, the buyer's too; pass --domains ${rep.split('@')[1]} to tell the rep's side from the buyer's`,
     );
   });
 
@@ -178,7 +178,7 @@ describe('rcs check without --domains', () => {
     const report = JSON.parse(r.stdout);
     expect(report.warnings).toContainEqual({
       code: 'domains_unknown',
-      message: `without --domains every e-mail label counts as internal, the buyer's too (rule 4, D13); pass --domains with your organization's domain (the labels have ${rep.split('@')[1]}, buyer.example) to tell the rep's side from the buyer's`,
+      message: `without --domains every e-mail label counts as internal, the buyer's too; pass --domains with your organization's domain (the labels have ${rep.split('@')[1]}, buyer.example) to tell the rep's side from the buyer's`,
     });
     const given = await run(['check', path, '--domains', rep.split('@')[1]!]);
     expect(given.stdout).not.toContain('without --domains');

@@ -194,7 +194,9 @@ describe('rcs upload: every create status → exit code + one actionable line', 
       '--no-validate',
     ]);
     expect(r.code).toBe(1);
-    expect(oneLine(r.stderr)).toMatch(/rep never speaks in it \(422, rule 8\)/);
+    expect(oneLine(r.stderr)).toMatch(
+      /rep never speaks in it \(422\): a speaker-labeled transcript must have the rep speak/,
+    );
   });
 
   it('the same rule 8 failure is caught offline by default: exit 2, no request', async () => {

@@ -99,7 +99,7 @@ describe('parseCreateBody (D1, D2, D5, D17)', () => {
         }),
       ),
     ).toEqual([
-      { path: '/userId', message: 'must be a UUID (D25)' },
+      { path: '/userId', message: 'must be a UUID (hex digits in groups 8-4-4-4-12)' },
       { path: '/missionId', message: 'must be 24 lowercase hexadecimal characters' },
       { path: '/scorecardId', message: 'must be 24 lowercase hexadecimal characters' },
     ]);
@@ -107,7 +107,7 @@ describe('parseCreateBody (D1, D2, D5, D17)', () => {
 
   it('exactly one of userId or email designates the rep (D5)', () => {
     expect(errorsOf(() => parseCreateBody({ transcript: T, meetingName: 'm' }))).toEqual([
-      { path: '', message: 'Send one of userId or email to designate the rep (D5).' },
+      { path: '', message: 'Send one of userId or email to designate the rep.' },
     ]);
     expect(
       errorsOf(() =>
@@ -116,7 +116,7 @@ describe('parseCreateBody (D1, D2, D5, D17)', () => {
     ).toEqual([
       {
         path: '',
-        message: 'Send exactly one of userId or email to designate the rep, not both (D5).',
+        message: 'Send exactly one of userId or email to designate the rep, not both.',
       },
     ]);
     expect(parseCreateBody({ transcript: T, meetingName: 'm', userId: UUID })).toEqual({

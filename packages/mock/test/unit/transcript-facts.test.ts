@@ -87,3 +87,19 @@ describe('kpisOf (D21, D18)', () => {
     expect(k!.listenRatio).toBe(1);
   });
 });
+
+describe('an almost-timing line, as the service reads it (D11)', () => {
+  it('is text of the cue before: the label after it attributes nobody', () => {
+    const text = [
+      '1',
+      '00:00:01,000 --> 00:00:03,000',
+      'ana@acme.com: First.',
+      '',
+      '2',
+      '00:00:04：000 --> 00:00:06,000',
+      'ben@acme.com: Second.',
+      '',
+    ].join('\n');
+    expect(transcriptFacts(text, ['acme.com']).internalSpeakers).toEqual(['ana@acme.com']);
+  });
+});

@@ -98,7 +98,7 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
         code: 'unmapped_speaker',
         severity: 'error',
         line: s.line,
-        message: `Speaker "${s.name}" (${s.cueCount} cue${s.cueCount === 1 ? '' : 's'}${s.line ? `, first at line ${s.line}` : ''}) has no e-mail in the speaker map; their turns would stay unattributed (R6). Map "${s.name}" to an e-mail.`,
+        message: `Speaker "${s.name}" (${s.cueCount} cue${s.cueCount === 1 ? '' : 's'}${s.line ? `, first at line ${s.line}` : ''}) has no e-mail in the speaker map; their turns would stay unattributed. Map "${s.name}" to an e-mail.`,
       });
     }
   }
@@ -173,7 +173,7 @@ function checkText(t: Turn, label: string | null, diagnostics: Diagnostic[]): vo
       code: 'text_looks_like_label',
       severity: 'warning',
       line: t.line,
-      message: `The turn at line ${t.line} has no speaker but starts like a label ("${clip(first)}"); the service would remove that prefix (R6).`,
+      message: `The turn at line ${t.line} has no speaker but starts like a label ("${clip(first)}"); the service would remove that prefix.`,
     });
   }
   if (lines.some((l) => parseTimingLine(l) !== null)) {
