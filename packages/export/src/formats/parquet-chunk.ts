@@ -244,6 +244,10 @@ export class LeafChunk {
   /** A null or missing value (or an empty or null list) at these levels. */
   addNull(def: number, rep: number): void {
     this.#level(def, rep);
+    // A byte of levels, so that a column of nulls still closes its pages (a group may hold up to
+    // --row-group-rows' 100,000,000 rows).
+    this.#pageBytes += 1;
+    if (this.#pageBytes >= this.#settings.pageSize) this.#queue();
   }
 
   addString(value: string, def: number, rep: number): void {
@@ -390,7 +394,8 @@ export class LeafChunk {
 
   #pageValues(): { encoding: Encoding; body: Uint8Array } {
     const count = this.#values;
-    if (this.#dictionary) {
+    // A page of nulls only has no values to index: PLAIN, and no dictionary page for it.
+    if (this.#dictionary && count > 0) {
       const width = bitWidth(Math.max(0, this.#dictionarySize - 1));
       const writer = new ByteWriter(Math.max(64, (count * width) >> 2));
       writer.appendUint8(width);

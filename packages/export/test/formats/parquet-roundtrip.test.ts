@@ -258,3 +258,12 @@ describe('the streaming writer reads back equal to JSONL', () => {
     expect(footer.row_groups.map((g) => g.num_rows)).toEqual([300n, 200n]);
   });
 });
+
+describe('pages close for columns of nulls too', () => {
+  it('a column null in every row still writes pages of about the page size', async () => {
+    const records = Array.from({ length: 900 }, (_, i) => ({ ...user(i), email: null }));
+    const path = await roundTrip('null-pages', USERS, records, { pageSize: 300 });
+    // A byte of levels a null: a page every 300 rows.
+    expect(await pagesOf(path, 'email')).toEqual([{ 'DATA_PAGE_V2 PLAIN': 3 }]);
+  });
+});
