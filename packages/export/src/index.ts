@@ -17,7 +17,6 @@ export {
 } from './export-resources.js';
 export { writeFileAtomically } from './files/atomic-file.js';
 export { ExportLockedError } from './files/lock.js';
-export { UnsafeFileError } from './files/safe-open.js';
 export type {
   ExportFormat,
   Manifest,
@@ -27,6 +26,7 @@ export type {
   RunSummary,
 } from './files/manifest.js';
 export { prepareOutputDirectory } from './files/out-dir.js';
+export { UnsafeFileError } from './files/safe-open.js';
 export { csvColumnsOf } from './formats/columns.js';
 export { PARQUET_COMPRESSIONS, type ParquetCompression } from './formats/parquet-compression.js';
 export { recordShapeOf, SESSION_ITEM_SHAPE } from './formats/parquet-schema.js';

@@ -46,11 +46,7 @@ function isLinkRefusal(error: unknown): boolean {
  * a regular file. Errors other than a link or a non-file (ENOENT, EEXIST, EACCES) are thrown as
  * they are.
  */
-async function openNoFollow(
-  path: string,
-  flags: number,
-  mode?: number,
-): Promise<FileHandle> {
+async function openNoFollow(path: string, flags: number, mode?: number): Promise<FileHandle> {
   // Without O_NOFOLLOW: what the path is now, to compare with what was opened.
   const before = NOFOLLOW === 0 ? await lstatUnlessCreating(path, flags) : undefined;
   let handle: FileHandle;

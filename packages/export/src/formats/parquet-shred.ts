@@ -60,7 +60,7 @@ export class Misfit {
       const what = this.value === null ? 'null' : 'missing';
       return `${this.path} is ${what}, but openapi.yaml requires ${WHAT[this.type]}`;
     }
-    return `${this.path} must be ${WHAT[this.type]} (D27), got ${shown(this.value)}`;
+    return `${this.path} must be ${WHAT[this.type]}, got ${shown(this.value)}`;
   }
 }
 
