@@ -11,7 +11,7 @@
  *   while pages bring new records, at most to twice the announced pages);
  * - fewer or more records written than `meta.total` at the start and at the end.
  */
-import type { Page, PageBody, PageMeta } from '@rcs/client';
+import type { Page, PageBody } from '@rcs/client';
 import { type Limiter, runPages } from '@rcs/client/internal';
 import { IdSet } from './changes/id-set.js';
 import { ExportError } from './errors.js';
