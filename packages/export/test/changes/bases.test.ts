@@ -45,7 +45,7 @@ describe('the committed change state (the manifest)', () => {
     const error = await committedChanges(dir, { full: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChangesStateError);
     expect((error as Error).message).toBe(
-      `${join(dir, 'manifest.json')} is missing, but ${dir} holds change snapshots of earlier runs (${stateFileOf('teams', ACKED)}, ${stateFileOf('users', RUN)}): without it, which run was committed last is unknown, and comparing with nothing would report every record as an insert and remove the snapshot your next --ack names. Nothing was changed; run with --full to start over (every record an insert; reload the tables)`,
+      `${join(dir, 'manifest.json')} is missing, but ${dir} holds change snapshots of earlier runs (${stateFileOf('teams', ACKED)}, ${stateFileOf('users', RUN)}): without it, which run was committed last is unknown, and comparing with nothing would report every record as an insert and remove the snapshot your next \`ack\` names. Nothing was changed; run with \`full\` to start over (every record an insert; reload the tables)`,
     );
     expect((await readdir(dir)).sort()).toEqual(
       [stateFileOf('teams', ACKED), stateFileOf('users', RUN)].sort(),
@@ -69,7 +69,7 @@ describe('the committed change state (the manifest)', () => {
     [
       'of a run without --changes',
       manifestWith({}),
-      'it was written by a run without --changes, and names no change state',
+      'it was written by a run without `changes`, and names no change state',
     ],
     ['with changes that are not an object', manifestWith({ changes: 'x' }), 'its "changes"'],
     ['with changes null', manifestWith({ changes: null }), 'its "changes"'],
@@ -113,7 +113,7 @@ describe('the committed change state (the manifest)', () => {
     expect((error as Error).message).toContain(
       `${join(dir, 'manifest.json')} cannot be used (${why}`,
     );
-    expect((error as Error).message).toMatch(/Nothing was changed; run with --full to start over/);
+    expect((error as Error).message).toMatch(/Nothing was changed; run with `full` to start over/);
     expect(await readFile(join(dir, 'manifest.json'), 'utf8')).toBe(text);
   });
 
