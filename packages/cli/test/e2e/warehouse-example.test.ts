@@ -4,8 +4,10 @@
  * warehouse equals that night's snapshot, through inserts, updates, deletes, an unchanged night
  * and a failed merge.
  */
+import { writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,13 +17,27 @@ import { assertBuilt, CLI, REPO, runCommand, tempDir } from './helpers.js';
 
 const SCRIPT = join(REPO, 'examples/warehouse/nightly-load.mjs');
 
+/**
+ * `rcs` with `--force` after the example's flags: each night's mock is the one service at another
+ * moment, on a port of its own, and --force lets its URL into the export directory (one
+ * directory, one service). Nothing else of the run changes.
+ */
+let forced = '';
+
 function nightly(mock: MockServer, cwd: string, ...extra: string[]) {
+  if (forced === '') {
+    forced = join(tempDir('rcs-warehouse-bin-'), 'rcs-force.mjs');
+    writeFileSync(
+      forced,
+      `process.argv.push('--force');\nawait import(${JSON.stringify(pathToFileURL(CLI).href)});\n`,
+    );
+  }
   return runCommand(process.execPath, [SCRIPT, 'export', 'warehouse.duckdb', ...extra], {
     cwd,
     env: {
       RCS_BASE_URL: mock.url,
       RCS_API_KEY: HOSTILE_API_KEY,
-      RCS_BIN: `${process.execPath} ${CLI}`,
+      RCS_BIN: `${process.execPath} ${forced}`,
     },
   });
 }
@@ -99,7 +115,10 @@ describe('examples/warehouse: nightly Parquet + --changes merged into DuckDB', (
     try {
       const failed = await nightly(third, cwd);
       expect(failed.code).toBe(1);
-      expect(failed.stderr.trim().split('\n')).toHaveLength(1);
+      // The export's one finished line, then the merge's one line.
+      const lines = failed.stderr.trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/^rcs export: \d+ exports, [\d,]+ records/);
       expect(failed.stderr).toMatch(
         /the merge failed and was rolled back .*the next run reloads every table/,
       );
