@@ -43,7 +43,7 @@ export function profileNameOf(
   return { name: named || DEFAULT_PROFILE, explicit: Boolean(named) };
 }
 
-/** Plain identifiers only (issue 11). */
+/** Plain identifiers only. */
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** The named profile, never an inherited property (`constructor`, `toString`). */

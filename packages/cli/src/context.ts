@@ -85,7 +85,7 @@ export interface CliContext {
   redact(text: string): string;
   /** The one progress component on stderr: live only on a TTY and not with --quiet. */
   progress(): Progress;
-  /** Set when the run is traced (issue 29): spans for the command's own units of work. */
+  /** Set when the run is traced: spans for the command's own units of work. */
   tracer?: RunTracer | undefined;
 }
 
@@ -94,7 +94,7 @@ export interface ResolvedSettings {
   baseUrl: string | undefined;
   apiKey: string | undefined;
   token: string | undefined;
-  /** Where each credential came from, as the user gave it (the 401 hint names it, issue 28). */
+  /** Where each credential came from, as the user gave it (the 401 hint names it). */
   sources: CredentialSources;
 }
 
@@ -202,7 +202,7 @@ function assertOneLine(secret: string | undefined, what: string): void {
 }
 
 /**
- * The CLI's one HTTP stack (issue 27): undici with a dispatcher for every request, direct or
+ * The CLI's one HTTP stack: undici with a dispatcher for every request, direct or
  * through the proxy of the environment (network/fetch.ts), or undefined under Bun and Deno. With
  * --verbose, one line names the proxies in use, never their credentials.
  */
@@ -319,11 +319,11 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
         token: settings.token,
         userAgent: `rcs-cli/${io.version}`,
         // A refused connection or an unknown host is a wrong base URL far more often than an
-        // outage: one retry, then the error with its hint, within about a second (issue 11).
+        // outage: one retry, then the error with its hint, within about a second.
         unreachableRetries: 1,
         deadlineMs,
         ...(fetch ? { fetch } : {}),
-        // A traced run (issue 29): each request a span, under the span current at its call.
+        // A traced run: each request a span, under the span current at its call.
         ...(ctx.tracer ? { tracing: ctx.tracer.clientTracing } : {}),
         // --verbose logs method, URL, status and retries; never a header, and redacted anyway.
         logger: verbose

@@ -44,7 +44,7 @@ function unauthorizedMessage(sources: CredentialSources): string {
   );
 }
 
-/** What a user checks on a 404: the base URL, and for a session read, the id too (issue 28). */
+/** What a user checks on a 404: the base URL, and for a session read, the id too. */
 function notFoundMessage(e: { method?: string | undefined; url?: string | undefined }): string {
   let path: string | undefined;
   try {
@@ -62,7 +62,7 @@ function notFoundMessage(e: { method?: string | undefined; url?: string | undefi
 
 export interface Described {
   exitCode: number;
-  /** One line; for a request the service answered, it ends with `(request id …)` (issue 29). */
+  /** One line; for a request the service answered, it ends with `(request id …)`. */
   message: string;
 }
 
@@ -73,7 +73,7 @@ function detailOf(error: { detail?: string | undefined; message: string }): stri
 
 /**
  * Maps any error to the contract's exit code and one actionable line, which ends with the
- * service's request id when the service answered the failed request (issue 29, cli.md "Errors"):
+ * service's request id when the service answered the failed request (cli.md "Errors"):
  * the id a user quotes to the service's support. The one place the id is appended.
  */
 export function describeError(
@@ -168,7 +168,7 @@ function describeWithoutRequestId(error: unknown, credentials: CredentialSources
 /**
  * The wait for DONE ended (exit 5, cli.md). A session whose state no read returned is not "not
  * DONE yet": the line says the service could not be read in time and why, when a read failed
- * (issue 25 item 7: one clear line at the deadline, a proxy that never answers included).
+ * (one clear line at the deadline, a proxy that never answers included).
  */
 function waitTimeoutMessage(e: WaitTimeoutError, credentials: CredentialSources): string {
   const id = safeLine(e.sessionId);
@@ -183,7 +183,7 @@ function waitTimeoutMessage(e: WaitTimeoutError, credentials: CredentialSources)
 }
 
 /**
- * A request that failed on the network (issue 25 item 7, issue 28): one line from the shared
+ * A request that failed on the network: one line from the shared
  * classification (network/failure.ts), naming the proxy when the request went through one.
  */
 function connectionMessage(e: ConnectionError): string {

@@ -68,7 +68,7 @@ export function interruptedExitCode(reason: unknown): number {
 /**
  * Where the credentials of this run came from, as the user gave them: `--api-key`,
  * `--api-key-file FILE`, `RCS_API_KEY`, or the config file's path and profile. A 401 names it
- * (issue 28: "check RCS_API_KEY" misleads a user who typed --api-key). A run resolves its
+ * ("check RCS_API_KEY" misleads a user who typed --api-key). A run resolves its
  * credentials once; context.ts notes them when it builds the client, and every caller of
  * describeError (describe-error.ts: the command wrapper, the upload batch, the export) gets the
  * same line.

@@ -1,7 +1,7 @@
 /**
  * Last words before a forced exit (cli.md "Unattended runs"): the graceful stop's deadline, or a
  * second SIGINT/SIGTERM, ends the process by its signal while work is still pending
- * (program.ts). What must be on disk even then registers here: the trace file (issue 29:
+ * (program.ts). What must be on disk even then registers here: the trace file (cli.md:
  * `--trace-file` is "flushed on every exit path, signals included").
  */
 export interface ForcedExitHandler {

@@ -22,7 +22,7 @@ import { commandSpanName } from './tracing/command-name.js';
 import { startTracing } from './tracing/request.js';
 
 /**
- * `rcs`: the global flags and the list of commands, nothing else (GitHub-CLI style, issue 12).
+ * `rcs`: the global flags and the list of commands, nothing else (GitHub-CLI style).
  * Each command declares its flags and typed options in commands/<name>.command.ts and runs in
  * commands/<name>.ts, which its action imports lazily, so `rcs --help` loads nothing but
  * commander and the declarations (start-up goal: bench/cli). main.ts, the bundle's entry, runs it.
@@ -86,7 +86,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): RootCommand {
       // Loaded here, not at the top: `rcs --help` never needs the context or the config file.
       const { createContext } = await import('./context.js');
       const ctx = createContext(globals, io);
-      // Traces only when the OpenTelemetry environment or --trace-file asks (issue 29).
+      // Traces only when the OpenTelemetry environment or --trace-file asks.
       const tracing = await startTracing(
         io.env,
         globals.traceFile,
@@ -180,7 +180,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
  * enough to rename finished files and append the ledger, short enough for a cron `timeout`.
  */
 const STOP_DEADLINE_MS = 3_000;
-/** Past that deadline, how long spans may still take to reach a collector (issue 29). */
+/** Past that deadline, how long spans may still take to reach a collector. */
 const FORCED_FLUSH_MS = 1_000;
 
 /** Runs `rcs` in this process: signals, real streams, and the exit code (see main.ts). */
@@ -190,7 +190,7 @@ export async function runFromProcess(): Promise<void> {
   // its exit code for the abort reason (describeError: 130, or 143 for SIGTERM). Work that never
   // ends (a hung disk, a stuck file-system call) cannot hold the process: past the deadline it
   // exits with that code anyway. A second signal exits at once. Either way the forced exit first
-  // writes what must survive it (forced-exit.ts: the trace file, issue 29); at the deadline a
+  // writes what must survive it (forced-exit.ts: the trace file); at the deadline a
   // collector gets one more bounded second.
   const onSignal = (signal: 'SIGINT' | 'SIGTERM') => () => {
     if (controller.signal.aborted) {

@@ -1,7 +1,7 @@
 import { sleep } from './backoff.js';
 
 /**
- * Adaptive request pacing shared by every request of one client (issue 11): AIMD on the request
+ * Adaptive request pacing shared by every request of one client: AIMD on the request
  * *rate*, as TCP does on its window and the AWS SDKs' "adaptive" retry mode does on a token rate.
  *
  * - Until the service first answers 429 nothing is paced, so an unlimited service costs nothing.

@@ -134,7 +134,7 @@ interface ResponseContext {
   requestIdHeader?: string | undefined;
 }
 
-/** The service's id of this answer (issue 29), from the configured header or the usual ones. */
+/** The service's id of this answer, from the configured header or the usual ones. */
 export function requestIdOf(
   headers: Pick<Headers, 'get'>,
   header: string | undefined,

@@ -1,6 +1,6 @@
 /**
  * Reads a body whole, but never more than `limit` bytes: past it, the stream is cancelled and
- * nothing is returned, so a hostile or broken peer cannot make us hold more (issue 11). Used by
+ * nothing is returned, so a hostile or broken peer cannot make us hold more. Used by
  * the client for answers (maxResponseBytes) and by the mock for requests (D2's 1 MiB, 413).
  */
 export async function readBounded(

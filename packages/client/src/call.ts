@@ -5,7 +5,7 @@ import type { Redactor } from './redact.js';
 /** What turning an answer into an error needs from the client. */
 export interface ErrorContext {
   redact: Redactor;
-  /** The header naming the service's request id (issue 29; default `x-request-id`). */
+  /** The header naming the service's request id (default `x-request-id`). */
   requestIdHeader?: string | undefined;
 }
 

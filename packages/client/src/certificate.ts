@@ -2,7 +2,7 @@ import { RcsError } from './errors.js';
 import { causeCode } from './network-failure.js';
 
 /**
- * TLS certificate failures (issue 15): final, never retried (a certificate does not fix itself
+ * TLS certificate failures: final, never retried (a certificate does not fix itself
  * between attempts), and said in one line with what to do. Behind a company proxy that
  * re-signs TLS, or with a private CA, the remedy is Node's `NODE_EXTRA_CA_CERTS`.
  */

@@ -67,11 +67,11 @@ export interface RcsClientOptions extends BackoffOptions {
   adaptiveRate?: boolean | undefined;
   /**
    * The answer header that names the service's request id, carried by every `ApiError` and
-   * logged per request (issue 29). Default `x-request-id` (then `request-id`).
+   * logged per request. Default `x-request-id` (then `request-id`).
    */
   requestIdHeader?: string | undefined;
   /**
-   * Spans for every request, pagination and wait (issue 29): `openTelemetry()` from
+   * Spans for every request, pagination and wait: `openTelemetry()` from
    * `@rcs/client/otel` (an OpenTelemetry tracer, given or global). Default none: no cost.
    */
   tracing?: ClientTracing | undefined;

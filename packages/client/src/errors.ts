@@ -247,7 +247,7 @@ export class WaitTimeoutError extends RcsError {
   readonly timeoutMs: number;
   /** The state seen last (PENDING / PROCESSING), when any read succeeded. */
   readonly lastState: string | undefined;
-  /** The request id of the last failed read (issue 29), when the service answered it. */
+  /** The request id of the last failed read, when the service answered it. */
   readonly requestId: string | undefined;
   /** `cause`: the last read that failed, when the wait ended while the service was failing. */
   constructor(sessionId: string, timeoutMs: number, lastState?: string, cause?: unknown) {

@@ -49,7 +49,7 @@ export interface ExportAccessor<R extends { id: string }, Q> {
   /**
    * One page, its body not parsed yet: for a reader that holds pages ahead of its consumer and
    * parses each in its turn (`body.json()`), so that pages waiting are bytes, not records
-   * (issue 27). Failures are thrown as by `list`.
+   *. Failures are thrown as by `list`.
    */
   listBody(options?: ExportListOptions<Q>): Promise<PageBody<{ data: R[]; meta: ExportMeta }>>;
   /** Every record, de-duplicated by `id`, in page order; see `stats` (D9). */

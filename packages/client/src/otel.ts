@@ -1,5 +1,5 @@
 /**
- * `@rcs/client/otel`: the client's spans (issue 29) over OpenTelemetry's API, the optional peer
+ * `@rcs/client/otel`: the client's spans over OpenTelemetry's API, the optional peer
  * dependency `@opentelemetry/api`. Only this entry imports it, so the main entry stays free of it.
  *
  *   import { openTelemetry } from '@rcs/client/otel';

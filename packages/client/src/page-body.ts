@@ -1,5 +1,5 @@
 /**
- * One page's answer as the service sent it, parsed only when its reader gets to it (issue 27).
+ * One page's answer as the service sent it, parsed only when its reader gets to it.
  *
  * A pager reads pages ahead of its consumer. Parsed on arrival, a page's records live until their
  * turn, outlast V8's young generation and are promoted: the old generation then grows with

@@ -1,5 +1,5 @@
 /**
- * The one pagination engine (issue 12 item 2): plans pages, reads ahead in a bounded window under
+ * The one pagination engine: plans pages, reads ahead in a bounded window under
  * a concurrency budget, hands pages over strictly in page order, de-duplicates records by `id`
  * (D9) with an id set the caller owns, and reports every way a page contradicts the list as an
  * anomaly the caller decides about. `exports.<name>.all()` (paginate.ts) ignores what it can live
@@ -29,7 +29,7 @@ export interface Page<T> {
 /**
  * Reads one page. What it gives (`R`) is turned into a page by `checkShape` when the page's turn
  * comes: a reader may give the body unparsed (`PageBody`), so that pages read ahead are held as
- * bytes, not as records (issue 27).
+ * bytes, not as records.
  */
 export type PageReader<T, R = Page<T>> = (
   page: number,

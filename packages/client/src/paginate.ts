@@ -23,7 +23,7 @@ export type { Page, PageMeta, PageReader } from './page-engine.js';
 
 /**
  * A page reader that may be told the span its request belongs to. It may give the page's body
- * unparsed (PageBody): pages read ahead then wait as bytes, parsed in their turn (issue 27).
+ * unparsed (PageBody): pages read ahead then wait as bytes, parsed in their turn.
  */
 type TracedPageReader<T> = (
   page: number,
@@ -109,7 +109,7 @@ function emptyStats(): ExportStats {
   };
 }
 
-/** The span of one whole pagination (issue 29): its requests are its children. */
+/** The span of one whole pagination: its requests are its children. */
 export interface PaginationTrace {
   tracing: ClientTracing;
   name: string;

@@ -21,7 +21,7 @@ export function makeRedactor(secrets: ReadonlyArray<string | undefined>): Redact
   return (text) => {
     let out = text;
     for (const secret of list) out = out.split(secret).join('[REDACTED]');
-    // And the `user:password@` of any URL (a proxy's, or a base URL typed with them, issue 11).
+    // And the `user:password@` of any URL (a proxy's, or a base URL typed with them).
     return out.replace(USERINFO, '$1[REDACTED]@');
   };
 }

@@ -3,7 +3,7 @@ import type { Redactor } from './redact.js';
 import { type ClientTracing, errorType, type TracedSpan } from './tracing.js';
 
 /**
- * The spans of one logical HTTP request (issue 29), as OpenTelemetry's HTTP client semantic
+ * The spans of one logical HTTP request, as OpenTelemetry's HTTP client semantic
  * conventions ask: one CLIENT span per attempt on the wire, each with `http.request.method`,
  * `url.full` (credentials and query secrets removed), `url.template`, `server.address`,
  * `server.port`, its own `http.response.status_code` (a status of 400 or more, or a failure on

@@ -23,7 +23,7 @@ export interface WaitOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   /**
-   * Called with every session read, DONE included (issue 28: a progress display learns the end
+   * Called with every session read, DONE included (a progress display learns the end
    * from the same callback as the steps before it), before the wait resolves with it.
    */
   onProgress?: (session: RealCallSession) => void;
@@ -116,7 +116,7 @@ export function createSessions(deps: SessionDeps): SessionsApi {
       : deadline.signal;
     let lastState: string | undefined;
     let lastFailure: unknown;
-    // The wait's span (issue 29): its reads are children, its pauses events.
+    // The wait's span: its reads are children, its pauses events.
     const span = deps.tracing?.startSpan('rcs.session.wait', {
       kind: 'internal',
       attributes: { 'rcs.session.id': sessionId, 'rcs.wait.timeout_ms': timeoutMs },

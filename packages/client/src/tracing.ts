@@ -1,5 +1,5 @@
 /**
- * What the client needs of a tracer (issue 29), as a structural interface: the main entry never
+ * What the client needs of a tracer, as a structural interface: the main entry never
  * imports `@opentelemetry/api`, so a client without tracing costs nothing and bundles nothing.
  * `openTelemetry()` from `@rcs/client/otel` implements it over an OpenTelemetry `Tracer` (the one
  * given, or the global one); any other tracer can be adapted the same way.

@@ -24,7 +24,7 @@ export interface RequestOptions {
   idempotent?: boolean | undefined;
   /**
    * A tally of the caller's own that this request is counted into as well as `client.stats`
-   * (issue 29: `rcs upload --json` reports each file's requests). Mutated in place.
+   * (`rcs upload --json` reports each file's requests). Mutated in place.
    */
   stats?: RequestStats | undefined;
 }
@@ -44,30 +44,30 @@ export interface TransportConfig extends BackoffOptions {
   maxRetries: number;
   timeoutMs: number;
   /**
-   * The most one request may take, every attempt and every wait between them included (issue 25
-   * item 7: one deadline for every network wait). Unset: each attempt has `timeoutMs`, no more.
+   * The most one request may take, every attempt and every wait between them included (one
+   * deadline for every network wait). Unset: each attempt has `timeoutMs`, no more.
    */
   deadlineMs?: number | undefined;
   logger?: Logger | undefined;
   redact: Redactor;
   /**
    * Retries after a refused connection or an unknown host until the service first answered
-   * (issue 11): before that, these mean a wrong base URL; after it, a passing outage.
+   *: before that, these mean a wrong base URL; after it, a passing outage.
    */
   unreachableRetries?: number | undefined;
-  /** The largest answer body read; a larger one fails the request unread (issue 11). */
+  /** The largest answer body read; a larger one fails the request unread. */
   maxResponseBytes: number;
   /** Shared pacing of every request of this client (AIMD on 429s), or none. */
   pacer?: RatePacer | undefined;
-  /** The answer header naming the service's request id (issue 29); see `requestIdOf`. */
+  /** The answer header naming the service's request id; see `requestIdOf`. */
   requestIdHeader?: string | undefined;
-  /** Spans for requests (issue 29), or none: then nothing of tracing runs. */
+  /** Spans for requests, or none: then nothing of tracing runs. */
   tracing?: ClientTracing | undefined;
 }
 
 export type FetchLike = (input: Request) => Promise<Response>;
 
-/** What a client's requests came to (issue 29: the run summary of `rcs`). Counted always. */
+/** What a client's requests came to (the run summary of `rcs`). Counted always. */
 export interface RequestStats {
   /** HTTP attempts sent (a retry is one more). */
   requests: number;
@@ -97,7 +97,7 @@ export function emptyRequestStats(): RequestStats {
 
 type Count = (what: keyof RequestStats, n?: number) => void;
 
-/** What the client's own methods add to a request's options: where its span goes (issue 29). */
+/** What the client's own methods add to a request's options: where its span goes. */
 export interface TracedRequestOptions extends RequestOptions {
   /** The span this request's span is a child of (a pagination, a wait). */
   parentSpan?: TracedSpan | undefined;
@@ -461,7 +461,7 @@ export function createTransport(config: TransportConfig) {
     } catch (error) {
       if (ctx.callerSignal.aborted) throw ctx.callerSignal.reason;
       if (error instanceof RcsError) throw error;
-      // A certificate does not fix itself on a retry (issue 15): final, with the remedy.
+      // A certificate does not fix itself on a retry: final, with the remedy.
       const certificate = certificateFailure(error, new URL(ctx.where.url).host);
       if (certificate) throw certificate;
       const unsent = neverSent(error);
@@ -543,7 +543,7 @@ async function followSameOrigin(
   }
 }
 
-/** A request's deadline (issue 25 item 7), or none. */
+/** A request's deadline, or none. */
 interface Deadline {
   /** The deadline as configured, for messages. */
   ms: number;

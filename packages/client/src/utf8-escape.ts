@@ -1,5 +1,5 @@
 /**
- * Bytes of a JSON answer that are not UTF-8 (issue 25, D29). Decoding them the usual way turns
+ * Bytes of a JSON answer that are not UTF-8 (D29). Decoding them the usual way turns
  * each into U+FFFD, which nothing downstream can tell from a real U+FFFD, so a wrong byte on the
  * wire would become a silent change. Instead, as Python's "surrogateescape" does, each byte that
  * is not part of a valid UTF-8 sequence is replaced by the JSON escape of a lone low surrogate,

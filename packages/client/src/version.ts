@@ -1,2 +1,2 @@
-/** The package's version, in the User-Agent and as the tracer's version (issue 29). */
+/** The package's version, in the User-Agent and as the tracer's version. */
 export const CLIENT_VERSION = '0.1.0';

@@ -37,7 +37,7 @@ interface Common {
   onProgress?: ProgressListener | undefined;
   /** The version in the manifest's `tool` (`rcs`). Default: this package's version. */
   version?: string | undefined;
-  /** Runs each export in a unit the caller observes (issue 29: `rcs` makes it a span). */
+  /** Runs each export in a unit the caller observes (`rcs` makes it a span). */
   scope?: ExportScope | undefined;
 }
 

@@ -59,7 +59,7 @@ export const DEFAULT_OUT_DIR = 'rcs-export';
 export const DEFAULT_EXPORT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 64;
 /**
- * Parquet row groups as warehouses write them (issue 26): DuckDB cuts at 122,880 rows and reads
+ * Parquet row groups as warehouses write them: DuckDB cuts at 122,880 rows and reads
  * best at 100k-1M; Spark and parquet-java cut at 128 MB; BigQuery asks for at least 16 MiB.
  */
 export const DEFAULT_ROW_GROUP_ROWS = 100_000;

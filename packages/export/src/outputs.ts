@@ -78,7 +78,7 @@ async function encodersOf(
   const csv = { raw: settings.csvRaw, bom: settings.bom };
   return {
     main: csvEncoder(columnsOf(resource), csv),
-    // Real-call sessions in CSV also get one row per analysis item (issue 6); JSONL keeps the
+    // Real-call sessions in CSV also get one row per analysis item; JSONL keeps the
     // items inside each record, so it needs no child table.
     items: resource === SESSION_ITEMS_RESOURCE ? sessionItemsEncoder(csv) : undefined,
   };
@@ -99,7 +99,7 @@ export interface FileResult {
   items:
     | { file: string; written: WrittenFile; count: number; parquet: ParquetFileShape | undefined }
     | undefined;
-  /** `--format parquet`: row groups and schema (issue 26). */
+  /** `--format parquet`: row groups and schema. */
   parquet: ParquetFileShape | undefined;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The exact pager of one export (issue 6, D7, D9), on the client's one pagination engine
+ * The exact pager of one export (D7, D9), on the client's one pagination engine
  * (`runPages`: planning, the read-ahead window under the budget all nine exports share, page
  * order, de-duplication, the stop rules, the page shape, strict here). What an exact export adds
  * is here: an exact id set, and the decision on each anomaly. Any of these is an
@@ -21,7 +21,7 @@ import type { ApiRecord } from './formats/encoders.js';
 export type ExportPage = Page<ApiRecord>;
 
 /**
- * Reads one page's body, parsed by the pager when its turn comes (issue 27: pages read ahead wait
+ * Reads one page's body, parsed by the pager when its turn comes (pages read ahead wait
  * as bytes); the client's `exports.<name>.listBody()` behind it does the retries.
  */
 export type PageLister = (

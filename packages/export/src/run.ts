@@ -1,7 +1,7 @@
 /**
  * One export run: the named exports one after another, `concurrency` pages in flight in all (one
  * p-limit for every page), each export streamed in page order to its output. The latency bound is
- * the pages in flight, not the exports open (issue 26): an export has the whole budget, and the
+ * the pages in flight, not the exports open: an export has the whole budget, and the
  * next one starts when every page of the current one is requested, so the tail's free slots
  * carry its first pages; two exports are open only at that boundary (bench/export/latency.mjs).
  *
@@ -50,7 +50,7 @@ function windowOf(concurrency: number): number {
 /** What the export needs of the SDK client: `RcsClient` satisfies it; tests pass fakes. */
 export interface ExportClient {
   exportsByResource(resource: string): {
-    /** One page's body, parsed by the pager in its turn (issue 27: pages wait as bytes). */
+    /** One page's body, parsed by the pager in its turn (pages wait as bytes). */
     listBody(options: {
       page: number;
       limit: number;
@@ -59,7 +59,7 @@ export interface ExportClient {
       maxRetries?: number;
     }): Promise<PageBody<unknown>>;
   };
-  /** Request counts (`RcsClient.stats`): the manifest's run summary (issue 29). */
+  /** Request counts (`RcsClient.stats`): the manifest's run summary. */
   readonly stats?: RequestCounts | undefined;
   /** The service's base URL (`RcsClient.baseUrl`): the manifest's `service` (files/service.ts). */
   readonly baseUrl?: string | undefined;
@@ -73,7 +73,7 @@ export interface RunDeps {
   version: string;
   now?: () => Date;
   /**
-   * Runs each export's work in a unit the caller observes (issue 29: `rcs` makes it a span, so
+   * Runs each export's work in a unit the caller observes (`rcs` makes it a span, so
    * the export's requests are its children); `report` gives it the export's figures at the end.
    */
   scope?: ExportScope;

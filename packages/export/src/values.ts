@@ -35,7 +35,7 @@ function daysIn(year: number, month: number): number {
 export function dateTimeProblem(text: string): string | undefined {
   const m = DATE_TIME.exec(text);
   if (!m) return 'not an RFC 3339 date-time';
-  // Every value of a timestamp column passes here (issue 26's CPU figure): no arrays per value.
+  // Every value of a timestamp column passes here (the CPU figure): no arrays per value.
   const month = Number(m[2]);
   const second = Number(m[6]);
   if (month < 1 || month > 12) return 'a date-time that does not exist (no such month)';

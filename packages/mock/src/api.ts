@@ -65,7 +65,7 @@ export interface MockApi {
 
 const DEFAULT_PROCESSING_MS = 2000;
 
-/** The 11 operations as MSW handlers over an org-scoped in-memory store (issue 4). */
+/** The 11 operations as MSW handlers over an org-scoped in-memory store. */
 export function createMockApi(options: MockApiOptions = {}): MockApi {
   const seed = options.seed ?? DEFAULT_DEMO_SEED;
   const processingMs = options.processingMs ?? DEFAULT_PROCESSING_MS;

@@ -86,7 +86,7 @@ export class Authenticator {
     let h = this.presented.get(key);
     // What this cache does is speed and a bounded map, not an answer: without it, or emptied at
     // another size, every key still gets its own digest and the same answer. Its mutants are
-    // equivalent for every test of behaviour (issue 27: no digest calls counted against the cap).
+    // equivalent for every test of behaviour (no digest calls counted against the cap).
     // Stryker disable next-line ConditionalExpression: re-hashing every time answers the same
     if (!h) {
       // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: the bound

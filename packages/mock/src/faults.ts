@@ -1,7 +1,7 @@
 import { ProblemError } from './problem.js';
 import { hash32, rng } from './random.js';
 
-/** Fault injection for clients' resilience tests (issue 4; `rcs mock --latency-ms …`). */
+/** Fault injection for clients' resilience tests (`rcs mock --latency-ms …`). */
 export interface FaultOptions {
   /** Delay before every answer, in milliseconds of real time. */
   latencyMs?: number;

@@ -32,7 +32,7 @@ const hex = (n: number, width: number): string => (n >>> 0).toString(16).padStar
 
 /**
  * Id prefixes by seed, then by space and kind (`space * 2`, `+ 1` for indexedHex24): made once
- * (two hashes and four hex numbers), not for every id (issue 11: the mock's CPU per exported
+ * (two hashes and four hex numbers), not for every id (the mock's CPU per exported
  * record).
  */
 const idPrefixes = new Map<number, Map<number, string>>();

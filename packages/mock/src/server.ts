@@ -33,7 +33,7 @@ export interface MockServerOptions extends MockApiOptions {
    */
   log?: (line: string) => void;
   /**
-   * Called once per answered request with what a log line may show (issue 29): never a
+   * Called once per answered request with what a log line may show: never a
    * credential header, only the trace-context headers the request carried.
    */
   onAnswer?: (answer: AnswerRecord) => void;
@@ -52,7 +52,7 @@ export interface AnswerRecord {
   tracestate: string | undefined;
 }
 
-/** The header that names each answer, as a real service's gateway does (issue 29). */
+/** The header that names each answer, as a real service's gateway does. */
 export const REQUEST_ID_HEADER = 'x-request-id';
 
 export interface MockServer {

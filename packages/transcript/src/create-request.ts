@@ -3,7 +3,7 @@ import { repSpeaks } from './speakers.js';
 import type { ParsedTranscript } from './types.js';
 
 /**
- * The rule book of `POST /real-call-sessions` (issue 12): the request's fields and the rules on
+ * The rule book of `POST /real-call-sessions`: the request's fields and the rules on
  * them, each written once. Pre-validation (`prevalidateUpload`), the mock's request validation
  * and the CLI's flag checks all read this table, so the client and the server cannot disagree.
  */

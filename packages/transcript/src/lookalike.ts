@@ -1,5 +1,5 @@
 /**
- * "This does not look like a transcript" (issue 28): the service takes any text of the right
+ * "This does not look like a transcript": the service takes any text of the right
  * length (D11: without a timing line it is plain text), so a CSV export, a JSON document or an
  * HTML page picked by mistake is accepted and scored 0/100. This names what the text looks like
  * instead, with the line that shows it, so that the CLI and integrators can warn (or refuse)

@@ -42,7 +42,7 @@ export interface UploadReport {
  */
 export interface UploadWarning {
   /**
-   * `not_a_transcript` for the look-alike check (issue 28); for the parser's errors, the parser's
+   * `not_a_transcript` for the look-alike check; for the parser's errors, the parser's
    * code (`nul_character`, `malformed_timing`).
    */
   code?: string;
@@ -61,7 +61,7 @@ export interface PrevalidateResult {
   parsed: ParsedTranscript | null;
   /**
    * What the transcript looks like when it is not one (a CSV export, JSON, XML/HTML, binary, one
-   * long line), else null (issue 28). The service accepts it (plain text, D11) and scores it 0,
+   * long line), else null. The service accepts it (plain text, D11) and scores it 0,
    * so it is a warning, never a problem: the caller decides whether to refuse.
    */
   notTranscript: Lookalike | null;

@@ -22,7 +22,7 @@ export interface CheckOptions {
   /** Comma-separated organization domains for the D13 classification. */
   domains?: string;
   speaker?: string[];
-  /** --strict: a text that does not look like a transcript is a problem, not a warning (issue 28). */
+  /** --strict: a text that does not look like a transcript is a problem, not a warning. */
   strict?: boolean;
 }
 
@@ -192,7 +192,7 @@ function shownLabel(label: string): string {
 /**
  * Without --domains every e-mail label is internal (D13: no domains configured), the buyer's
  * too, so the classification cannot tell the rep's side from the buyer's. When the labels carry
- * more than one domain, say which flag fixes it, with the rep's domain when it is known (issue 28).
+ * more than one domain, say which flag fixes it, with the rep's domain when it is known.
  */
 function domainsHintOf(
   speakers: readonly { email?: string | undefined }[],

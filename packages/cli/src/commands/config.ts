@@ -103,7 +103,7 @@ export async function run(opts: ConfigOptions, ctx: CliContext): Promise<number>
     assertNoUrlCredentials(value, 'base-url');
   }
   if (SECRET_KEYS.includes(key) && opts.value !== '-') {
-    // Always on stderr, also in scripts: the secret is now in the shell history (issue 11).
+    // Always on stderr, also in scripts: the secret is now in the shell history.
     ctx.error(
       `warning: the ${key} given on the command line stays in your shell history and the process list; \`rcs config set ${key} -\` reads it from standard input instead`,
     );

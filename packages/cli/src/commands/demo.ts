@@ -124,7 +124,7 @@ async function exportAll(
 }
 
 /**
- * What to type next, as the user runs `rcs` (issue 28): the sample as a file, a mock that keeps
+ * What to type next, as the user runs `rcs`: the sample as a file, a mock that keeps
  * running (same seed, so the same API key and rep as this demo's), and the commands against it.
  */
 function nextSteps(o: {

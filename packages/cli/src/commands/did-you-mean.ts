@@ -2,7 +2,7 @@
  * "Did you mean …?" for values, as commander suggests for commands and flags ("Did you mean
  * upload?"), with its rule: the candidates at the smallest optimal-string-alignment distance
  * (at most 2), more than 40 % similar. Commander's own function is not part of its public API,
- * hence these few lines (issue 28: `rcs export al` → "Did you mean all?").
+ * hence these few lines (`rcs export al` → "Did you mean all?").
  */
 const MAX_DISTANCE = 3;
 const MIN_SIMILARITY = 0.4;

@@ -4,8 +4,8 @@ import { didYouMean } from './did-you-mean.js';
 import { examples, type RegisterCommand, TIMEOUT_HELP } from './kit.js';
 
 /**
- * A mistyped name (`al`, `user`) gets commander's "Did you mean …?" as a mistyped command does
- * (issue 28); a name close to none is left to the export's own check, which lists the nine.
+ * A mistyped name (`al`, `user`) gets commander's "Did you mean …?" as a mistyped command does;
+ * a name close to none is left to the export's own check, which lists the nine.
  */
 function suggestExportNames(resources: readonly string[], exportNames: readonly string[]): void {
   const known: readonly string[] = [...exportNames, 'all'];

@@ -1,5 +1,5 @@
 /**
- * `rcs export <resource...|all>` (cli.md, issue 6): the nine data exports to JSONL, CSV or Parquet files,
+ * `rcs export <resource...|all>` (cli.md): the nine data exports to JSONL, CSV or Parquet files,
  * complete and exact or not at all. Options are validated here (exit 2), then the run happens in
  * @rcs/export; this file maps outcomes to exit codes and one clear line.
  */
@@ -162,7 +162,7 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
       if (event.status === 'running') progress.update(event.resource, event.count, event.total);
       else progress.finish(event.resource, event.status);
     },
-    // A traced run: one span per export, its requests its children (issue 29).
+    // A traced run: one span per export, its requests its children.
     ...(tracer
       ? {
           scope: <T>(resource: string, work: (report: (f: Figures) => void) => Promise<T>) =>
@@ -249,7 +249,7 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
       return EXIT.failure;
     }
     const described = describeError(error);
-    // The line ends with the service's request id, when it answered (issue 29).
+    // The line ends with the service's request id, when it answered.
     const id = requestIdSuffix(error);
     const message = id ? described.message.slice(0, -id.length) : described.message;
     ctx.error(`${what} failed: ${message}${where}${id}`);

@@ -2,8 +2,8 @@ import { existsSync, realpathSync } from 'node:fs';
 import { delimiter, join, sep } from 'node:path';
 
 /**
- * How the user runs `rcs`, so that the next steps the CLI prints can be typed as they are
- * (issue 28): `rcs` after a global install, `npx rcs` in a project that installed @rcs/cli (or in
+ * How the user runs `rcs`, so that the next steps the CLI prints can be typed as they are:
+ * `rcs` after a global install, `npx rcs` in a project that installed @rcs/cli (or in
  * this repository), `npx @rcs/cli` when npx fetched it for one run. `script` is the running
  * bin/rcs.js (process.argv[1]).
  */

@@ -1,5 +1,5 @@
 /**
- * What every command module gets to declare itself (issue 12, gh's layout): each
+ * What every command module gets to declare itself (gh's layout): each
  * `<name>.command.ts` holds its flags next to the typed options of its `run`, and imports the
  * run module lazily in its action, so `rcs --help` loads commander and these declarations only.
  * Flags and options agree at compile time: commander's extra typings give each action the types

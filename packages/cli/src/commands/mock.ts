@@ -109,7 +109,7 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
         ? {
             log: (line: string) => ctx.stderr.write(`rcs mock: ${line}\n`),
             // One line per answer: what a service's access log shows, never a credential
-            // (issue 29: the request id, and the trace context the client sent).
+            // (the request id, and the trace context the client sent).
             onAnswer: (a) =>
               ctx.stderr.write(
                 `rcs mock: ${a.method} ${safeLine(a.target)} ${a.status} request-id=${a.requestId}` +

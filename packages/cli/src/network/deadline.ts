@@ -1,5 +1,5 @@
 /**
- * How long one request may take (cli.md "Networks", issue 25 item 7: one deadline for every
+ * How long one request may take (cli.md "Networks": one deadline for every
  * network wait), from a command's `--timeout` or RCS_NETWORK_TIMEOUT.
  */
 import { usageError } from '../errors.js';

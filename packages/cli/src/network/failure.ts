@@ -154,7 +154,7 @@ const DIRECT: Record<Exclude<FailureKind, `proxy-${string}`>, string> = {
 };
 
 /**
- * The one line for a network failure (issue 25 item 7, issue 28). `where` is the URL the request
+ * The one line for a network failure. `where` is the URL the request
  * went to. A proxy is named as it may be shown, with the variable it came from, never with its
  * credentials.
  */

@@ -59,7 +59,7 @@ function inUse(proxy: ProxyVariable): ProxyInUse {
 /**
  * The proxy's own pool, whose CONNECT fails with a ProxyTunnelError: a 407 or another status, a
  * proxy that closes the connection, refuses it or never answers. undici would otherwise treat a
- * closed CONNECT as a socket error to reconnect after at once (thousands a second, issue 25).
+ * closed CONNECT as a socket error to reconnect after at once (thousands a second).
  */
 function tunnelPool(proxy: ProxyInUse, connectTimeoutMs: number) {
   return (origin: URL, options: object): Dispatcher => {

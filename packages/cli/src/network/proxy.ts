@@ -1,11 +1,11 @@
 /**
- * Proxies from the environment (issue 15, cli.md "Networks"): `HTTPS_PROXY` for https URLs and
+ * Proxies from the environment (cli.md "Networks"): `HTTPS_PROXY` for https URLs and
  * `HTTP_PROXY` for http ones, each lower-case first (curl's meaning), and `NO_PROXY` (host
  * names, domain suffixes, with or without a port, `*`). NO_PROXY is matched here rather than
  * inside undici's EnvHttpProxyAgent, so that the CLI knows which requests went through a proxy
  * and can name it when one fails.
  * A value without a scheme (`proxy.corp:3128`, `user:secret@proxy.corp:3128`) means
- * `http://…`, as curl reads it (issue 25 item 7). The proxy's credentials are sent to it and
+ * `http://…`, as curl reads it. The proxy's credentials are sent to it and
  * never shown: everything that names a proxy goes through `showProxy`.
  */
 import { usageError } from '../errors.js';

@@ -1,7 +1,7 @@
 import { truncate } from './table.js';
 
 /**
- * The CLI's one progress component (issue 12 item 5; `ctx.progress()`): a block of live status
+ * The CLI's one progress component (`ctx.progress()`): a block of live status
  * lines on stderr, each with a spinner, redrawn in place at most ten times a second, plus
  * permanent result lines printed above it. Only on a TTY and never with --quiet (cli.md): off a
  * TTY every method is a no-op, so scripts and pipes see none of it. Used by upload (a line per

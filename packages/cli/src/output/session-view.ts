@@ -36,7 +36,7 @@ export function renderSession(session: RealCallSession, options: SessionViewOpti
   if (session.missionTitle) facts.push(`mission: ${safeLine(session.missionTitle)}`);
   if (session.trackTitle) facts.push(`track: ${safeLine(session.trackTitle)}`);
   facts.push(`language: ${safeLine(session.language)}`);
-  // The rep by the email the user typed when it is known (issue 28), else the user id.
+  // The rep by the email the user typed when it is known, else the user id.
   facts.push(`rep: ${safeLine(options.repEmail ?? session.userId)}`);
   if (session.participantUserIds?.length) {
     facts.push(`participants: ${session.participantUserIds.length}`);

@@ -1,5 +1,5 @@
 /**
- * The command span's name (issue 29): the command path, `rcs upload`, `rcs sessions get`, and for
+ * The command span's name: the command path, `rcs upload`, `rcs sessions get`, and for
  * `rcs export` the exports asked for (`rcs export all`), a small set of names, as span names
  * should be. Never a file, an id or another value a user typed.
  */

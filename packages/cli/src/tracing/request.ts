@@ -1,7 +1,7 @@
 import type { ClientTracing, TraceAttributes, TracedSpan } from '@rcs/client';
 
 /**
- * Whether this run is to be traced (issue 29), read from the OpenTelemetry environment and
+ * Whether this run is to be traced, read from the OpenTelemetry environment and
  * `--trace-file` without loading anything: a run that does not ask loads no OpenTelemetry module
  * (its own bundle chunk, tracing/session.ts) and pays nothing at start-up (bench/cli).
  */

@@ -1,5 +1,5 @@
 /**
- * The tracing of one `rcs` run (issue 29), in its own bundle chunk: loaded only when the
+ * The tracing of one `rcs` run, in its own bundle chunk: loaded only when the
  * OpenTelemetry environment or `--trace-file` asks for traces (request.ts decides).
  *
  * The official OpenTelemetry JS packages do the work: the SDK's TracerProvider, the OTLP/HTTP

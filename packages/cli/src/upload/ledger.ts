@@ -19,7 +19,7 @@ import { newSalt, type ServiceIdentity, saltOf } from './service.js';
  * unknown one is handed to the run as `legacy`, which looks for it on the service (resolve.ts)
  * rather than guessing, and records what it found as a line of this service.
  *
- * Write-ahead (issue 11): before each create its line is written and fsynced with the status
+ * Write-ahead: before each create its line is written and fsynced with the status
  * `sending` and room for the outcome; the upload is not sent when that fails. The outcome is then
  * written over that room, in place: no new block is needed, so a disk that filled up meanwhile
  * cannot lose it, and each upload stays one line. (An outcome too long for the room, a failure

@@ -19,7 +19,7 @@ export interface UploadOptions {
   resolve?: boolean;
   /** false with --no-validate. */
   validate?: boolean;
-  /** --strict: a file that does not look like a transcript is refused (issue 28). */
+  /** --strict: a file that does not look like a transcript is refused. */
   strict?: boolean;
 }
 

@@ -17,7 +17,7 @@ export interface UploadResult {
   /** For `skipped`: uploaded by a concurrent `rcs upload` that this run waited for (D28). */
   otherRun?: { pid: number; host: string };
   /**
-   * What this file's requests came to (issue 29's run summary, per file): the create and, with
+   * What this file's requests came to (the run summary, per file): the create and, with
    * `--wait`, the reads; retries, 429s, time waited for rate limits, bytes sent and read.
    */
   summary?: RequestStats;
@@ -30,7 +30,7 @@ export interface Outcome {
   exitCode: number;
   waitTimedOut?: boolean;
   interrupted?: boolean;
-  /** Created, but the ledger could not record it (a full disk): exit non-zero (issue 11). */
+  /** Created, but the ledger could not record it (a full disk): exit non-zero. */
   unrecorded?: boolean;
 }
 

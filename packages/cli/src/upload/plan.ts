@@ -109,7 +109,7 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
   }
   if (items.length === 0) {
     // A file that cannot be read is not the service's to judge, so --no-validate would not help;
-    // its own line says why ("unreadable: check permissions", issue 28).
+    // its own line says why ("unreadable: check permissions").
     const invalid = rejected.length;
     const hint =
       unreadableFiles === invalid

@@ -14,7 +14,7 @@ import {
 /**
  * A reason an upload would be refused, as shown to the user, with the rule book's machine fields
  * where there are some (`rcs check --json` keeps them, so a script reads `rep_not_in_transcript`
- * without parsing English, issue 12).
+ * without parsing English).
  */
 export interface Problem {
   line?: number | undefined;
@@ -45,7 +45,7 @@ const AS_IS: readonly ImportSource[] = ['srt', 'plain'];
 /**
  * Reads and decodes a transcript file, and converts meeting-tool exports (Zoom/Teams VTT, Otter,
  * Meet, …) to speaker-labeled SRT with the `--speaker` map. An unmapped speaker is a problem, not
- * a guess (issue 5). SRT and plain text are sent as written unless a speaker map is given.
+ * a guess. SRT and plain text are sent as written unless a speaker map is given.
  */
 export async function loadTranscript(
   file: string,
@@ -69,7 +69,7 @@ export async function loadTranscript(
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     loaded.problems.push({
       code: 'unreadable_file',
-      // A permission problem is the user's to fix, not the service's to judge (issue 28).
+      // A permission problem is the user's to fix, not the service's to judge.
       message:
         code === 'EACCES' || code === 'EPERM'
           ? `unreadable: check permissions (${code})`

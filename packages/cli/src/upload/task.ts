@@ -28,7 +28,7 @@ function errnoOf(error: unknown): string {
   return e?.code ?? e?.message ?? String(error);
 }
 
-/** The ledger cannot take the `sending` line: the upload is not sent (issue 11). */
+/** The ledger cannot take the `sending` line: the upload is not sent. */
 function ledgerUnwritable(file: string, error: unknown): Outcome {
   return {
     result: {
@@ -95,9 +95,9 @@ export class UploadTask {
   }
 
   async one(item: Item, decision: Decision): Promise<Outcome> {
-    // This file's requests, counted for its `--json` line (issue 29's run summary).
+    // This file's requests, counted for its `--json` line (the run summary).
     const stats = emptyRequestStats();
-    // One span per file (issue 29): its requests (the create, the wait's reads) are children;
+    // One span per file: its requests (the create, the wait's reads) are children;
     // it ends with the session id and its final state. The file is the user's own argument.
     const traced = await inSpan(
       this.ctx.tracer,
@@ -154,7 +154,7 @@ export class UploadTask {
     const sent = !this.stop.signal.aborted;
     let intent: LedgerIntent | undefined;
     if (sent) {
-      // Write-ahead (issue 11): no create is sent unless the ledger can say it was.
+      // Write-ahead: no create is sent unless the ledger can say it was.
       try {
         intent = this.ledger.intend({ file, sha256, rep: this.config.repKey });
       } catch (error) {

@@ -17,7 +17,7 @@
  * when it reaches CHANGES_MEMORY (the run's exports run one at a time). A record whose content
  * hash the base has is unchanged (the hash covers the whole record, its id too): only its id and
  * hash are kept, never its text (the change file carries only inserts and updates), so a
- * nightly run that finds few changes writes and merges little more than ids (issue 26);
+ * nightly run that finds few changes writes and merges little more than ids;
  * the end is one merge of the sorted runs (a heap over their heads, read buffers of 64 KB, smaller when there are many runs) with the
  * sorted previous state, streaming both.
  */
@@ -42,10 +42,10 @@ export { ChangesStateError } from './state-file.js';
  * Record text held in a batch before it spills. Smaller
  * batches mean more (smaller) run files to merge, which costs little; 16 MB put ~20 MB more on
  * the peak RSS of a lone Parquet export with --changes; 2 MB with Parquet's 2 MB is 8 MB below
- * 4 MB at 1M records (issue 13, figures in parquet-encoder.ts).
+ * 4 MB at 1M records (figures in parquet-encoder.ts).
  */
 const CHANGES_MEMORY = 2 * 1024 * 1024;
-/** Run files of one level merged into one (issue 13: bounds open files and merge memory). */
+/** Run files of one level merged into one (bounds open files and merge memory). */
 export const MERGE_FAN_IN = 32;
 /** Write the changes and state files in pieces of about this size. */
 const WRITE_CHUNK = 256 * 1024;
@@ -81,7 +81,7 @@ function sortKeys(keys: string[]): string[] {
 
 /**
  * JSON with object keys sorted at every level (arrays keep their order). Built by appending to
- * one string (issue 13: the per-object filter/map/join arrays were a large share of what a
+ * one string (the per-object filter/map/join arrays were a large share of what a
  * `--changes` run allocated); the text is the same as before, so states stay comparable.
  */
 export function canonicalJson(value: unknown): string {
@@ -137,7 +137,7 @@ const READ_BUFFER = 64 * 1024;
 /**
  * What the merge's run readers hold together (their buffers, and the text each keeps of its
  * current piece, about as much again): with many runs (a long export, a run's exports sharing
- * CHANGES_MEMORY), each reads in smaller pieces instead of 64 KB each (issue 13: real-call
+ * CHANGES_MEMORY), each reads in smaller pieces instead of 64 KB each (real-call
  * sessions spilled about 200 runs at 1,000,000 records, 2 × 64 KB each held at once).
  */
 const MERGE_MEMORY = 4 * 1024 * 1024;
@@ -463,7 +463,7 @@ export class ChangeTracker {
         if (this.#options.withholdDeletes) {
           // --allow-drift: the listing may have missed records that exist, so a record it lacks
           // is not known to be deleted. It stays in the state (as the consumer still has it);
-          // a later run without --allow-drift deletes it if it is really gone (issue 25).
+          // a later run without --allow-drift deletes it if it is really gone.
           counts.deletesWithheld++;
           await state.add(prev.idJson, prev.hash);
         } else {

@@ -2,7 +2,7 @@
  * A change state snapshot (D27, FORMATS.md "The change contract"): what one `--changes` run saw of
  * one export, `DIR/.<resource>.changes-state.<runId>`, which a later run compares with.
  *
- * It proves its own integrity (issue 25): a header of fixed size records the export, the run,
+ * It proves its own integrity: a header of fixed size records the export, the run,
  * the filters, the record count and the SHA-256 of the body; the body is one `<id as
  * JSON>\t<content hash>` line per record, sorted by id. A state truncated (even at a line
  * boundary), edited, appended to, of another export or of other filters is refused with a line

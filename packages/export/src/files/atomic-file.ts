@@ -1,5 +1,5 @@
 /**
- * A file that appears only complete (issue 6, cli.md "Files appear only complete").
+ * A file that appears only complete (cli.md "Files appear only complete").
  *
  * Bytes go to a hidden file beside the target, in the same directory so that the final
  * `rename` is atomic on the same file system. The file is created with mode 0600 (the exports

@@ -1,12 +1,12 @@
 /**
- * One export run per output directory (issue 6: "a second run on the same directory while one
+ * One export run per output directory ("a second run on the same directory while one
  * is running refuses with a clear message, rather than interleaving").
  *
  * The lock is `DIR/.rcs-export.lock`, created with O_EXCL, holding the owner's pid, host, boot
  * id (Linux: `/proc/sys/kernel/random/boot_id`), start time, a random token and its lease: the
  * longest time it promises to go without renewing the lock. The owner renews it by touching the
  * file every eighth of its lease. A new process takes the lock over
- * (issue 25) when its owner is provably gone:
+ * when its owner is provably gone:
  *
  * - same host and same boot, and the pid is not alive, or is our own pid (a container restarted
  *   after `kill -9` runs as PID 1 again, so the dead owner's pid is ours);

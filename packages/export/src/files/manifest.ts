@@ -1,6 +1,6 @@
 /**
  * `DIR/manifest.json`: what a successful run wrote (cli.md: `{ resource, file, format, count,
- * total, sha256, startedAt, finishedAt }` per resource; issue 6 adds status, timings and the tool
+ * total, sha256, startedAt, finishedAt }` per resource; it also records status, timings and the tool
  * version). It is written last, the same atomic way as the data files, so a loader that reads
  * the manifest first always sees files that are complete. It describes this run only.
  */
@@ -68,7 +68,7 @@ export interface ManifestEntry {
   durationMs: number;
   /** real-call-sessions in CSV and Parquet: the analysis-items child table. */
   items?: ManifestChildFile;
-  /** `--format parquet`: the file's row groups and schema (issue 26). */
+  /** `--format parquet`: the file's row groups and schema. */
   parquet?: ParquetFileShape;
   /** `--changes` (D27): the change file and what it counts. */
   changes?: {
@@ -103,7 +103,7 @@ export interface ManifestChanges {
 }
 
 /**
- * What the run took (issue 29): the client's requests, retries, 429s and the time waited for rate
+ * What the run took: the client's requests, retries, 429s and the time waited for rate
  * limits, the bytes written and the records of each export. Present when the caller could count
  * requests (`rcs export` always can).
  */

@@ -1,5 +1,5 @@
 /**
- * `--out DIR` is checked before the first request (cli.md "Unattended runs", issue 11): created
+ * `--out DIR` is checked before the first request (cli.md "Unattended runs"): created
  * here if missing, one level at a time, and proven writable. Node's `mkdir(…, { recursive: true })`
  * is not used: on some paths (`/proc/nope`) it loops at 100 % CPU forever instead of failing.
  */

@@ -1,7 +1,7 @@
 /**
  * Page encoders: one page of records in, the bytes of that page out (as a string).
  *
- * - JSONL (issue 6): one API record per line, unchanged (`JSON.stringify` of the parsed record
+ * - JSONL: one API record per line, unchanged (`JSON.stringify` of the parsed record
  *   keeps its properties in the service's order), UTF-8, `\n`, never a BOM.
  * - CSV: RFC 4180 via csv-stringify: CRLF after every record, a field quoted when it holds a
  *   comma, a quote (doubled) or a line break. csv-stringify only quotes the configured record

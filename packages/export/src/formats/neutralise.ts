@@ -1,5 +1,5 @@
 /**
- * CSV formula-injection neutralisation (issue 6; OWASP "CSV injection").
+ * CSV formula-injection neutralisation (OWASP "CSV injection").
  *
  * Spreadsheets run a cell as a formula when its text starts with `=`, `+`, `-` or `@` (also after
  * leading spaces, in Excel and LibreOffice), and tab, CR or LF at the start are used to smuggle

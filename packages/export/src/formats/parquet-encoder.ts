@@ -52,7 +52,7 @@ export interface ParquetOptions {
 
 /**
  * DuckDB writes 122,880 rows a group and reads best at 100k-1M; BigQuery asks for at least
- * 16 MiB, Spark and parquet-java cut at 128 MB (issue 26).
+ * 16 MiB, Spark and parquet-java cut at 128 MB.
  */
 const PARQUET_DEFAULTS: Required<ParquetOptions> = {
   rowGroupRows: 100_000,

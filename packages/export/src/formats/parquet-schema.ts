@@ -100,7 +100,7 @@ function typeText(shape: FieldShape): string {
   }
 }
 
-/** The top-level columns of a table, for the manifest (issue 26). */
+/** The top-level columns of a table, for the manifest. */
 export function parquetColumnsOf(
   columns: readonly NamedShape[],
 ): { name: string; type: string; nullable: boolean }[] {

@@ -10,7 +10,7 @@ const API_PREFIX = '/api/v1';
 /**
  * A path with `/api/v1` somewhere other than at its start (`/foo/api/v1/…`, from a base URL with
  * a path) is not the API: the real service answers 404 there, so the mock does too, naming the
- * expected prefix (issue 28). The operations' patterns (`*\/api/v1/…`) match any origin, and their
+ * expected prefix. The operations' patterns (`*\/api/v1/…`) match any origin, and their
  * `*` would match such a prefix as well, so this comes first; a path that starts with the prefix
  * falls through to them (an MSW resolver that returns nothing passes the request on).
  */
