@@ -51,8 +51,8 @@ export interface TransportConfig extends BackoffOptions {
   logger?: Logger | undefined;
   redact: Redactor;
   /**
-   * Retries after a refused connection or an unknown host until the service first answered
-   *: before that, these mean a wrong base URL; after it, a passing outage.
+   * Retries after a refused connection or an unknown host until the service first
+   * answered: before that, these mean a wrong base URL; after it, a passing outage.
    */
   unreachableRetries?: number | undefined;
   /** The largest answer body read; a larger one fails the request unread. */
