@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdtempSync,
@@ -99,6 +100,17 @@ describe('LedgerLock', () => {
     expect(readdirSync(join(ledger, '..'))).toEqual([]);
   });
 
+  it('whether a holder of this host is gone is asked of the system (a pid that exited)', async () => {
+    const ledger = ledgerIn();
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    const dead = owner({ pid: gone });
+    plant(`${ledger}.lock`, dead);
+    const stale: (LockOwner | undefined)[] = [];
+    const lock = await LedgerLock.acquire(ledger, { onTakeover: (s) => stale.push(s) });
+    expect(stale).toEqual([dead]);
+    lock.release();
+  });
+
   it('a live holder of this host is waited for, however old its lock', async () => {
     const ledger = ledgerIn();
     const live = owner({ pid: process.pid });
@@ -139,6 +151,7 @@ describe('LedgerLock', () => {
       alive: () => false, // another host's pid says nothing here
       onTakeover: (s) => stale.push(s),
     });
+    expect(onWait).toHaveBeenCalledTimes(1);
     expect(onWait).toHaveBeenCalledWith(far);
     expect(stale).toEqual([far]);
     // Unchanged for a whole lease: readings at 1/4, 2/4, 3/4, 4/4 and 5/4 of it.
