@@ -338,6 +338,8 @@ describe('LedgerLock', () => {
     vi.advanceTimersByTime(2_000);
     expect(statSync(`${ledger}.lock`).mtimeMs).toBe(theirs);
     lock.release();
+    // Released: the heartbeat is gone with it.
+    expect(vi.getTimerCount()).toBe(0);
     expect(existsSync(`${ledger}.lock`)).toBe(true);
     unlinkSync(`${ledger}.lock`);
     vi.advanceTimersByTime(10_000);
