@@ -291,6 +291,33 @@ describe('LedgerLock', () => {
     expect(readdirSync(join(ledger, '..')).sort()).toEqual(['.rcs-ledger.jsonl.lock']);
   });
 
+  it('a stale lock given up meanwhile is not taken over: the lock is taken afresh', async () => {
+    const ledger = ledgerIn();
+    const dead = owner({ pid: 999_999 });
+    plant(`${ledger}.lock`, dead);
+    const takeover = vi.fn();
+    const lock = await LedgerLock.acquire(ledger, {
+      pollMs: 1,
+      alive: (pid) => {
+        // Judged dead; before the takeover looks again, its lock is gone.
+        if (pid === dead.pid) unlinkSync(`${ledger}.lock`);
+        return pid !== dead.pid;
+      },
+      onTakeover: takeover,
+    });
+    expect(takeover).not.toHaveBeenCalled();
+    expect(lockOf(ledger).run).toBe(lock.owner.run);
+    lock.release();
+  });
+
+  it('the lease is measured on the monotonic clock by default', async () => {
+    const ledger = ledgerIn();
+    plant(`${ledger}.lock`, 'not a lock');
+    const lock = await LedgerLock.acquire(ledger, { pollMs: 1, leaseMs: 0 });
+    expect(lockOf(ledger).run).toBe(lock.owner.run);
+    lock.release();
+  });
+
   it('a link planted as the lock is refused, never followed', async () => {
     const ledger = ledgerIn();
     const victim = join(ledger, '..', 'victim');
