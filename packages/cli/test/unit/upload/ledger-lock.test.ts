@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdtempSync,
@@ -99,6 +100,17 @@ describe('LedgerLock', () => {
     expect(readdirSync(join(ledger, '..'))).toEqual([]);
   });
 
+  it('whether a holder of this host is gone is asked of the system (a pid that exited)', async () => {
+    const ledger = ledgerIn();
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    const dead = owner({ pid: gone });
+    plant(`${ledger}.lock`, dead);
+    const stale: (LockOwner | undefined)[] = [];
+    const lock = await LedgerLock.acquire(ledger, { onTakeover: (s) => stale.push(s) });
+    expect(stale).toEqual([dead]);
+    lock.release();
+  });
+
   it('a live holder of this host is waited for, however old its lock', async () => {
     const ledger = ledgerIn();
     const live = owner({ pid: process.pid });
@@ -139,6 +151,7 @@ describe('LedgerLock', () => {
       alive: () => false, // another host's pid says nothing here
       onTakeover: (s) => stale.push(s),
     });
+    expect(onWait).toHaveBeenCalledTimes(1);
     expect(onWait).toHaveBeenCalledWith(far);
     expect(stale).toEqual([far]);
     // Unchanged for a whole lease: readings at 1/4, 2/4, 3/4, 4/4 and 5/4 of it.
@@ -278,6 +291,33 @@ describe('LedgerLock', () => {
     expect(readdirSync(join(ledger, '..')).sort()).toEqual(['.rcs-ledger.jsonl.lock']);
   });
 
+  it('a stale lock given up meanwhile is not taken over: the lock is taken afresh', async () => {
+    const ledger = ledgerIn();
+    const dead = owner({ pid: 999_999 });
+    plant(`${ledger}.lock`, dead);
+    const takeover = vi.fn();
+    const lock = await LedgerLock.acquire(ledger, {
+      pollMs: 1,
+      alive: (pid) => {
+        // Judged dead; before the takeover looks again, its lock is gone.
+        if (pid === dead.pid) unlinkSync(`${ledger}.lock`);
+        return pid !== dead.pid;
+      },
+      onTakeover: takeover,
+    });
+    expect(takeover).not.toHaveBeenCalled();
+    expect(lockOf(ledger).run).toBe(lock.owner.run);
+    lock.release();
+  });
+
+  it('the lease is measured on the monotonic clock by default', async () => {
+    const ledger = ledgerIn();
+    plant(`${ledger}.lock`, 'not a lock');
+    const lock = await LedgerLock.acquire(ledger, { pollMs: 1, leaseMs: 0 });
+    expect(lockOf(ledger).run).toBe(lock.owner.run);
+    lock.release();
+  });
+
   it('a link planted as the lock is refused, never followed', async () => {
     const ledger = ledgerIn();
     const victim = join(ledger, '..', 'victim');
@@ -325,6 +365,8 @@ describe('LedgerLock', () => {
     vi.advanceTimersByTime(2_000);
     expect(statSync(`${ledger}.lock`).mtimeMs).toBe(theirs);
     lock.release();
+    // Released: the heartbeat is gone with it.
+    expect(vi.getTimerCount()).toBe(0);
     expect(existsSync(`${ledger}.lock`)).toBe(true);
     unlinkSync(`${ledger}.lock`);
     vi.advanceTimersByTime(10_000);

@@ -179,6 +179,8 @@ describe('D28 one upload, one service', () => {
         at: '2026-01-01T00:00:00.000Z',
       });
     });
+    // And one whose credential is no fingerprint of ours at all: it names no credential.
+    crafted.push(JSON.stringify({ ...JSON.parse(crafted[0] ?? '{}'), credential: 'plain' }));
     appendFileSync(p, `${crafted.join('\n')}\n`);
     // A line of this ledger's salt written after them still counts.
     const later = new Ledger(p, mock).load();
