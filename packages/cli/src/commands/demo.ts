@@ -14,7 +14,7 @@ import { runExport } from './export.js';
  * take the place of a real export (the manifest also says `demo: true`, and `rcs export` refuses
  * a directory of another service's, the demo's included).
  */
-export const DEMO_OUT_DIR = 'rcs-demo';
+const DEMO_OUT_DIR = 'rcs-demo';
 
 export interface DemoOptions {
   /** Where the nine exports go (default ./rcs-demo). */
