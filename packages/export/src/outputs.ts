@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { ExportResource } from '@rcs/client';
+import pkg from '../package.json' with { type: 'json' };
 import { AtomicFile, type WrittenFile } from './files/atomic-file.js';
 import type { ExportFormat, ParquetFileShape } from './files/manifest.js';
 import { columnsOf, SESSION_ITEMS_FILE_STEM, SESSION_ITEMS_RESOURCE } from './formats/columns.js';
@@ -37,8 +38,11 @@ function sessionItemsFileOf(format: ExportFormat): string {
   return `${SESSION_ITEMS_FILE_STEM}.${format}`;
 }
 
-/** Names the writer in a Parquet file's footer (`created_by`). */
-const CREATED_BY = 'rcs (hyparquet-writer)';
+/**
+ * Names the writer in a Parquet file's footer (`created_by`), with its version, the way readers
+ * expect it ("parquet-mr version 1.12.3"): a reader that must work around a writer's bug asks it.
+ */
+const CREATED_BY = `rcs version ${pkg.version}`;
 
 /** The main encoder of an export, and the items encoder when the export has a child table. */
 async function encodersOf(

@@ -12,6 +12,8 @@ import {
 } from '@rcs/export';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pkg from '../package.json' with { type: 'json' };
+import { footerOf } from './support/parquet-reader.js';
 
 let server: MockServer;
 let client: RcsClient;
@@ -28,6 +30,14 @@ afterAll(async () => {
 });
 
 describe('exportResources', () => {
+  it("names itself and its version in a Parquet file's footer (created_by), as warehouse readers expect", async () => {
+    const out = join(dir, 'parquet');
+    await exportResources({ client, out, resources: ['teams'], format: 'parquet' });
+    expect((await footerOf(join(out, 'teams.parquet'))).created_by).toBe(
+      `rcs version ${pkg.version}`,
+    );
+  });
+
   it('exports all nine by default, reports progress, and returns what manifest.json says', async () => {
     const out = join(dir, 'all');
     const events: ExportProgressEvent[] = [];
