@@ -152,8 +152,7 @@ describe('a refused row fails the encoder, naming record, full path and value', 
       id: 's-1',
       analysis: { ...analysis, items: [item, { ...item, solved: 7 }] },
     };
-    const message =
-      /^record "s-1": analysis\.items\[1\]\.solved must be a string \(UTF8\), got 7$/;
+    const message = /^record "s-1": analysis\.items\[1\]\.solved must be a string \(UTF8\), got 7$/;
     expect(() => encoder.encode([row])).toThrow(message);
     // The leaves may hold part of that row: the encoder writes nothing more.
     expect(() => encoder.encode([session])).toThrow(message);
