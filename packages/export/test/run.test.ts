@@ -63,12 +63,18 @@ describe('exportToDirectory: one export after another', () => {
     });
     const requests: string[] = [];
     let usersFurthest = 0;
+    // The window's last page (2 + 16 - 1): once asked for, the export can only wait for page 2.
+    let reachedWindow!: () => void;
+    const windowReached = new Promise<void>((r) => {
+      reachedWindow = r;
+    });
     const client: ExportClient = {
       exportsByResource: (resource) => ({
         listBody: async ({ page, limit }) => {
           requests.push(resource);
           if (resource === 'users') {
             usersFurthest = Math.max(usersFurthest, page);
+            if (usersFurthest >= 2 + 16 - 1) reachedWindow();
             if (page === 2) await opened;
           }
           const pages = resource === 'teams' ? 3 : 60;
@@ -82,8 +88,13 @@ describe('exportToDirectory: one export after another', () => {
         },
       }),
     };
-    /** Waits until the export stops asking for more pages (every other page answers at once). */
+    /**
+     * Waits for the window's last page to be asked for (however long the run takes to start: its
+     * lock and manifest come first), then until the export stops asking (every other page
+     * answers at once), so that a page past the window would be seen.
+     */
     const settled = async () => {
+      await windowReached;
       for (let last = -1; last !== usersFurthest; ) {
         last = usersFurthest;
         await new Promise((r) => setTimeout(r, 20));
