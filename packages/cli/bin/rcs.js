@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // The `rcs` command. It exists before the build (unlike dist/), so that `npm ci` on a fresh
-// clone links it into node_modules/.bin. dist/rcs.js (src/main.ts) turns on Node's compile cache
-// in a directory of the user's own and runs the program.
+// clone links it into node_modules/.bin. dist/rcs.js (src/main.ts) runs the program.
 try {
   await import('../dist/rcs.js');
 } catch (error) {
