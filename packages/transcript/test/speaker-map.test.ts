@@ -1,6 +1,6 @@
 import { importTranscript, parseTranscript } from '@rcs/transcript';
 import { describe, expect, it } from 'vitest';
-import { codes, fireflies, times } from './support/imports.js';
+import { codes, fireflies, labeledSrt, times } from './support/imports.js';
 
 // The speaker map (name → e-mail) a user gives the importer: how a name in the export is matched
 // to it, what the user reads when it is incomplete or wrong, and the label an unmapped name gets
@@ -27,6 +27,27 @@ describe('matching speaker names to the map', () => {
       { name: 'AnaRuiz', email: null, cueCount: 1 },
     ]);
   });
+
+  it.each(['\u200f', '\u200e', '\u202b', '\u2067'])(
+    'a name with U+%s matches the speaker map and is shown without it',
+    (mark) => {
+      const code = mark.codePointAt(0)!.toString(16).toUpperCase();
+      const text = labeledSrt([`${mark}לקוח`, 'Ana']);
+      const r = importTranscript(text, {
+        source: 'srt',
+        speakers: { לקוח: 'buyer@client.example', Ana: 'ana@acme.com' },
+      });
+      expect(
+        r.diagnostics.filter((d) => d.severity === 'error'),
+        code,
+      ).toEqual([]);
+      expect(r.speakers[0]).toEqual({ name: 'לקוח', email: 'buyer@client.example', cueCount: 1 });
+      const unmapped = importTranscript(text, { source: 'srt', speakers: { Ana: 'ana@acme.com' } });
+      const message = unmapped.diagnostics.find((d) => d.code === 'unmapped_speaker')?.message;
+      expect(message).toContain('Speaker "לקוח"');
+      expect(message).not.toContain(mark);
+    },
+  );
 
   it('tolerates a speaker map that is null or not an object', () => {
     expect(codes(importTranscript('Ana: hi', { speakers: null as never }))).toEqual([

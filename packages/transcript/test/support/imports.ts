@@ -44,3 +44,9 @@ export const skipped = (r: Diagnosed) =>
 /** The line the first `unmapped_speaker` error names: where that speaker's first turn starts. */
 export const firstLine = (r: Diagnosed) =>
   r.diagnostics.find((d) => d.code === 'unmapped_speaker')?.line;
+
+/** An SRT of one cue per label, each spoken by that label ("<label>: Words of turn <i>."). */
+export const labeledSrt = (labels: string[]) =>
+  labels
+    .map((l, i) => `${i + 1}\n00:00:0${i},000 --> 00:00:0${i},900\n${l}: Words of turn ${i}.\n`)
+    .join('\n');
