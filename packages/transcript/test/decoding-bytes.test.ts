@@ -303,3 +303,20 @@ describe('the first bad UTF-8 byte (Unicode Table 3-7)', () => {
     });
   });
 });
+
+describe('decodeTranscriptBytes with allowControlBytes', () => {
+  const bytes = new TextEncoder().encode('1\n00:00:01,000 --> 00:00:02,000\nhi\u0000 there\n');
+
+  it('keeps a NUL byte as a character instead of refusing the file as binary', () => {
+    expect(decodeTranscriptBytes(bytes)).toMatchObject({ error: { code: 'binary_content' } });
+    const kept = decodeTranscriptBytes(bytes, { allowControlBytes: true });
+    expect(kept).toMatchObject({ text: '1\n00:00:01,000 --> 00:00:02,000\nhi\u0000 there\n' });
+  });
+
+  it('still refuses bytes that are not UTF-8', () => {
+    const bad = new Uint8Array([...bytes, 0xff, 0x00]);
+    expect(decodeTranscriptBytes(bad, { allowControlBytes: true })).toMatchObject({
+      error: { code: 'invalid_utf8' },
+    });
+  });
+});

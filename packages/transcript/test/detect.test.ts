@@ -124,3 +124,10 @@ describe('detectSource: weighing the shapes of meeting-tool text', () => {
     expect(detectSource(legacy + legacy + srt)).toBe('teams-docx-legacy');
   });
 });
+
+describe('detectSource: voice spans', () => {
+  it('takes a bare <v> span as a Teams voice', () => {
+    expect(detectSource('WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v>hi\n')).toBe('teams-vtt');
+    expect(detectSource('WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<vi>hi\n')).toBe('webvtt');
+  });
+});

@@ -47,6 +47,18 @@ describe('diagnostics cap (MAX_PER_CODE)', () => {
     });
   });
 
+  it('take the severity of their own code, not of the first diagnostic listed', () => {
+    const cues = Array.from(
+      { length: MAX_PER_CODE + 1 },
+      (_, i) => `${i + 2}\n00:00:01,000 --> 00:00:02,000\n<i>hi</i>`,
+    );
+    // The first cue has no index: a warning on line 1, before every markup info.
+    const text = ['00:00:00,000 --> 00:00:01,000\nfirst', ...cues].join('\n\n');
+    const d = parseTranscript(text).diagnostics;
+    expect(d[0]).toMatchObject({ code: 'missing_index', severity: 'warning', line: 1 });
+    expect(d.at(-1)).toMatchObject({ code: 'markup_stripped', severity: 'info', line: 0 });
+  });
+
   it('puts every diagnostic in line order, whatever order they were found in', () => {
     // The NUL character (line 4) is found by a first scan, before the identifier of line 1.
     const d = parseTranscript('x\n00:00:01,000 --> 00:00:02,000\nhello\nbad\u0000\n').diagnostics;

@@ -96,3 +96,62 @@ describe('computeKpis (D21)', () => {
     });
   });
 });
+
+describe('countWords: what is a word (D21 talk speed), at the edges of each character range', () => {
+  it('counts a token with an ASCII letter or digit, at each edge of the ranges', () => {
+    for (const ch of ['0', '9', 'A', 'Z', 'a', 'z']) expect(countWords(`${ch}`)).toBe(1);
+    for (const ch of ['/', ':', '@', '[', '`', '{', '\u007f']) expect(countWords(ch)).toBe(0);
+  });
+
+  it('counts non-ASCII letters, not general punctuation (U+2000–U+206F)', () => {
+    expect(countWords('\u0080 é 日 \u1fff \u2070')).toBe(5);
+    expect(countWords('\u2010 \u2026 \u206f \u2014')).toBe(0);
+  });
+
+  it('needs whitespace between words, and nothing before the first counts', () => {
+    expect(countWords(' hi')).toBe(1);
+    expect(countWords('\thi there ')).toBe(2);
+    expect(countWords('— hi —')).toBe(1);
+    expect(countWords('')).toBe(0);
+  });
+});
+
+describe('computeKpis: where a monologue run starts and ends', () => {
+  it('starts the first monologue at the first rep cue, however early', () => {
+    const text = '1\n00:00:01,000 --> 00:00:03,000\nrep@acme.com: hello there\n';
+    expect(computeKpis(parseTranscript(text), 'rep@acme.com').longestMonologue).toBe(2);
+  });
+
+  it('a gap of exactly 2 s starts a new run; just under continues it', () => {
+    const at = (gapStart: string) =>
+      computeKpis(
+        parseTranscript(
+          [
+            cue(1, '00:00,000', '00:01,000', 'rep@x.io: a'),
+            cue(2, gapStart, '00:04,000', 'rep@x.io: b'),
+          ].join('\n'),
+        ),
+        'rep@x.io',
+      ).longestMonologue;
+    expect(at('00:03,000')).toBe(1);
+    expect(at('00:02,999')).toBe(4);
+  });
+
+  it("another speaker's cue without words does not end the rep's run", () => {
+    const text = [
+      cue(1, '00:00,000', '00:01,000', 'rep@x.io: a'),
+      cue(2, '00:01,000', '00:01,500', 'client@y.io:'),
+      cue(3, '00:01,500', '00:03,000', 'rep@x.io: b'),
+    ].join('\n');
+    expect(computeKpis(parseTranscript(text), 'rep@x.io').longestMonologue).toBe(3);
+  });
+
+  it('is all null when no cue is the rep’s, even with speech', () => {
+    const text = cue(1, '00:00,000', '00:01,000', 'client@y.io: hello');
+    expect(computeKpis(parseTranscript(text), 'rep@x.io')).toEqual({
+      listenRatio: null,
+      longestMonologue: null,
+      talkSpeed: null,
+    });
+  });
+});

@@ -45,6 +45,11 @@ describe('storedTranscript (D16)', () => {
     const srt = '1\n00:00:00,000 --> 00:00:01,000\n10:30 works\n';
     expect(storedTranscript(srt)).toBe(srt);
   });
+
+  it('stores nothing for a transcript that is not a string', () => {
+    expect(storedTranscript(42 as never)).toBe('');
+    expect(storedTranscript(null as never, {})).toBe('');
+  });
 });
 
 describe('serializeSrt', () => {
@@ -74,5 +79,14 @@ describe('serializeSrt', () => {
     expect(
       serializeSrt([{ startMs: null, endMs: -5, text: 'hi\n\nthere', label: 'Ana@Acme.com' }]),
     ).toBe('1\n00:00:00,000 --> 00:00:00,000\nana@acme.com: hi\nthere\n');
+  });
+
+  it('writes a label alone when a cue has neither lines nor text', () => {
+    expect(serializeSrt([{ startMs: 0, endMs: 1000, label: 'Rep@Acme.com' }])).toBe(
+      '1\n00:00:00,000 --> 00:00:01,000\nrep@acme.com:\n',
+    );
+    expect(serializeSrt([{ startMs: 0, endMs: 1000, text: 42 as never }])).toBe(
+      '1\n00:00:00,000 --> 00:00:01,000\n',
+    );
   });
 });

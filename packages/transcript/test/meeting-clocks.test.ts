@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseClock, parseMeetMarker, parseSpeakerHeader } from '../src/importers/clock.js';
-import { decodeEntities } from '../src/importers/entities.js';
 
-// The clocks and character references that meeting-tool exports (Otter, Teams, Meet) are read
-// with: a wrong clock re-times a turn, a wrong entity changes a speaker's name.
+// The clocks that meeting-tool exports (Otter, Teams, Meet) are read with: a wrong clock re-times
+// a turn. (The character references of those exports: entities.test.ts.)
 describe('parseClock: M:SS, MM:SS, H:MM:SS', () => {
   it.each([
     ['0:00', 0],
@@ -107,65 +106,5 @@ describe('parseSpeakerHeader: Name<2+ spaces>clock', () => {
 
   it('a two-character name is enough', () => {
     expect(parseSpeakerHeader('Al  0:07')).toEqual({ name: 'Al', startMs: 7_000, spaces: 2 });
-  });
-});
-
-describe('decodeEntities', () => {
-  it('leaves text without & as it is', () => {
-    expect(decodeEntities('María; 5 < 6')).toBe('María; 5 < 6');
-  });
-
-  it.each([
-    ['Mar&#237;a', 'María'],
-    ['Mar&#xED;a', 'María'],
-    ['Mar&#XeD;a', 'María'],
-    ['&amp;&lt;&gt;&quot;&apos;', '&<>"\''],
-    ['a&nbsp;b', 'a\u00a0b'],
-    ['&lrm;x&rlm;', '\u200ex\u200f'],
-    ['&#128512;', '😀'],
-    ['&#x10FFFF;', '\u{10ffff}'],
-    ['&#1;', '\u0001'],
-    ['Tom &amp; Jerry &amp; Co', 'Tom & Jerry & Co'],
-    ['&amp;amp;', '&amp;'],
-    ['x &#65;&#66; y', 'x AB y'],
-  ])('%j is %j', (text, decoded) => {
-    expect(decodeEntities(text)).toBe(decoded);
-  });
-
-  it.each([
-    'AT&T',
-    'a & b; c',
-    '&;',
-    '&#;',
-    '&#x;',
-    '&#0;',
-    '&#x110000;',
-    '&#xD800;',
-    '&#xDFFF;',
-    '&#55296;',
-    '&#12a;',
-    '&#1a1;', // hex digits in a decimal reference
-    '&#x1g1;',
-    '&ampx', // no semicolon at all
-    'Xamp; here',
-    '&#x12g;',
-    '&#-5;',
-    '&unknown;',
-    '&toString;',
-    '&__proto__;',
-    '&AMP;',
-    '&verylongname;',
-    '&#000000065;', // 11 characters from & to ; is past the look-ahead
-  ])('%j is kept as written', (text) => {
-    expect(decodeEntities(text)).toBe(text);
-  });
-
-  it('decodes a reference whose ; is exactly 10 characters after the &', () => {
-    expect(decodeEntities('&#00000065;')).toBe('A');
-  });
-
-  it('decodes the surrogate neighbours and keeps going after a bad reference', () => {
-    expect(decodeEntities('&#xD7FF;&#xE000;')).toBe('\ud7ff\ue000');
-    expect(decodeEntities('&bogus; &amp; &#x41;')).toBe('&bogus; & A');
   });
 });

@@ -1,0 +1,70 @@
+import { parseTranscript, parseWebVtt } from '@rcs/transcript';
+import { describe, expect, it } from 'vitest';
+
+// The WebVTT reader behind the Teams and Zoom importers: where it finds the header, which blocks
+// are no cues (NOTE, STYLE, REGION), and the cue settings that are normal in WebVTT.
+
+const CUE = '00:00:01.000 --> 00:00:02.000\nhi\n';
+
+describe('parseWebVtt: the header', () => {
+  it('accepts the header after spaces or blank lines (with a warning for blank lines)', () => {
+    expect(parseWebVtt(`  WEBVTT\n\n${CUE}`).diagnostics).toEqual([]);
+    expect(parseWebVtt(`\n\nWEBVTT\n\n${CUE}`).diagnostics).toEqual([
+      {
+        code: 'blank_before_webvtt_header',
+        severity: 'warning',
+        line: 1,
+        message: 'Blank lines come before "WEBVTT"; they are ignored.',
+      },
+    ]);
+    expect(parseWebVtt(`\nTitle\n\n${CUE}`).diagnostics).toEqual([
+      {
+        code: 'missing_webvtt_header',
+        severity: 'warning',
+        line: 2,
+        message: 'The file does not start with "WEBVTT"; it is read as WebVTT anyway.',
+      },
+    ]);
+  });
+
+  it('keeps the identifier line of the first cue, never the header itself', () => {
+    const ids = (text: string) => parseWebVtt(text).cues.map((c) => [c.id, c.text]);
+    expect(ids(`WEBVTT\n\nintro\n${CUE}`)).toEqual([['intro', 'hi']]);
+    expect(ids(`WEBVTT\nKind: captions\n\n${CUE}`)).toEqual([[null, 'hi']]);
+    expect(ids(`WEBVTT\n${CUE}`)).toEqual([[null, 'hi']]);
+    expect(ids(`WEBVTT\n\nNOTE a\nb\n\n${CUE}`)).toEqual([[null, 'hi']]);
+  });
+});
+
+describe('parseWebVtt: NOTE, STYLE and REGION blocks are no cues', () => {
+  it('skips STYLE and REGION blocks after a blank line; a NOTE line inside a cue is text', () => {
+    const texts = (between: string) =>
+      parseWebVtt(`WEBVTT\n\n${CUE}${between}\n00:00:03.000 --> 00:00:04.000\nho\n`).cues.map(
+        (c) => c.text,
+      );
+    expect(texts('\nSTYLE\n::cue { color: red }\n')).toEqual(['hi', 'ho']);
+    expect(texts('\nREGION\nid:fred\n')).toEqual(['hi', 'ho']);
+    expect(texts('NOTE to self\n')).toEqual(['hi\nNOTE to self', 'ho']);
+  });
+
+  it('skips a NOTE block whose keyword is followed by a tab, space or nothing, but not NOTES', () => {
+    const vtt = (note: string) =>
+      parseWebVtt(
+        `WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nhi\n\n${note}\nhidden\n\n00:00:03.000 --> 00:00:04.000\nho\n`,
+      ).cues.map((c) => c.text);
+    expect(vtt('NOTE\tby the editor')).toEqual(['hi', 'ho']);
+    expect(vtt('NOTE by the editor')).toEqual(['hi', 'ho']);
+    expect(vtt('NOTE')).toEqual(['hi', 'ho']);
+    expect(vtt('NOTES')).toEqual(['hi\nNOTES\nhidden', 'ho']);
+  });
+});
+
+describe('parseWebVtt: cue settings', () => {
+  it('WebVTT cue settings are normal there: no warning (an SRT with coordinates still gets one)', () => {
+    const vtt = parseWebVtt('WEBVTT\n\n00:01.000 --> 00:02.000 align:start position:10%\nhi\n');
+    expect(vtt.diagnostics).toEqual([]);
+    expect(vtt.cues[0]).toMatchObject({ startMs: 1000, endMs: 2000, text: 'hi' });
+    const srt = parseTranscript('1\n00:00:01,000 --> 00:00:02,000 X1:40 X2:600\nhi\n');
+    expect(srt.diagnostics.map((d) => d.code)).toEqual(['timing_settings_ignored']);
+  });
+});
