@@ -6,7 +6,7 @@
 const pkg = process.env.RCS_MUTATION_PACKAGE;
 if (!pkg) throw new Error('set RCS_MUTATION_PACKAGE to transcript, client, mock, export or cli');
 
-/** What is mutated: the rules and the network code, per the testing goals (issue 16; scores in TESTING.md). */
+/** What is mutated: the rules and the network code, per the testing goals (scores in TESTING.md). */
 const MUTATE = {
   transcript: [
     'packages/transcript/src/**/*.ts',

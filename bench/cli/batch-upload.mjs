@@ -1,5 +1,5 @@
 // Batch upload of N transcripts with --wait against the mock with 50 ms latency and 2 s
-// processing (issue 5): wall time against the ideal for the chosen concurrency, and GET polls
+// processing: wall time against the ideal for the chosen concurrency, and GET polls
 // per session (the client's backoff, not hammering).
 //
 //   npm run build && npx node bench/cli/batch-upload.mjs [files=1000] [concurrency=50]

@@ -1,5 +1,5 @@
-// `rcs upload --dry-run` over a ledger of N crafted lines, each with a fingerprint salt of its own
-// (issue 36 item 4): the ledger trusts one salt (its first line's) and derives one scrypt key, so
+// `rcs upload --dry-run` over a ledger of N crafted lines, each with a fingerprint salt of its own:
+// the ledger trusts one salt (its first line's) and derives one scrypt key, so
 // the time stays that of a plain dry run however many salts the file holds.
 //
 //   npm run build && npx node bench/cli/crafted-ledger.mjs [lines=300] [runs=5]

@@ -1,4 +1,4 @@
-// Under a rate limit (issue 11 item 4): `rcs export all` and a 200-file batch upload against
+// Under a rate limit: `rcs export all` and a 200-file batch upload against
 // `rcs mock --rate-limit 20` (a real mock process, fixed one-second windows per D2). Reports the
 // requests sent, the share answered 429, and the accepted rate against the allowed 20/s.
 // Goal: at most 3 % answered 429, at least 85 % of the allowed rate.

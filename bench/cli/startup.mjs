@@ -1,5 +1,5 @@
-// `rcs --help` start-up time against `node -e 0`, same Node, same machine, same run (issue 12
-// item 4 goal: ratio ≤ 1.4; issue 5's was 1.5). Runs are interleaved so that machine noise hits
+// `rcs --help` start-up time against `node -e 0`, same Node, same machine, same run
+// (goal: ratio ≤ 1.6). Runs are interleaved so that machine noise hits
 // both alike. On a busy machine, startup-cpu.mjs (CPU time, with perf) is steadier.
 //
 //   npm run build && npx node bench/cli/startup.mjs [runs=40]
@@ -40,4 +40,4 @@ const fmt = (x) => `${x.toFixed(1)} ms`;
 console.log(`node ${process.version}, ${runs} runs each, interleaved`);
 console.log(`node -e 0     median ${fmt(n.median)}  p10 ${fmt(n.p10)}  p90 ${fmt(n.p90)}`);
 console.log(`rcs --help    median ${fmt(r.median)}  p10 ${fmt(r.p10)}  p90 ${fmt(r.p90)}`);
-console.log(`ratio (medians) ${(r.median / n.median).toFixed(2)}x  (goal <= 1.6x, issue 27)`);
+console.log(`ratio (medians) ${(r.median / n.median).toFixed(2)}x  (goal <= 1.6x)`);

@@ -1,6 +1,6 @@
 // Two builds of `rcs export all`, alternated against one `rcs mock` (same data, same latency):
 // wall time, the exporter's CPU (user + sys) and peak RSS of each run. For before/after figures
-// on a shared machine, where the load moves more than the code (issue 27: one HTTP stack).
+// on a shared machine, where the load moves more than the code (one HTTP stack).
 //
 //   npm run build && npx node bench/export/ab.mjs OTHER/packages/cli/dist/rcs.js [pairs=3] [records=200000] [latencyMs=50] [concurrency=8]
 import { spawn } from 'node:child_process';

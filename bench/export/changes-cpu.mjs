@@ -1,4 +1,4 @@
-// Goal (issue 26): at 1M records, `rcs export all --format parquet --changes` (the second run,
+// Goal: at 1M records, `rcs export all --format parquet --changes` (the second run,
 // which merges with a full previous state) costs at most 50 % more CPU (user + sys, of the `rcs
 // export` process alone) than the same export without --changes. The two are alternated
 // `pairs` times against one mock in its own process, so the machine's load falls on both alike.

@@ -1,7 +1,7 @@
 // The floor under `rcs export`'s memory: the same pages read over `node:http` with a keep-alive
 // agent, 8 at a time as `--concurrency 8`, parsed and dropped: no SDK, no writing. Run by
 // memory.mjs and memory-limited.mjs as its own process; prints its peak RSS in bytes. V8's
-// defaults, as `rcs` runs (issue 27: no V8 flags at run time). With `fetch` as third argument it
+// defaults, as `rcs` runs (no V8 flags at run time). With `fetch` as third argument it
 // reads through Node's fetch (undici, the CLI's one HTTP stack); with `request`, through
 // undici's `request` API.
 //

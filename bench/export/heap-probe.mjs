@@ -1,4 +1,4 @@
-// Preloaded into the CLI process (`node --import`) to see where its memory is (issue 26): every
+// Preloaded into the CLI process (`node --import`) to see where its memory is: every
 // 20 ms, process.memoryUsage() and V8's heap spaces; at exit, a JSON file (RCS_BENCH_HEAP_FILE)
 // with the sample where RSS peaked, its parts, and a timeline of one sample a second. The parts
 // of RSS: V8's heap (used, and allocated but free: the collector's headroom), external memory

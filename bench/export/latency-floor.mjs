@@ -1,4 +1,4 @@
-// The floor under issue 11's latency goal (≤ 1.10× pages ÷ concurrency × latency): the same
+// The floor under the latency goal (≤ 1.10× pages ÷ concurrency × latency): the same
 // pages as `rcs export all`, read by the least an exporter can be, each in a fresh process timed
 // from spawn to exit as latency.mjs times `rcs export`, alternated with `rcs export all` itself:
 //

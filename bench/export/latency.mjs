@@ -1,4 +1,4 @@
-// Goal (issue 6): 200,000 records across the nine exports, mock over loopback with 50 ms latency
+// Goal: 200,000 records across the nine exports, mock over loopback with 50 ms latency
 // per request: wall time within 1.2x of pages ÷ concurrency × latency, and at least 6x faster
 // than a sequential page loop over the same data, measured in the same run.
 //

@@ -1,7 +1,7 @@
 // Peak RSS of `rcs export all` when the process is given a memory limit, as a container or a
-// systemd unit gives one (issue 27: "peak RSS of export all JSONL at 1M records ≤ 180 MB").
+// systemd unit gives one ("peak RSS of export all JSONL at 1M records ≤ 180 MB").
 //
-// `rcs` sets no V8 flags (issue 27 removed the run-time flags of export/heap.ts). V8 sizes its
+// `rcs` sets no V8 flags (the run-time flags of export/heap.ts were removed). V8 sizes its
 // heap from the memory the process may use: Node passes libuv's constrained memory (the cgroup's
 // limit) to V8's ConfigureDefaults, so under a limit the young generation stays small and the old
 // generation is collected sooner. Without a limit, on a machine with gigabytes free, V8 lets the

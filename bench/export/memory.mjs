@@ -1,4 +1,4 @@
-// Goal (issue 6): peak RSS of `rcs export all` at 10,000 and at 1,000,000 records under 150 MB,
+// Goal: peak RSS of `rcs export all` at 10,000 and at 1,000,000 records under 150 MB,
 // growing by less than 20 MB between the two (memory stays flat however large the export).
 // The mock runs in its own process with no latency; the CLI's peak RSS is read by a preloaded
 // probe (rss-probe.mjs) from process.resourceUsage().maxRSS. For reference, the same pages are
@@ -6,7 +6,7 @@
 // RSS that is Node's, not the exporter's.
 //
 //   npm run build && npx node bench/export/memory.mjs [sizes=10000,100000,300000,1000000] [format=jsonl] [changes]
-// With `changes` (issue 13), each size is exported twice into the same directory with --changes
+// With `changes`, each size is exported twice into the same directory with --changes
 // and the second run is measured: it merges with a full previous state.
 // The goal compares the first and the last size; the ones between show where RSS levels off.
 import { bareLoop, mb, requireBuild, runExport, sec, startMock } from './lib.mjs';

@@ -1,4 +1,4 @@
-// Issue 26: Parquet as a warehouse would write it, at a size that matters. For one mock of N
+// Parquet as a warehouse would write it, at a size that matters. For one mock of N
 // records: `rcs export all` as JSONL, as Parquet, and as Parquet with --changes (the second run
 // into the same directory, merging with a full previous state); for each, CPU time (user +
 // system, from the process itself), peak RSS and wall time; for Parquet, each file's row groups

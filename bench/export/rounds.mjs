@@ -1,4 +1,4 @@
-// Where an export run's wall time goes against the round trips it cannot avoid (issue 27): for
+// Where an export run's wall time goes against the round trips it cannot avoid: for
 // each export of one `rcs export all` against a mock with latency, its pages, its time from the
 // manifest, and its round trips at concurrency N (page 1 alone, then N at a time), × latency.
 // The sum is the floor of a run that reads exports one after another without overlapping them;

@@ -1,4 +1,4 @@
-// Issue 13: output size of the same export in each format. `rcs export all` of the mock's demo
+// Output size of the same export in each format. `rcs export all` of the mock's demo
 // data (N records over the nine exports) as JSONL, CSV and Parquet; bytes from the manifest (data
 // files and the items child table), wall time of each run.
 //

@@ -1,4 +1,4 @@
-// Goal (issue 6, issue 13): CSV, JSONL and Parquet writing throughput (records/s) and output size
+// Goal: CSV, JSONL and Parquet writing throughput (records/s) and output size
 // with no network, to show that the writer is not the bottleneck. Real-call session records (the widest export: transcripts,
 // nested analysis, the items child table) are taken from the mock's demo data, then written
 // through the CLI's own encoders and atomic files (sha256, fsync, verify) many times over.

@@ -156,7 +156,7 @@ async function main() {
     }
   }
 
-  // Adversarial shapes from issue 3 (ours only): must be far under a second.
+  // Adversarial shapes (ours only): must be far under a second.
   const ours = await import(pathToFileURL(bundle).href);
   const adversarial = {
     '"a:" x 50,000': 'a:'.repeat(50_000),

@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anchors, codeBlocks, links } from './readme-blocks.js';
 
-// Issue 10 items 4 and 5: the packages as users get them. Every package is packed (`npm pack`,
+// The packages as users get them. Every package is packed (`npm pack`,
 // after `npm run build`), installed from its tarball into fresh projects outside the workspace
 // (the npm registry is the only network used), and used there as an integrator, a TypeScript
 // consumer and a CI job would. Footprint limits of the CLI are asserted here and reported in
@@ -273,7 +273,7 @@ describe.runIf(otherNode())('on the oldest Node the packages declare (engines >=
   }, 600_000);
 });
 
-describe('@rcs/cli installed alone (issue 10 item 5)', () => {
+describe('@rcs/cli installed alone', () => {
   it('brings at most 5 packages and 6 MB, and works: --version, demo', () => {
     const dir = project('cli');
     sh('npm', ['install', tarballs.cli], dir);
@@ -305,13 +305,13 @@ describe('the packed READMEs', () => {
 });
 
 /**
- * Issue 28: the READMEs as a newcomer reads them, from inside the tarballs (and the repository's
+ * The READMEs as a newcomer reads them, from inside the tarballs (and the repository's
  * own README): every fenced block follows the info-string convention of readme-blocks.ts, every
  * link resolves where the reader is (a file of the same tarball, or an absolute URL), no
  * repository-only command is shown, and every runnable block runs, in document order, in a fresh
  * project against a real `rcs mock` (test/pack/README.md).
  */
-describe('the READMEs, as a newcomer reads and runs them (issue 28)', () => {
+describe('the READMEs, as a newcomer reads and runs them', () => {
   let dir = '';
   let mock: ChildProcess | undefined;
   let url = '';

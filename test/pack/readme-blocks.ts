@@ -1,5 +1,5 @@
 /**
- * The code blocks and links of a README, as a reader of the packed package meets them (issue 28).
+ * The code blocks and links of a README, as a reader of the packed package meets them.
  *
  * The info-string convention of every fenced block in the packed READMEs, EXPORT.md and the root
  * README (documented in test/pack/README.md):

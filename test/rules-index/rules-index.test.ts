@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Issue 12 item 8: docs/rules-index.md maps every rule (R1–R10) and decision (D1–D29) to the
+// docs/rules-index.md maps every rule (R1–R10) and decision (D1–D29) to the
 // function that implements it and a test that holds it. This test keeps it true.
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));

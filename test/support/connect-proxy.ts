@@ -1,5 +1,5 @@
 /**
- * A small HTTP CONNECT proxy for tests (issue 15): it tunnels every target to one local port
+ * A small HTTP CONNECT proxy for tests: it tunnels every target to one local port
  * (whatever host name was asked for, so a base URL that resolves nowhere still arrives) and
  * records each CONNECT it was sent, with its headers (`proxy-authorization` included).
  */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRatePacer } from '../src/adaptive-rate.js';
 import { expectCutFrom, paced } from './helpers.js';
 
-// The pacer's edges (issue 11, issue 16): what the measure counts, the once-per-second rule of a
+// The pacer's edges: what the measure counts, the once-per-second rule of a
 // cut at exactly one second, a wall clock that steps back, the spacing of requests, a pause that
 // grows while a request waits, and when the second measure takes effect.
 

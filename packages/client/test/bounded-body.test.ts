@@ -1,7 +1,7 @@
 import { readBounded } from '@rcs/client/internal';
 import { describe, expect, it } from 'vitest';
 
-// readBounded (issue 11): the whole body, in order, up to `limit` bytes; past it, nothing, and the
+// readBounded: the whole body, in order, up to `limit` bytes; past it, nothing, and the
 // source is told to stop sending.
 
 /** A body in the given chunks, recording whether it was cancelled; `open` leaves it unfinished. */

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
-// all() over the engine (issue 16): a consumer that leaves early lets the engine finish, rather
+// all() over the engine: a consumer that leaves early lets the engine finish, rather
 // than leaving it waiting forever on a page nobody will take (and holding what it holds).
 const engineRuns: { settled: boolean; ended: Promise<void> }[] = [];
 vi.mock('../src/page-engine.js', async (importOriginal) => {

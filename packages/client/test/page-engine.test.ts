@@ -2,9 +2,9 @@ import { type Anomaly, runPages } from '@rcs/client/internal';
 import pLimit from 'p-limit';
 import { describe, expect, it } from 'vitest';
 
-// The one pagination engine (issue 12 item 2) on its own: every anomaly it reports, its stop
+// The one pagination engine on its own: every anomaly it reports, its stop
 // rules, its window and budget. all() and rcs export are built on it; these tests pin what both
-// rely on (issue 16: the engine's own tests, not only its callers').
+// rely on (the engine's own tests, not only its callers').
 
 type Rec = { id: string };
 type PageOf = {
@@ -323,7 +323,7 @@ describe('runPages', () => {
   });
 });
 
-describe('the engine’s details (issue 16)', () => {
+describe('the engine’s details', () => {
   it('names what repeats, what is empty, and what was already exported, in words', async () => {
     const repeat = await run(
       service(30, (p, n) => (n === 2 ? { ...p, data: recs(0, 10) } : p)).read,

@@ -2,7 +2,7 @@ import { RcsError } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { paginate } from '../src/paginate.js';
 
-// all()'s own details (issue 16): the de-duplication window, the stats a caller reads while it
+// all()'s own details: the de-duplication window, the stats a caller reads while it
 // iterates, the refusal of a page that is not the one asked for or not a page at all, and a
 // clean end whichever way the consumer leaves.
 type Rec = { id: string };

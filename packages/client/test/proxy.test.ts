@@ -4,7 +4,7 @@ import { EnvHttpProxyAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConnectProxy, startConnectProxy } from '../../../test/support/connect-proxy.js';
 
-// The README's proxy example, run (issue 15 item 5): an integrator routes @rcs/client through a
+// The README's proxy example, run: an integrator routes @rcs/client through a
 // proxy with undici's EnvHttpProxyAgent as the `fetch`'s dispatcher. The base URL's host resolves
 // nowhere, so only a request that went through the proxy can be answered.
 

@@ -11,7 +11,7 @@ function answering(status: number, header: string, id: string): typeof fetch {
     });
 }
 
-describe('request ids (issue 29)', () => {
+describe('request ids', () => {
   it('every typed error carries the x-request-id of the answer, also in its message', async () => {
     const rcs = createRcsClient({
       baseUrl: BASE,

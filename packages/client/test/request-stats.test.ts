@@ -43,7 +43,7 @@ function answers(method: 'get' | 'post', url: string, limited: number, ok: () =>
   return sent;
 }
 
-describe('request counts (issue 29)', () => {
+describe('request counts', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.spyOn(Math, 'random').mockReturnValue(0.5);

@@ -107,7 +107,7 @@ describe('sessions.waitUntilDone', () => {
     expect(reads).toHaveLength(4);
   });
 
-  it('a session already DONE at the first read is reported once, as DONE (issue 28)', async () => {
+  it('a session already DONE at the first read is reported once, as DONE', async () => {
     states(['DONE']);
     const progress: string[] = [];
     const pending = client().sessions.waitUntilDone(SESSION_ID, {

@@ -67,7 +67,7 @@ function client(fetch?: typeof globalThis.fetch) {
   });
 }
 
-describe('the SDK traces its requests with OpenTelemetry (issue 29)', () => {
+describe('the SDK traces its requests with OpenTelemetry', () => {
   it('an auto-paginated export: one span, a CLIENT child per page with the conventions, and each request carried its own span as traceparent', async () => {
     const records = await tracer.startActiveSpan('caller', async (caller) => {
       const all = await client().exports.users.all({ limit: 20 }).toArray();

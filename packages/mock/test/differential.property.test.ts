@@ -257,7 +257,7 @@ const request = fc
     return body;
   });
 
-describe('pre-validation predicts the mock (one rule book, issue 12)', () => {
+describe('pre-validation predicts the mock (one rule book)', () => {
   it(`agrees on ${RUNS.toLocaleString('en-US')} generated create requests, within D3 and D17`, async () => {
     const disagreements: { body: unknown; predicted: Outcome; mock: Outcome }[] = [];
     const seen = new Map<string, number>();

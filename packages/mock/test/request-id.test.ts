@@ -1,7 +1,7 @@
 import { type AnswerRecord, startMockServer } from '@rcs/mock/node';
 import { afterEach, describe, expect, it } from 'vitest';
 
-describe('the server names every answer and reports what it received (issue 29)', () => {
+describe('the server names every answer and reports what it received', () => {
   let close: (() => Promise<void>) | undefined;
   afterEach(async () => {
     await close?.();

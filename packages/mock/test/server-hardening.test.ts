@@ -362,7 +362,7 @@ function statuses(
   });
 }
 
-describe('HTTP/1.1 on one connection (issue 25)', () => {
+describe('HTTP/1.1 on one connection', () => {
   const close = { connection: 'close' };
 
   it('pipelined requests are answered, each, in order', async () => {

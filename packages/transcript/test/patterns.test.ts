@@ -57,7 +57,7 @@ describe('patterns', () => {
       '4f1c2a9e-0d3b-4c55-9a8e-2b7d6e1f0a11',
       '00000000-0000-0000-0000-000000000000',
       'ffffffff-ffff-ffff-ffff-ffffffffffff',
-      '3f2a9c1e-5b7d-0e8f-8a1b-0c2d3e4f5a6b', // version digit 0 (issue 12's example)
+      '3f2a9c1e-5b7d-0e8f-8a1b-0c2d3e4f5a6b', // version digit 0 (the example)
       '4f1c2a9e-0d3b-9c55-9a8e-2b7d6e1f0a11', // version 9
       '4f1c2a9e-0d3b-4c55-7a8e-2b7d6e1f0a11', // variant nibble 7
       '4F1C2A9E-0D3B-4C55-CA8E-2B7D6E1F0A11', // upper case, variant c

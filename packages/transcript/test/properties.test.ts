@@ -206,7 +206,7 @@ describe('properties', () => {
   });
 });
 
-describe('adversarial inputs (issue 3: linear-time shapes, answers checked here)', () => {
+describe('adversarial inputs (linear-time shapes, answers checked here)', () => {
   it('"a:" × 50,000 is one plain cue with no label', () => {
     const p = parseTranscript('a:'.repeat(50_000));
     expect(p.format).toBe('plain');

@@ -1,4 +1,4 @@
-// The package must run in a browser and depend on nothing (issue 3, ARCHITECTURE.md).
+// The package must run in a browser and depend on nothing (ARCHITECTURE.md).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -85,7 +85,7 @@ describe('rcs check', () => {
     expect(bad.stderr).toMatch(/--user-id/);
   });
 
-  it("--json keeps the rule book's code, status, field and line of each problem (issue 12)", async () => {
+  it("--json keeps the rule book's code, status, field and line of each problem", async () => {
     const { writeFileSync } = await import('node:fs');
     const file = join(cwd, 'rep-silent.srt');
     writeFileSync(

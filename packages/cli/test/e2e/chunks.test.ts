@@ -54,7 +54,7 @@ describe('lazily loaded commands stay apart in the bundle', () => {
   });
 });
 
-describe('the Parquet writer is paid for by --format parquet only (issue 13)', () => {
+describe('the Parquet writer is paid for by --format parquet only', () => {
   it('rcs export loads no Parquet code until a Parquet file is written', () => {
     const code = loads('export');
     expect(code).toMatch(/jsonlEncoder|function csvEncoder/);

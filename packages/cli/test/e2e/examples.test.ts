@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { assertBuilt, CLI, REPO, tempDir } from './helpers.js';
 
-// Each example under examples/ runs against the mock, as CI runs it (issue 5: "each run in CI").
+// Each example under examples/ runs against the mock, as CI runs it ("each run in CI").
 
 let server: MockServer;
 let key: string;

@@ -124,7 +124,7 @@ describe('rcs export (built CLI, spawned)', () => {
     expect(records.length).toBeGreaterThan(100);
     expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
     // No export file in the working directory. HOME is that directory here, so Node's compile
-    // cache (~/.cache/rcs, issue 27) may appear in it: that is the user's cache, not an output.
+    // cache (~/.cache/rcs) may appear in it: that is the user's cache, not an output.
     expect((await readdir(dir)).filter((name) => name !== '.cache')).toEqual([]);
   });
 

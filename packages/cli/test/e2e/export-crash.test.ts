@@ -1,5 +1,5 @@
 /**
- * Crash injection (issue 25, ARCHITECTURE.md "A crash at any instant"): `rcs export all
+ * Crash injection (ARCHITECTURE.md "A crash at any instant"): `rcs export all
  * --format parquet --changes`, run by examples/warehouse/nightly-load.mjs, is SIGKILLed at every
  * file-system commit point of its run (each rename and each fsync from the last fsync before the
  * commit to the end, found by tracing a clean run with an LD_PRELOAD shim built here with `cc`),

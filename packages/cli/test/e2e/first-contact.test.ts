@@ -118,7 +118,7 @@ describe("a 404: is --base-url the API's root?", () => {
       key,
     ]);
     expect(r.code).toBe(1);
-    // The line ends with the answer's request id (issue 29), different on every run.
+    // The line ends with the answer's request id, different on every run.
     expect(r.stderr.trim()).toMatch(
       new RegExp(
         `^${escapeRegExp(`rcs: not found (404): no such session in your organization; check the id. If it is right: ${ROOT_HINT}`)} \\(request id [^)]+\\)$`,

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, type MockProcess, startMock } from './helpers.js';
 
-// `rcs mock` speaks HTTP/1.1 as a client expects (issue 25, scenario 9): requests pipelined on
+// `rcs mock` speaks HTTP/1.1 as a client expects (scenario 9): requests pipelined on
 // one connection are answered in order, each one, and a request with two Host fields is a 400
 // (RFC 9112 §3.2). Raw sockets against a real `rcs mock` process: no HTTP client in between.
 

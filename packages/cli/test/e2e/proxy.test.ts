@@ -79,7 +79,7 @@ async function deadPort(): Promise<number> {
 let proxy: ConnectProxy;
 
 /**
- * A proxy that misbehaves (issue 25 item 7): `drop` accepts each CONNECT and closes it, `silent`
+ * A proxy that misbehaves: `drop` accepts each CONNECT and closes it, `silent`
  * never answers, `407` asks for credentials. It counts the CONNECTs and keeps their headers.
  */
 async function badProxy(mode: 'drop' | 'silent' | '407') {
@@ -265,7 +265,7 @@ describe('through an HTTPS proxy (CONNECT)', () => {
   });
 });
 
-// Without a proxy, the CLI sends over the same undici stack as through one (issue 27): the same
+// Without a proxy, the CLI sends over the same undici stack as through one: the same
 // trust (NODE_EXTRA_CA_CERTS), the same one-line certificate errors, never retried.
 describe('direct HTTPS, no proxy', () => {
   let direct: HttpsServer;
@@ -456,7 +456,7 @@ async function timed<T>(work: () => Promise<T>): Promise<T & { seconds: number }
 // do not wait for DONE (the flag wins over RCS_NETWORK_TIMEOUT, set here to 10 minutes so that
 // only the flag can end the run); on `sessions wait` and `upload --wait` it is the wait, and no
 // request runs past it either. The bounds on time are generous: they prove that the run ends.
-describe('--timeout SECONDS: the deadline of every request, the proxy included (issue 25 item 7)', () => {
+describe('--timeout SECONDS: the deadline of every request, the proxy included', () => {
   const LONG = { RCS_NETWORK_TIMEOUT: '600' };
   const ID = '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b';
 

@@ -87,7 +87,7 @@ describe.each(RUNTIMES)('$name', ({ bin, run }) => {
   );
 
   it.runIf(existsSync(bin))(
-    'traces a run into --trace-file under the caller trace (issue 29)',
+    'traces a run into --trace-file under the caller trace',
     async () => {
       const dir = tempDir('rcs-runtime-');
       const trace = join(dir, 'trace.jsonl');

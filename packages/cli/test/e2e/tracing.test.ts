@@ -225,7 +225,7 @@ beforeAll(async () => {
 });
 afterAll(() => collector?.close());
 
-describe('rcs traced with OpenTelemetry (issue 29)', () => {
+describe('rcs traced with OpenTelemetry', () => {
   it.each(PROTOCOLS)(
     'rcs export all over %s, faults and a rate limit on, under a caller trace: one trace, command → export → request spans, retries and rate-limit waits as events, the mock saw each span, no secret',
     async (protocol, contentType) => {
@@ -443,7 +443,7 @@ describe('rcs traced with OpenTelemetry (issue 29)', () => {
           for (const s of reads) expect(s.name).toBe('GET /api/v1/real-call-sessions/{sessionId}');
           expect(own.length).toBe(reads.length + creates.length);
         }
-        // The line's summary (issue 29) is what this file's spans show, and what the mock saw:
+        // The line's summary is what this file's spans show, and what the mock saw:
         // a request for every attempt, a retry for every resend (the retry events are the
         // operation's: on the file span for the create, on the wait span for its reads).
         const operations = spans.filter((s) => (s === file || fileOf(s) === file) && !isRequest(s));

@@ -14,7 +14,7 @@ import {
   tempDir,
 } from './helpers.js';
 
-// Exactly once under crashes (issue 25, D28): `rcs upload` of a batch is killed (SIGKILL) at every
+// Exactly once under crashes (D28): `rcs upload` of a batch is killed (SIGKILL) at every
 // commit point of its ledger (just before and just after each write and each fsync: the intent
 // line before the create POST, the outcome written over it after the answer), then run again to
 // completion; every file must then have exactly one session on the service, counted through the

@@ -12,7 +12,7 @@ import {
   tempDir,
 } from './helpers.js';
 
-// D28 One upload, one service (issue 25, scenarios 1 and 2 and unknown outcomes), over real
+// D28 One upload, one service (scenarios 1 and 2 and unknown outcomes), over real
 // `rcs mock` processes on loopback and real files: the ledger keys each upload by the service and
 // the credential, a failed --force leaves the earlier success in force, and an upload whose
 // outcome is unknown is looked up on the service, never guessed.

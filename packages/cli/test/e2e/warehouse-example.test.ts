@@ -1,5 +1,5 @@
 /**
- * examples/warehouse as CI runs it (issue 13): the nightly job exports Parquet with --changes
+ * examples/warehouse as CI runs it: the nightly job exports Parquet with --changes
  * from the mock over HTTP and merges the changes into a DuckDB database; after every night the
  * warehouse equals that night's snapshot, through inserts, updates, deletes, an unchanged night
  * and a failed merge.

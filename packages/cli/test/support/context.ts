@@ -1,5 +1,5 @@
 /**
- * The CLI's one test context (issue 12 item 6): a CliContext over in-memory streams, for tests
+ * The CLI's one test context: a CliContext over in-memory streams, for tests
  * that call a command's run(opts, ctx) without a process.
  */
 import { PassThrough } from 'node:stream';

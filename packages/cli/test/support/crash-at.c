@@ -1,5 +1,5 @@
 /*
- * crash-at.so: the LD_PRELOAD shim of the crash-injection tests (issue 25): export-crash.test.ts
+ * crash-at.so: the LD_PRELOAD shim of the crash-injection tests: export-crash.test.ts
  * (`rcs export --changes` under the nightly load) and upload-crash.test.ts (the upload ledger).
  * It numbers the calls that are commit points and SIGKILLs the process (no chance to clean up)
  * at one of them, so a test can trace a clean run, then kill a run at each point in turn.

@@ -1,4 +1,4 @@
-/** A mock fixture full of hostile cells (issue 6): formulas, control characters, non-ASCII. */
+/** A mock fixture full of hostile cells: formulas, control characters, non-ASCII. */
 const ORG = '0b8f5d0e-3c1a-4f59-9d5e-2a7b6c8d9e01';
 export const HOSTILE_API_KEY = 'hostile-test-key-1';
 const uuid = (n: number) => `${n.toString(16).padStart(8, '0')}-3c1a-4f59-9d5e-2a7b6c8d9e01`;

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import protobuf from 'protobufjs';
 
 /**
- * A loopback OTLP/HTTP trace collector for tests (issue 29): it takes `POST /v1/traces` in both
+ * A loopback OTLP/HTTP trace collector for tests: it takes `POST /v1/traces` in both
  * protocols, http/protobuf (decoded with protobufjs over the OTLP trace messages, declared below
  * from opentelemetry-proto's trace.proto and common.proto) and http/json, and gives the spans back
  * in one plain shape. `raw` keeps every body as received, to look for secrets in it.

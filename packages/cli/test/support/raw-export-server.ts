@@ -1,7 +1,7 @@
 /**
  * A test-side export service that answers with raw page text, so that what a JSON serializer
  * would never write (`1e400`, a lone surrogate `"\ud800"`) or a listing that drifts reaches the
- * client exactly as a real service could send it (issue 25, D29). Any credential is accepted.
+ * client exactly as a real service could send it (D29). Any credential is accepted.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -84,7 +84,7 @@ describe('describeError: the contract exit code and one actionable line per fail
   });
 });
 
-describe('describeError: a 401 names where the credentials came from (issue 28)', () => {
+describe('describeError: a 401 names where the credentials came from', () => {
   const refused = new AuthenticationError(api(401, 'unauthorized'));
 
   it.each([
@@ -147,7 +147,7 @@ describe('maskCommanderError: what was typed on the command line is not echoed',
   });
 });
 
-describe('describeError: the line of a failure the service answered ends with its request id (issue 29)', () => {
+describe('describeError: the line of a failure the service answered ends with its request id', () => {
   it.each([
     new ServerError({ ...api(503), requestId: 'req-1' }),
     new AuthenticationError({ ...api(401, 'unauthorized'), requestId: 'req-1' }),

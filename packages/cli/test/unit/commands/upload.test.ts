@@ -51,7 +51,7 @@ describe('rcs upload run()', () => {
           inFlight++;
           peak = Math.max(peak, inFlight);
           // The previous uploads' outcomes are already on disk when the next one starts, and
-          // each upload in flight has its write-ahead `sending` line there (issue 11).
+          // each upload in flight has its write-ahead `sending` line there.
           try {
             const text = readFileSync(ledger, 'utf8');
             expect(text.match(/"status":"sending"/g)?.length).toBe(inFlight);
@@ -364,7 +364,7 @@ describe('rcs upload: a failure that arrives while the batch is stopping', () =>
     const { ctx, err } = fakeContext(dir, client, stop.signal);
     expect(await run({ files: [join(dir, 'c0.srt')], email: REP }, ctx)).toBe(130);
     const ledger = readFileSync(join(dir, '.rcs-ledger.jsonl'), 'utf8').trim().split('\n');
-    // The outcome, written over the write-ahead intent (issue 11).
+    // The outcome, written over the write-ahead intent.
     expect(ledger.map((l) => JSON.parse(l).status)).toEqual([status]);
     expect(err()).toMatch(line);
   });

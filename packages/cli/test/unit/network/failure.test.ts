@@ -9,7 +9,7 @@ import {
   ProxyTunnelError,
 } from '../../../src/network/failure.js';
 
-// One classification for every request (issue 27), read from the cause chain as fetch wraps it:
+// One classification for every request, read from the cause chain as fetch wraps it:
 // TypeError('fetch failed') → undici's error → the socket's. Each kind gives one line.
 
 const system = (code: string, message = `${code} from the socket`) =>

@@ -7,7 +7,7 @@ import { createRcsClient } from '@rcs/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNetworkFetch } from '../../../src/network/fetch.js';
 
-// The CLI's one HTTP stack (issue 27) against real servers on a loopback port, as the SDK client
+// The CLI's one HTTP stack against real servers on a loopback port, as the SDK client
 // uses it: what the deleted node:http stack's tests protected, stated as behaviour.
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

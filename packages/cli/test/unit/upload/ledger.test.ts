@@ -61,7 +61,7 @@ describe('Ledger', () => {
   });
 });
 
-describe('Ledger write-ahead (issue 11)', () => {
+describe('Ledger write-ahead', () => {
   const subject = { file: 'a.srt', sha256: 'ab'.repeat(32), rep: 'email:r@x.io' };
 
   it('an intent reads back as unknown until its outcome is written over it, in place', () => {
