@@ -13,9 +13,8 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { constants } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertBuilt, baseEnv, CLI, labeledCall, tempDir } from './helpers.js';
 
 // Issue 11 and cli.md "Unattended runs": what a cron job or CI step relies on, driven over real
@@ -79,12 +78,31 @@ function shellStatus(r: Finished): number | null {
   return r.signal === null ? null : 128 + (constants.signals[r.signal] ?? 0);
 }
 
+/** Until `condition` holds: for states of another process that no event announces. */
 async function until(condition: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('timed out waiting for a condition');
-    await delay(20);
-  }
+  await vi.waitFor(
+    () => {
+      if (!condition()) throw new Error('timed out waiting for a condition');
+    },
+    { timeout: ms, interval: 20 },
+  );
+}
+
+/**
+ * Until `child` has taken `signal` (no longer pending in /proc/<pid>/status): its handler has it
+ * then, and a signal sent after it is handled after it (Node queues them in order; two signals
+ * pending together would be delivered lowest number first).
+ */
+async function signalTaken(child: ChildProcess, signal: 'SIGTERM' | 'SIGINT'): Promise<void> {
+  const bit = 1n << BigInt(constants.signals[signal] - 1);
+  const pending = () => {
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    return ['SigPnd', 'ShdPnd'].some((field) => {
+      const mask = new RegExp(`^${field}:\\s*([0-9a-f]+)$`, 'm').exec(status)?.[1] ?? '0';
+      return (BigInt(`0x${mask}`) & bit) !== 0n;
+    });
+  };
+  await until(() => !pending());
 }
 
 /**
@@ -175,7 +193,7 @@ describe('signals (item 1): a cron `timeout` always ends the run', () => {
     const run = spawnRcs(['upload', 'call.srt', '--email', rep], { cwd: dir, env });
     await blockedOnFifo(run.child);
     run.child.kill('SIGTERM');
-    await delay(200);
+    await signalTaken(run.child, 'SIGTERM');
     run.child.kill('SIGINT');
     const r = await run.done;
     // 130, SIGINT's: the second signal ended it; the first one's graceful deadline would have
