@@ -15,7 +15,7 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { assertBuilt, baseEnv, CLI, labeledCall, tempDir } from './helpers.js';
+import { assertBuilt, baseEnv, CLI, labeledCall, signalTaken, tempDir } from './helpers.js';
 
 // Issue 11 and cli.md "Unattended runs": what a cron job or CI step relies on, driven over real
 // processes, real HTTP, real signals, a real full device (/dev/full) and a real full file system
@@ -86,23 +86,6 @@ async function until(condition: () => boolean, ms = 10_000): Promise<void> {
     },
     { timeout: ms, interval: 20 },
   );
-}
-
-/**
- * Until `child` has taken `signal` (no longer pending in /proc/<pid>/status): its handler has it
- * then, and a signal sent after it is handled after it (Node queues them in order; two signals
- * pending together would be delivered lowest number first).
- */
-async function signalTaken(child: ChildProcess, signal: 'SIGTERM' | 'SIGINT'): Promise<void> {
-  const bit = 1n << BigInt(constants.signals[signal] - 1);
-  const pending = () => {
-    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-    return ['SigPnd', 'ShdPnd'].some((field) => {
-      const mask = new RegExp(`^${field}:\\s*([0-9a-f]+)$`, 'm').exec(status)?.[1] ?? '0';
-      return (BigInt(`0x${mask}`) & bit) !== 0n;
-    });
-  };
-  await until(() => !pending());
 }
 
 /**
