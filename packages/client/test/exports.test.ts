@@ -169,12 +169,19 @@ describe('exports.<name>.all: every record (D9)', () => {
   });
 
   it('yields in page order even when later pages answer first', async () => {
+    // Pages 2 to 4 are asked for together; page 4 answers first, then 3, then 2.
+    const answered = new Map<number, () => void>();
+    const answeredPage = (page: number) =>
+      new Promise<void>((resolve) => {
+        answered.set(page, resolve);
+      });
+    const after = { 2: answeredPage(3), 3: answeredPage(4) } as Record<number, Promise<void>>;
     server.use(
       http.get(USERS, async ({ request }) => {
         const page = Number(new URL(request.url).searchParams.get('page'));
-        // Page 2 is slowest, page 4 fastest.
-        await new Promise((r) => setTimeout(r, page === 2 ? 60 : page === 3 ? 30 : 0));
+        await after[page];
         const data = range(40).slice((page - 1) * 10, page * 10);
+        answered.get(page)?.();
         return HttpResponse.json({ data, meta: { total: 40, page, limit: 10, hasNext: page < 4 } });
       }),
     );
@@ -262,12 +269,28 @@ describe('exports.<name>.all: every record (D9)', () => {
   });
 
   it('breaking out early stops requesting pages', async () => {
-    const requested = serveUsers(() => range(1000));
-    for await (const u of client().exports.users.all({ limit: 10, concurrency: 2 })) {
+    serveUsers(() => range(1000));
+    // The pages the client sends, as it sends them, and each request's end.
+    const sent: number[] = [];
+    const requests: Promise<unknown>[] = [];
+    const watched: typeof fetch = (input, init) => {
+      sent.push(Number(new URL(new Request(input, init).url).searchParams.get('page')));
+      const request = fetch(input, init);
+      requests.push(request.catch(() => {}));
+      return request;
+    };
+    const rcs = createRcsClient({ baseUrl: BASE, apiKey: API_KEY, maxRetries: 0, fetch: watched });
+    for await (const u of rcs.exports.users.all({ limit: 10, concurrency: 2 })) {
       if (u.id === range(15)[14]!.id) break;
     }
-    await new Promise((r) => setTimeout(r, 20));
-    expect(Math.max(...requested)).toBeLessThanOrEqual(4);
+    // Until every request sent has ended and none followed them: a run still going would send
+    // its next page once the pages it waits for came in.
+    for (let seen = -1; seen !== requests.length; ) {
+      seen = requests.length;
+      await Promise.all(requests);
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(Math.max(...sent)).toBeLessThanOrEqual(4);
   });
 
   it('an aborted signal ends the iteration', async () => {

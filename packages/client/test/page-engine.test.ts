@@ -12,6 +12,12 @@ type PageOf = {
   meta: { total: number; page: number; limit: number; hasNext: boolean };
 };
 
+/**
+ * One turn of the event loop: every promise chain that can move without I/O or a timer has moved
+ * (here, every read the engine lets start has started, and those answering at once have answered).
+ */
+const aTurn = () => new Promise<void>((r) => setImmediate(r));
+
 const recs = (from: number, n: number, prefix = 'r'): Rec[] =>
   Array.from({ length: n }, (_, i) => ({ id: `${prefix}${from + i}` }));
 
@@ -82,7 +88,7 @@ async function heldAtMost(window: number, total = 100): Promise<number> {
     onAnomaly: () => {},
     onPage: async () => {
       held--;
-      await new Promise((r) => setTimeout(r, 2));
+      await aTurn();
     },
   });
   return most;
@@ -295,10 +301,11 @@ describe('runPages', () => {
   it('stops requesting pages once the caller aborts', async () => {
     const ac = new AbortController();
     const requested: number[] = [];
+    const limiter = pLimit(2);
     const engine = runPages<Rec>({
       read: async (n, limit, signal) => {
         requested.push(n);
-        await new Promise((r) => setTimeout(r, 2));
+        await aTurn();
         signal.throwIfAborted();
         return {
           data: recs((n - 1) * limit, limit),
@@ -307,7 +314,7 @@ describe('runPages', () => {
       },
       limit: 10,
       window: 2,
-      limiter: pLimit(2),
+      limiter,
       signal: ac.signal,
       ids: { add: () => true },
       onAnomaly: () => {},
@@ -317,7 +324,9 @@ describe('runPages', () => {
     });
     await expect(engine).rejects.toThrow();
     const before = requested.length;
-    await new Promise((r) => setTimeout(r, 30));
+    // The budget is first come, first served: once a task queued now runs, every page the run
+    // had queued before it has been sent or refused.
+    await limiter(async () => {});
     expect(requested.length).toBe(before);
     expect(before).toBeLessThan(10);
   });
@@ -473,9 +482,14 @@ describe('the engine’s details', () => {
     const caller = new AbortController();
     const handed: number[] = [];
     const s = service(50);
+    const reads: Promise<unknown>[] = [];
     await expect(
       runPages<Rec>({
-        read: s.read as never,
+        read: ((n: number, limit: number) => {
+          const read = s.read(n, limit);
+          reads.push(read);
+          return read;
+        }) as never,
         limit: 10,
         window: 3,
         limiter: pLimit(3),
@@ -484,8 +498,8 @@ describe('the engine’s details', () => {
         onAnomaly: () => {},
         onPage: async (_fresh, info) => {
           handed.push(info.page);
-          // Let the pages read ahead arrive first.
-          await new Promise((r) => setTimeout(r, 10));
+          // The pages read ahead have arrived: the engine holds them when the caller stops.
+          await Promise.all(reads);
           caller.abort(new Error('stopped'));
         },
       }),
@@ -517,6 +531,7 @@ describe('the engine’s details', () => {
 
     const s = service(100);
     const signals: AbortSignal[] = [];
+    const budget = pLimit(1);
     await expect(
       runPages<Rec>({
         read: ((n: number, limit: number, signal: AbortSignal) => {
@@ -525,7 +540,7 @@ describe('the engine’s details', () => {
         }) as never,
         limit: 10,
         window: 3,
-        limiter: pLimit(1),
+        limiter: budget,
         signal: new AbortController().signal,
         ids: { add: () => true },
         onAnomaly: () => {},
@@ -534,7 +549,8 @@ describe('the engine’s details', () => {
         },
       }),
     ).rejects.toThrow('consumer left');
-    await new Promise((r) => setTimeout(r, 20));
+    // First come, first served: when a task queued now runs, the queued pages had their turn.
+    await budget(async () => {});
     // Pages queued behind the budget when the consumer left are never sent.
     expect(s.requested[0]).toBe(1);
     expect(s.requested).not.toContain(3);

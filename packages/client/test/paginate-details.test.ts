@@ -22,6 +22,12 @@ function pages(
   };
 }
 
+/** A page that never comes: it fails, as fetch does, once its request is aborted. */
+const stoppedBy = (signal: AbortSignal) =>
+  new Promise<never>((_, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+
 const ids = (it: AsyncIterable<Rec>) =>
   (async () => {
     const out: string[] = [];
@@ -112,7 +118,8 @@ describe('pages all() refuses', () => {
     const signals: AbortSignal[] = [];
     const reader = async (n: number, _limit: number, signal: AbortSignal) => {
       signals.push(signal);
-      if (n > 1) await new Promise((r) => setTimeout(r, 20));
+      // Every page after the first is still on its way when the consumer leaves.
+      if (n > 1) await stoppedBy(signal);
       return serve(n);
     };
     for await (const r of paginate(reader as never, { concurrency: 3, limit: 10 })) {
@@ -129,15 +136,21 @@ describe('pages all() refuses', () => {
     try {
       const all = Array.from({ length: 50 }, (_, i) => `r${i}`);
       const slow = pages(all, 10);
-      const reader = async (n: number, _limit: number, signal: AbortSignal) => {
-        await new Promise((r) => setTimeout(r, 5));
-        signal.throwIfAborted();
-        return slow(n);
+      const reads: Promise<unknown>[] = [];
+      const reader = (n: number, _limit: number, signal: AbortSignal) => {
+        // Every page after the first fails when the consumer leaves: a rejection nobody awaits.
+        const read = n > 1 ? stoppedBy(signal) : slow(n);
+        reads.push(read);
+        return read;
       };
       for await (const r of paginate(reader as never, { concurrency: 3, limit: 10 })) {
         if (r.id === 'r0') break;
       }
-      await new Promise((r) => setTimeout(r, 50));
+      expect(reads.length).toBeGreaterThan(1);
+      // Every read has failed; Node reports a rejection left unhandled once the promise jobs
+      // run out, which they have one turn of the event loop later.
+      await Promise.allSettled(reads);
+      await new Promise((r) => setImmediate(r));
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);

@@ -67,6 +67,27 @@ function client(fetch?: typeof globalThis.fetch) {
   });
 }
 
+/**
+ * A client as client() makes it, and the moment it is told of its first retry: the answer that
+ * caused it (a 429) is counted and handed to the rate controller by then.
+ */
+function clientTold(fetch: typeof globalThis.fetch) {
+  let told!: () => void;
+  const retrying = new Promise<void>((resolve) => {
+    told = resolve;
+  });
+  const rcs = createRcsClient({
+    baseUrl: mock.url,
+    apiKey: mock.info.apiKey,
+    tracing: openTelemetry({ tracer }),
+    initialDelayMs: 1,
+    maxDelayMs: 2,
+    fetch,
+    logger: { warn: (message: string) => message.startsWith('retrying ') && told() },
+  });
+  return { rcs, retrying };
+}
+
 describe('the SDK traces its requests with OpenTelemetry', () => {
   it('an auto-paginated export: one span, a CLIENT child per page with the conventions, and each request carried its own span as traceparent', async () => {
     const records = await tracer.startActiveSpan('caller', async (caller) => {
@@ -304,10 +325,10 @@ describe('the SDK traces its requests with OpenTelemetry', () => {
       }
       return fetch(input, init);
     };
-    const rcs = client(limitedOnce);
+    const { rcs, retrying } = clientTold(limitedOnce);
     const first = rcs.exports.teams.list({ limit: 1 });
     // The second request starts once the 429 is in: the controller holds it until the pause ends.
-    while (rcs.stats.rateLimited === 0) await new Promise((r) => setTimeout(r, 5));
+    await retrying;
     const second = rcs.exports.teams.list({ limit: 1 });
     await Promise.all([first, second]);
     const held = (await finished())
@@ -329,10 +350,10 @@ describe('the SDK traces its requests with OpenTelemetry', () => {
       }
       return fetch(input, init);
     };
-    const rcs = client(limitedOnce);
+    const { rcs, retrying } = clientTold(limitedOnce);
     await tracer.startActiveSpan('caller', async (caller) => {
       const first = rcs.exports.teams.list({ limit: 1 });
-      while (rcs.stats.rateLimited === 0) await new Promise((r) => setTimeout(r, 5));
+      await retrying;
       await Promise.all([first, rcs.exports.teams.list({ limit: 1 })]);
       caller.end();
     });

@@ -125,11 +125,19 @@ describe('pageThrough', () => {
       (p) => p,
       () => 1,
     );
+    // Page 2 answers only once the window's last page behind it (2 + 4 - 1) has answered: a
+    // pager that let the buffer grow would have asked for more by then.
+    let windowAnswered!: () => void;
+    const lastOfWindow = new Promise<void>((r) => {
+      windowAnswered = r;
+    });
     const slowFirst: PageLister = async (page, limit, signal) => {
       held++;
       maxHeld = Math.max(maxHeld, held);
-      if (page === 2) await new Promise((r) => setTimeout(r, 30));
-      return list(page, limit, signal);
+      if (page === 2) await lastOfWindow;
+      const given = await list(page, limit, signal);
+      if (page === 5) windowAnswered();
+      return given;
     };
     await pageThrough({
       resource: 'users',
@@ -241,10 +249,11 @@ describe('pageThrough', () => {
       (p) => p,
       () => 2,
     );
+    const limiter = pLimit(2);
     const run = pageThrough({
       resource: 'users',
       list,
-      limiter: pLimit(2),
+      limiter,
       window: 2,
       limit: 10,
       signal: ac.signal,
@@ -255,7 +264,9 @@ describe('pageThrough', () => {
     });
     await expect(run).rejects.toThrow();
     const before = stats.requested.length;
-    await new Promise((r) => setTimeout(r, 30));
+    // First come, first served: when a task queued now runs, every page queued before it has
+    // been sent or refused.
+    await limiter(async () => {});
     expect(stats.requested.length).toBe(before);
     expect(before).toBeLessThan(10);
   });

@@ -4,10 +4,36 @@ import { join } from 'node:path';
 import { PageBody } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { planExport } from '../src/options.js';
-import { type ExportClient, exportToDirectory } from '../src/run.js';
+import { type ExportClient, type ExportScope, exportToDirectory } from '../src/run.js';
 
 /** What the service sends: the page's JSON, as the client's `listBody` gives it. */
 const answer = (page: unknown) => new PageBody(new TextEncoder().encode(JSON.stringify(page)));
+
+/**
+ * One turn of the event loop: what follows from the answers already in (and needs no I/O) has
+ * happened by then.
+ */
+const aTurn = () => new Promise<void>((r) => setImmediate(r));
+
+/**
+ * A scope that notes each export as it starts (the run calls it first thing), and `finished`:
+ * resolves when the export of `resource` has done its work (its file finished).
+ */
+function startsNoted() {
+  const started: string[] = [];
+  const ends = new Map<string, () => void>();
+  const finished = (resource: string) =>
+    new Promise<void>((resolve) => {
+      ends.set(resource, resolve);
+    });
+  const scope: ExportScope = async (resource, work) => {
+    started.push(resource);
+    const done = await work(() => {});
+    ends.get(resource)?.();
+    return done;
+  };
+  return { scope, started, finished };
+}
 
 /** A JSONL plan of users, then teams, into `dir`. */
 const usersThenTeams = (dir: string, concurrency: number) =>
@@ -68,6 +94,8 @@ describe('exportToDirectory: one export after another', () => {
     const windowReached = new Promise<void>((r) => {
       reachedWindow = r;
     });
+    // Every answer but page 2's, as it is given.
+    const answers: Promise<unknown>[] = [];
     const client: ExportClient = {
       exportsByResource: (resource) => ({
         listBody: async ({ page, limit }) => {
@@ -81,23 +109,32 @@ describe('exportToDirectory: one export after another', () => {
           const data = Array.from({ length: limit }, (_, i) => ({
             id: `${resource}-${(page - 1) * limit + i}`,
           }));
-          return answer({
+          const given = answer({
             data,
             meta: { total: pages * limit, page, limit, hasNext: page < pages },
           });
+          answers.push(Promise.resolve(given));
+          return given;
         },
       }),
     };
+    let wroteFirstPage!: () => void;
+    const firstPageWritten = new Promise<void>((r) => {
+      wroteFirstPage = r;
+    });
+    const { scope, started } = startsNoted();
     /**
      * Waits for the window's last page to be asked for (however long the run takes to start: its
-     * lock and manifest come first), then until the export stops asking (every other page
-     * answers at once), so that a page past the window would be seen.
+     * lock and manifest come first) and page 1 to be written, then until every page asked for but
+     * page 2 has been answered and no request followed: the export can then only wait for page
+     * 2, and a page past the window, or the next export, would have been asked for.
      */
     const settled = async () => {
-      await windowReached;
-      for (let last = -1; last !== usersFurthest; ) {
-        last = usersFurthest;
-        await new Promise((r) => setTimeout(r, 20));
+      await Promise.all([windowReached, firstPageWritten]);
+      for (let seen = -1; seen !== answers.length; ) {
+        seen = answers.length;
+        await Promise.all(answers);
+        await aTurn();
       }
       return usersFurthest;
     };
@@ -106,9 +143,14 @@ describe('exportToDirectory: one export after another', () => {
       client,
       signal: new AbortController().signal,
       version: 'test',
+      scope,
+      onProgress: (event) => {
+        if (event.resource === 'users' && event.count > 0) wroteFirstPage();
+      },
     });
     // Users alone: twice the budget of 8 pages requested and not yet written, and teams waits.
     expect(await settled()).toBe(2 + 16 - 1);
+    expect(started).toEqual(['users']);
     expect(requests).not.toContain('teams');
     open();
     const manifest = await run;
@@ -123,10 +165,17 @@ describe('exportToDirectory: the boundary between two exports', () => {
   /** users (3 pages) then teams (1 page); `hold` keeps a page of users back until released. */
   function heldClient(hold: { page: number; until: Promise<void> } | undefined, fail?: string) {
     const requests: string[] = [];
+    const waiting = new Map<string, () => void>();
+    /** Resolves when `request` ("teams 1") is asked for. */
+    const asked = (request: string) =>
+      new Promise<void>((resolve) => {
+        waiting.set(request, resolve);
+      });
     const client: ExportClient = {
       exportsByResource: (resource) => ({
         listBody: async ({ page, limit, signal }) => {
           requests.push(`${resource} ${page}`);
+          waiting.get(`${resource} ${page}`)?.();
           if (resource === 'users' && page === hold?.page) await hold.until;
           if (resource === fail) throw new Error(`${resource} is down`);
           signal?.throwIfAborted();
@@ -141,7 +190,7 @@ describe('exportToDirectory: the boundary between two exports', () => {
         },
       }),
     };
-    return { client, requests };
+    return { client, requests, asked };
   }
 
   it("the next export's first page is on its way while the current one's last page is not", async () => {
@@ -150,15 +199,15 @@ describe('exportToDirectory: the boundary between two exports', () => {
     const until = new Promise<void>((r) => {
       release = r;
     });
-    const { client, requests } = heldClient({ page: 3, until });
+    const { client, requests, asked } = heldClient({ page: 3, until });
+    const teamsAsked = asked('teams 1');
     const run = exportToDirectory(usersThenTeams(dir, 8), {
       client,
       signal: new AbortController().signal,
       version: 'test',
     });
-    for (let i = 0; i < 50 && !requests.includes('teams 1'); i++) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    // (Users' page 3 is held back: a run that waited for it would never get here.)
+    await teamsAsked;
     expect(requests).toEqual(['users 1', 'users 2', 'users 3', 'teams 1']);
     release();
     const manifest = await run;
@@ -176,6 +225,8 @@ describe('exportToDirectory: the boundary between two exports', () => {
       release = r;
     });
     const { client, requests } = heldClient({ page: 3, until });
+    const { scope, started, finished } = startsNoted();
+    const missionsDone = finished('missions');
     const plan = planExport({
       resources: ['users', 'teams', 'missions'],
       format: 'jsonl',
@@ -189,11 +240,15 @@ describe('exportToDirectory: the boundary between two exports', () => {
       client,
       signal: new AbortController().signal,
       version: 'test',
+      scope,
     });
     // (Table order: users, missions, teams.) missions (one page) is done while users waits for
     // its last page; teams must still wait.
     expect(plan.entries.map((e) => e.resource)).toEqual(['users', 'missions', 'teams']);
-    await new Promise((r) => setTimeout(r, 200));
+    await missionsDone;
+    // What the end of missions lets start, starts in this turn.
+    await aTurn();
+    expect(started).toEqual(['users', 'missions']);
     expect(requests).toEqual(['users 1', 'users 2', 'users 3', 'missions 1']);
     release();
     const manifest = await run;
@@ -207,14 +262,17 @@ describe('exportToDirectory: the boundary between two exports', () => {
     const until = new Promise<void>((r) => {
       release = r;
     });
-    const { client } = heldClient({ page: 3, until }, 'teams');
+    const { client, asked } = heldClient({ page: 3, until }, 'teams');
+    const teamsAsked = asked('teams 1');
     const run = exportToDirectory(usersThenTeams(dir, 8), {
       client,
       signal: new AbortController().signal,
       version: 'test',
     });
     const failed = expect(run).rejects.toThrow(/^teams: teams is down/);
-    setTimeout(release, 50);
+    // Teams fails as it is asked for; users' last page comes after that.
+    await teamsAsked;
+    release();
     await failed;
     // Nothing of the run is visible: no file, no manifest.
     expect(await readdir(dir)).toEqual([]);

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { EXPORT_TABLE } from '@rcs/client';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /** The rows of each row group of a Parquet file, in order, as DuckDB reads its footer. */
 async function rowGroupsOf(path: string): Promise<number[]> {
@@ -60,13 +60,9 @@ function rcs(args: string[], mock: MockServer, cwd: string): Run {
   return { child, done };
 }
 
+/** Until `check` holds: a file appearing in another process's output directory. */
 async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('timed out waiting');
+  await vi.waitFor(async () => expect(await check()).toBe(true), { timeout: ms, interval: 10 });
 }
 
 const hasPartial = async (dir: string) =>

@@ -9,7 +9,7 @@ import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HOSTILE_API_KEY, hostileFixture } from '../support/hostile-fixture.js';
 import { pagesOf, startRawExportServer } from '../support/raw-export-server.js';
 import { assertBuilt, CLI, runCli, runCommand, tempDir } from './helpers.js';
@@ -235,11 +235,12 @@ describe('item 6: a lock a new process can judge', () => {
         stdio: 'ignore',
       });
       const ended = new Promise((resolve) => first.on('close', resolve));
-      // Wait until the first run holds the lock.
-      for (let i = 0; i < 200; i++) {
-        if ((await readdir(dir).catch((): string[] => [])).includes('.rcs-export.lock')) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      // Until the first run holds the lock (it then waits 3 s for its first page).
+      await vi.waitFor(
+        async () =>
+          expect(await readdir(dir).catch((): string[] => [])).toContain('.rcs-export.lock'),
+        { timeout: 10_000, interval: 50 },
+      );
       const second = await exportAt(mock.url, ['teams', '--out', dir]);
       expect(second.code).toBe(1);
       expect(second.stderr).toMatch(new RegExp(`another rcs export is writing .*pid ${first.pid}`));

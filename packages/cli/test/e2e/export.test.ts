@@ -10,7 +10,7 @@ import { createRcsClient, EXPORT_TABLE, type RcsClient } from '@rcs/client';
 import { csvColumnsOf, recordShapeOf, SESSION_ITEM_SHAPE } from '@rcs/export';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExportOptions } from '../../src/commands/export.js';
 import { runExport } from '../../src/commands/export.js';
 import { InterruptedError } from '../../src/errors.js';
@@ -576,12 +576,11 @@ describe('rcs export interruption and locking', () => {
     const ac = new AbortController();
     const { ctx, stderr } = fakeContext({ client: clientFor(slow, key), signal: ac.signal });
     const run = runExport(options({ out: dir, concurrency: 2 }), ctx);
-    // Wait until the run has written something aside, then stop it.
-    for (let i = 0; i < 200; i++) {
-      await new Promise((r) => setTimeout(r, 10));
-      if ((await readdir(dir)).some((n) => n.endsWith('.partial'))) break;
-    }
-    await new Promise((r) => setTimeout(r, 100));
+    // Until the run has written something aside (a file appearing), then stop it.
+    await vi.waitFor(
+      async () => expect((await readdir(dir)).some((n) => n.endsWith('.partial'))).toBe(true),
+      { timeout: 10_000, interval: 10 },
+    );
     ac.abort(new InterruptedError('SIGTERM'));
     expect(await run).toBe(143);
     expect(stderr()).toMatch(/interrupted/);
@@ -594,13 +593,12 @@ describe('rcs export interruption and locking', () => {
     const key = slow.info.apiKey!;
     const first = fakeContext({ client: clientFor(slow, key) });
     const running = runExport(options({ out: dir, concurrency: 2 }), first.ctx);
-    for (
-      let i = 0;
-      i < 200 && !(await readdir(dir).catch((): string[] => [])).includes('.rcs-export.lock');
-      i++
-    ) {
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    // Until the first run holds the lock (a file appearing).
+    await vi.waitFor(
+      async () =>
+        expect(await readdir(dir).catch((): string[] => [])).toContain('.rcs-export.lock'),
+      { timeout: 10_000, interval: 5 },
+    );
     const second = fakeContext({ client: clientFor(slow, key) });
     expect(await runExport(options({ out: dir }), second.ctx)).toBe(1);
     // Both runs are in this process (same pid): the lock tells them apart by what this process

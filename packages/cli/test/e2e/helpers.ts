@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect, vi } from 'vitest';
 
 /** The built CLI: e2e tests run what users run (`npm run build` first). */
 export const CLI = fileURLToPath(new URL('../../dist/rcs.js', import.meta.url));
@@ -172,4 +173,24 @@ export async function sessionsWith(
     }
     if (!body.meta.hasNext) return counts;
   }
+}
+
+/**
+ * Until `child` has taken `signal` (no longer pending in /proc/<pid>/status): its handler has it
+ * then, and a signal sent after it is handled after it, not merged with it (two of one signal
+ * pending together are one; of two signals, the lower number is delivered first).
+ */
+export async function signalTaken(
+  child: ChildProcess,
+  signal: 'SIGTERM' | 'SIGINT',
+): Promise<void> {
+  const bit = 1n << BigInt(constants.signals[signal] - 1);
+  const pending = () => {
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    return ['SigPnd', 'ShdPnd'].some((field) => {
+      const mask = new RegExp(`^${field}:\\s*([0-9a-f]+)$`, 'm').exec(status)?.[1] ?? '0';
+      return (BigInt(`0x${mask}`) & bit) !== 0n;
+    });
+  };
+  await vi.waitFor(() => expect(pending()).toBe(false), { timeout: 10_000, interval: 5 });
 }

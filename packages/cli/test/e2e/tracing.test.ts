@@ -17,6 +17,7 @@ import {
   CLI,
   labeledCall,
   runCli,
+  signalTaken,
   tempDir,
 } from './helpers.js';
 
@@ -573,8 +574,9 @@ describe('rcs traced with OpenTelemetry', () => {
         .toBe(true);
       child.kill('SIGINT');
       if (signals === 2) {
-        // A second one while the stop is under way (apart, so that the two are not merged): "now".
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        // A second one while the stop is under way (once the first is taken, so that the two are
+        // not merged): "now".
+        await signalTaken(child, 'SIGINT');
         child.kill('SIGINT');
       }
       const r = await exited;

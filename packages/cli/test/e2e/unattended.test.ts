@@ -13,10 +13,9 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { constants } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, baseEnv, CLI, labeledCall, tempDir } from './helpers.js';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { assertBuilt, baseEnv, CLI, labeledCall, signalTaken, tempDir } from './helpers.js';
 
 // Issue 11 and cli.md "Unattended runs": what a cron job or CI step relies on, driven over real
 // processes, real HTTP, real signals, a real full device (/dev/full) and a real full file system
@@ -79,12 +78,14 @@ function shellStatus(r: Finished): number | null {
   return r.signal === null ? null : 128 + (constants.signals[r.signal] ?? 0);
 }
 
+/** Until `condition` holds: for states of another process that no event announces. */
 async function until(condition: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error('timed out waiting for a condition');
-    await delay(20);
-  }
+  await vi.waitFor(
+    () => {
+      if (!condition()) throw new Error('timed out waiting for a condition');
+    },
+    { timeout: ms, interval: 20 },
+  );
 }
 
 /**
@@ -175,7 +176,7 @@ describe('signals (item 1): a cron `timeout` always ends the run', () => {
     const run = spawnRcs(['upload', 'call.srt', '--email', rep], { cwd: dir, env });
     await blockedOnFifo(run.child);
     run.child.kill('SIGTERM');
-    await delay(200);
+    await signalTaken(run.child, 'SIGTERM');
     run.child.kill('SIGINT');
     const r = await run.done;
     // 130, SIGINT's: the second signal ended it; the first one's graceful deadline would have

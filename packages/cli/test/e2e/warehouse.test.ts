@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { EXPORT_TABLE } from '@rcs/client';
 import { recordShapeOf, SESSION_ITEM_SHAPE } from '@rcs/export';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   actualRow,
   expectedRow,
@@ -282,9 +282,10 @@ describe('rcs export --changes (D27)', () => {
       // Mid-run, however loaded the machine: the run holds the directory's lock and waits 5 s
       // for its first page.
       const lock = join(out(), '.rcs-export.lock'); // EXPORT.md "Locks"
-      for (let i = 0; i < 600 && !existsSync(lock); i++)
-        await new Promise((r) => setTimeout(r, 50));
-      expect(existsSync(lock)).toBe(true);
+      await vi.waitFor(() => expect(existsSync(lock)).toBe(true), {
+        timeout: 30_000,
+        interval: 50,
+      });
       child?.kill('SIGTERM');
       const r = await run;
       expect(r.code).toBe(143);

@@ -298,9 +298,9 @@ describe('export lock', () => {
     await writeFile(path, JSON.stringify({ pid: LIVE_PID, host: 'new-pod', startedAt: '' }));
     const old = new Date(Date.now() - LOCK_LEASE_MS - 5_000);
     await utimes(path, old, old);
+    // Nothing is left to renew it: a lease's worth of time later, no renewal ran or is due.
+    expect(vi.getTimerCount()).toBe(0);
     await vi.advanceTimersByTimeAsync(LOCK_LEASE_MS);
-    // Give a renewal, had one been started, the time to reach the disk.
-    await new Promise((done) => setTimeout(done, 100));
     expect(await leaseAgeMs(path)).toBeGreaterThan(LOCK_LEASE_MS);
   });
 
@@ -400,6 +400,8 @@ describe('export lock', () => {
 
     it('is watched for one lease: renewed meanwhile, it is kept', async () => {
       const path = await plant(1_000);
+      const planted = (await stat(path)).ctimeMs;
+      vi.useFakeTimers({ toFake: ['Date', 'setTimeout'], now: Date.now() });
       let settled = false;
       const taking = acquireExportLock(dir).then(
         () => undefined,
@@ -408,11 +410,23 @@ describe('export lock', () => {
       void taking.finally(() => {
         settled = true;
       });
-      // Its owner renews it (every few milliseconds) until the new run has decided.
-      while (!settled) {
+      // Watched for half its lease (10 looks of 50 ms), unchanged.
+      for (let i = 0; i < 10; i++) {
+        while (vi.getTimerCount() === 0) await new Promise((done) => setImmediate(done));
+        await vi.advanceTimersByTimeAsync(50);
+      }
+      expect(settled).toBe(false);
+      // Then its owner renews it: the file system's clock moves its ctime (which can take a
+      // tick of that clock after the file was written).
+      while ((await stat(path)).ctimeMs === planted) {
         const now = new Date();
         await utimes(path, now, now);
-        await new Promise((done) => setTimeout(done, 5));
+      }
+      while (!settled) {
+        while (vi.getTimerCount() === 0 && !settled) {
+          await new Promise((done) => setImmediate(done));
+        }
+        await vi.advanceTimersByTimeAsync(50);
       }
       expect(await taking).toBeInstanceOf(ExportLockedError);
       expect(String(await taking)).toMatch(/another rcs export is writing .*pid 1 on nfs-pod/);

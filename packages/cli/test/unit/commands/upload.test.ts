@@ -45,10 +45,18 @@ describe('rcs upload run()', () => {
     const ledgerSizes: number[] = [];
     const ledger = join(dir, '.rcs-ledger.jsonl');
     let n = 0;
+    // Each create is answered once three are in flight (or every upload has started): the
+    // uploads overlap as far as the run lets them, however slowly the machine goes.
+    let started = 0;
+    let answer = () => {};
+    let overlapping = new Promise<void>((r) => {
+      answer = r;
+    });
     const client = {
       sessions: {
         create: async () => {
           inFlight++;
+          started++;
           peak = Math.max(peak, inFlight);
           // The previous uploads' outcomes are already on disk when the next one starts, and
           // each upload in flight has its write-ahead `sending` line there.
@@ -59,7 +67,14 @@ describe('rcs upload run()', () => {
           } catch {
             ledgerSizes.push(0);
           }
-          await new Promise((r) => setTimeout(r, 10));
+          const wave = overlapping;
+          if (inFlight === 3 || started === 12) {
+            answer();
+            overlapping = new Promise<void>((r) => {
+              answer = r;
+            });
+          }
+          await wave;
           inFlight--;
           return {
             id: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
