@@ -54,7 +54,8 @@ export default defineConfig([
   },
   {
     name: 'export',
-    entry: { index: 'packages/export/src/index.ts' },
+    // `internal` is the plumbing the CLI shares (not for users: internal.ts).
+    entry: { index: 'packages/export/src/index.ts', internal: 'packages/export/src/internal.ts' },
     outDir: 'packages/export/dist',
     format: ['esm'],
     dts: true,

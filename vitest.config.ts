@@ -20,6 +20,10 @@ const alias = [
   { find: /^@rcs\/mock$/, replacement: src('mock') },
   { find: /^@rcs\/export$/, replacement: src('export') },
   {
+    find: /^@rcs\/export\/internal$/,
+    replacement: fileURLToPath(new URL('./packages/export/src/internal.ts', import.meta.url)),
+  },
+  {
     find: /^@rcs\/mock\/node$/,
     replacement: fileURLToPath(new URL('./packages/mock/src/node.ts', import.meta.url)),
   },

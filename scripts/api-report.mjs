@@ -22,6 +22,7 @@ const ENTRIES = [
   ['mock', 'index.d.ts', 'mock'],
   ['mock', 'node.d.ts', 'mock-node'],
   ['export', 'index.d.ts', 'export'],
+  ['export', 'internal.d.ts', 'export-internal'],
 ];
 
 const update = process.argv.includes('--update');

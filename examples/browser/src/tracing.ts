@@ -39,8 +39,7 @@ async function traceExport(): Promise<TracedRun> {
     baseUrl: location.origin,
     apiKey: api.info.apiKeys[0],
     tracing: openTelemetry({ tracer: provider.getTracer('browser-example') }),
-    fetch: async (input, init) => {
-      const request = new Request(input, init);
+    fetch: async (request) => {
       seen.push(request.headers.get('traceparent'));
       return (await getResponse(api.handlers, request)) ?? new Response(null, { status: 404 });
     },

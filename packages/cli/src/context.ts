@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { RcsClient } from '@rcs/client';
+import type { FetchFunction, RcsClient } from '@rcs/client';
 import {
   configPath,
   DEFAULT_PROFILE,
@@ -210,7 +210,7 @@ async function networkFetch(
   env: NodeJS.ProcessEnv,
   deadlineMs: number,
   log: ((message: string) => void) | undefined,
-): Promise<typeof fetch | undefined> {
+): Promise<FetchFunction | undefined> {
   const { proxySettings, describeProxies } = await import('./network/proxy.js');
   const settings = proxySettings(env);
   if (settings && log) log(describeProxies(settings));

@@ -1,4 +1,13 @@
 /**
+ * What is read of a body: a `ReadableStream` of bytes, the platform's or another copy's (the
+ * undici a caller's own fetch may use: its streams differ from the platform's in type only).
+ */
+export interface ByteStream {
+  getReader(): Pick<ReadableStreamDefaultReader<Uint8Array>, 'read' | 'cancel'>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+/**
  * Reads a body whole, but never more than `limit` bytes: past it, the stream is cancelled and
  * nothing is returned, so a hostile or broken peer cannot make us hold more. Used by
  * the client for answers (maxResponseBytes) and by the mock for requests (D2's 1 MiB, 413).
@@ -36,7 +45,7 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuff
  * its body stalls).
  */
 export async function readBoundedChunks(
-  body: ReadableStream<Uint8Array> | null,
+  body: ByteStream | null,
   limit: number,
   signal?: AbortSignal,
 ): Promise<Uint8Array[] | undefined> {

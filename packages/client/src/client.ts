@@ -11,6 +11,7 @@ import type { ClientTracing } from './tracing.js';
 import {
   assertSecureTransport,
   createTransport,
+  type FetchFunction,
   type Logger,
   type RequestStats,
 } from './transport.js';
@@ -37,8 +38,9 @@ export interface RcsClientOptions extends BackoffOptions {
    *   create POST); anything it does not know may have reached the service (a create POST is
    *   then not repeated: `mayHaveBeenCreated`);
    * - throw an `RcsError` to stop: it reaches the caller as it is, never retried.
+   * The platform's `fetch` fits; of the answer, the client reads `FetchResponse`.
    */
-  fetch?: typeof fetch | undefined;
+  fetch?: FetchFunction | undefined;
   /** Retries after the first attempt (default 2); see README for which failures retry. */
   maxRetries?: number | undefined;
   /** Per attempt (default 60 000 ms). */

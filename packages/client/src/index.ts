@@ -4,6 +4,7 @@
  */
 export { apiErrorFrom, type ParsedBody, parseErrorBody } from './api-error.js';
 export type { BackoffOptions } from './backoff.js';
+export type { ByteStream } from './bounded-body.js';
 export { CertificateError, type CertificateProblem } from './certificate.js';
 export { createRcsClient, type RcsClient, type RcsClientOptions } from './client.js';
 export * from './errors.js';
@@ -45,6 +46,8 @@ export type {
 } from './tracing.js';
 export {
   emptyRequestStats,
+  type FetchFunction,
+  type FetchResponse,
   type Logger,
   type RequestOptions,
   type RequestStats,

@@ -1,7 +1,7 @@
 import type { RatePacer } from './adaptive-rate.js';
 import { parseErrorBody, requestIdOf } from './api-error.js';
 import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay, sleep } from './backoff.js';
-import { readBoundedChunks } from './bounded-body.js';
+import { type ByteStream, readBoundedChunks } from './bounded-body.js';
 import { certificateFailure } from './certificate.js';
 import { ConnectionError, RcsError, TimeoutError } from './errors.js';
 import { classifyNetworkFailure } from './network-failure.js';
@@ -36,7 +36,7 @@ export interface Logger {
 }
 
 export interface TransportConfig extends BackoffOptions {
-  fetch?: typeof fetch | undefined;
+  fetch?: FetchFunction | undefined;
   apiKey?: string | undefined;
   token?: string | undefined;
   userAgent?: string | undefined;
@@ -66,6 +66,26 @@ export interface TransportConfig extends BackoffOptions {
 }
 
 export type FetchLike = (input: Request) => Promise<Response>;
+
+/**
+ * The client's `fetch` option (README "A fetch of your own"): called once per attempt with a
+ * `Request` alone. The platform's `fetch` is one, and so is a function over another copy of
+ * undici's, whose `Response` type differs from the platform's in parts the client never reads.
+ */
+export type FetchFunction = (request: Request) => Promise<FetchResponse>;
+
+/** What the client reads of the answer of its `fetch` option: any `Response` has it. */
+export interface FetchResponse {
+  readonly status: number;
+  readonly statusText: string;
+  /** `'opaqueredirect'`: a redirect that a browser gives back unfollowed (`redirect: 'manual'`). */
+  readonly type?: string;
+  readonly headers: {
+    get(name: string): string | null;
+    forEach(callback: (value: string, name: string) => void): void;
+  };
+  readonly body: ByteStream | null;
+}
 
 /** What a client's requests came to (the run summary of `rcs`). Counted always. */
 export interface RequestStats {
@@ -167,7 +187,7 @@ export function isUnreachable(error: unknown): boolean {
 
 /** Reads a body, refusing one larger than `limit` bytes before it is held in memory. */
 async function readCapped(
-  res: Response,
+  res: FetchResponse,
   limit: number,
   where: string,
   signal: AbortSignal,
@@ -446,7 +466,10 @@ export function createTransport(config: TransportConfig) {
           ? escapeInvalidUtf8(read)
           : read;
       // The body is decoded now: its encoding and length headers no longer describe it.
-      const headers = new Headers(res.headers);
+      const headers = new Headers();
+      res.headers.forEach((value, name) => {
+        headers.append(name, value);
+      });
       headers.delete('content-encoding');
       headers.delete('content-length');
       return {
@@ -504,10 +527,10 @@ export function createTransport(config: TransportConfig) {
  */
 async function followSameOrigin(
   first: Request,
-  base: typeof fetch,
+  base: FetchFunction,
   ctx: { headers: Headers; body: ArrayBuffer | undefined },
   signal: AbortSignal,
-): Promise<Response> {
+): Promise<FetchResponse> {
   let request = first;
   for (let hops = 0; ; hops++) {
     const res = await base(request);

@@ -31,7 +31,7 @@ describe('@rcs/client behind a proxy', () => {
       apiKey: mock.info.apiKey,
       // Plain http to a remote host needs this; against a real service, use https.
       allowInsecureHttp: true,
-      fetch: (input, init) => fetch(input, { ...init, dispatcher } as RequestInit),
+      fetch: (request) => fetch(request, { dispatcher } as RequestInit),
     });
     const teams = await rcs.exports.teams.all().toArray();
     expect(teams.length).toBeGreaterThan(0);

@@ -129,11 +129,11 @@ describe('one directory, one service', () => {
     const other = createRcsClient({
       baseUrl: `${server.url}/tenant-b`,
       apiKey: server.info.apiKey ?? '',
-      fetch: async (input, init) => {
+      fetch: async (request) => {
         requests++;
-        const url = new URL(input instanceof Request ? input.url : String(input));
+        const url = new URL(request.url);
         url.pathname = url.pathname.replace(/^\/tenant-b/, '');
-        return fetch(input instanceof Request ? new Request(url, input) : url, init);
+        return fetch(new Request(url, request));
       },
     });
     const refused = exportResources({ client: other, out, resources: ['teams'] });

@@ -3,10 +3,10 @@
  * upload under the ledger (../upload/task.ts), report (../upload/report.ts).
  */
 import { resolve } from 'node:path';
+import { UnsafeFileError } from '@rcs/export/internal';
 import type { CliContext } from '../context.js';
 import { CliError, interruptedExitCode } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { UnsafeFileError } from '../no-follow.js';
 import { safeLine } from '../output/sanitize.js';
 import { decide, settleLookups } from '../upload/decision.js';
 import { reportDryRun } from '../upload/dry-run.js';

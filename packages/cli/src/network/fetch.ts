@@ -12,7 +12,14 @@
 
 import { RcsError, RequestNotSentError } from '@rcs/client';
 import { isLoopbackHost } from '@rcs/client/internal';
-import { Agent, type Dispatcher, Pool, ProxyAgent, fetch as undiciFetch } from 'undici';
+import {
+  Agent,
+  type Dispatcher,
+  Pool,
+  ProxyAgent,
+  type Response,
+  fetch as undiciFetch,
+} from 'undici';
 import {
   classifyFailure,
   describeFailure,
@@ -133,12 +140,13 @@ function agentOptions(connectTimeoutMs: number): Agent.Options {
 
 /**
  * The fetch for the SDK client on Node, or undefined elsewhere (Bun, Deno). `deadlineMs` is the
- * request's whole deadline: no attempt's connection waits longer than it.
+ * request's whole deadline: no attempt's connection waits longer than it. Its answer is undici's
+ * `Response`, which the client's `fetch` option takes as it is (FetchResponse).
  */
 export function createNetworkFetch(
   settings: ProxySettings | undefined,
   deadlineMs: number,
-): typeof fetch | undefined {
+): ((request: Request) => Promise<Response>) | undefined {
   if (!isNode()) return undefined;
   // A little past a short deadline, so that the deadline's own line ends the request (it names
   // the request), and the connection still goes away right after it.
@@ -168,15 +176,13 @@ export function createNetworkFetch(
     return routes.get(url.protocol);
   };
 
-  return (async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
-    const request =
-      input instanceof Request && init === undefined ? input : new Request(input, init);
+  return async (request) => {
     const route = routeOf(new URL(request.url));
     let onWire = false;
     try {
       // The platform's Request is not undici's (another copy of the library): its parts are
       // handed over one by one. (Bodies are small and buffered by the transport anyway, D2.)
-      return (await undiciFetch(request.url, {
+      return await undiciFetch(request.url, {
         method: request.method,
         headers: [...request.headers],
         body: request.body === null ? null : await request.arrayBuffer(),
@@ -185,7 +191,7 @@ export function createNetworkFetch(
         dispatcher: watched(route?.dispatcher ?? direct, () => {
           onWire = true;
         }),
-      })) as unknown as Response;
+      });
     } catch (thrown) {
       // Names the proxy for the line a failure ends in; a tunnel failure already does.
       let failure = route && !proxyOf(thrown) ? new ProxiedFailure(route.proxy, thrown) : thrown;
@@ -203,5 +209,5 @@ export function createNetworkFetch(
       }
       throw failure;
     }
-  }) as typeof fetch;
+  };
 }

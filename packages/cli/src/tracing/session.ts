@@ -38,9 +38,9 @@ import {
 } from '@opentelemetry/sdk-trace';
 import type { TracedSpan } from '@rcs/client';
 import { openTelemetry, withActiveSpan } from '@rcs/client/otel';
+import { openNoFollowSync, UnsafeFileError } from '@rcs/export/internal';
 import { InterruptedError, interruptedExitCode } from '../errors.js';
 import { onForcedExit } from '../forced-exit.js';
-import { openNoFollow, UnsafeFileError } from '../no-follow.js';
 import type { TraceAsk, TraceSession } from './request.js';
 
 interface SessionOptions {
@@ -128,8 +128,8 @@ export function startTraceSession(ask: TraceAsk, options: SessionOptions): Trace
     let fd: number | undefined;
     try {
       // A new file per run: the spans of this run only. Opened once, never through a link planted
-      // in its place (no-follow.ts): truncating through one would empty someone else's file.
-      fd = openNoFollow(ask.file, 'truncate');
+      // in its place: truncating through one would empty someone else's file.
+      fd = openNoFollowSync(ask.file, 'truncate');
     } catch (error) {
       warn(
         error instanceof UnsafeFileError

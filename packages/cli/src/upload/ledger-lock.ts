@@ -15,7 +15,7 @@ import {
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openNoFollow } from '../no-follow.js';
+import { openNoFollowSync } from '@rcs/export/internal';
 
 /**
  * D28 across processes: one `rcs upload` at a time writes a ledger. Two runs over the same files
@@ -99,7 +99,7 @@ interface Seen {
 function look(path: string): Seen | undefined {
   let fd: number;
   try {
-    fd = openNoFollow(path, 'read');
+    fd = openNoFollowSync(path, 'read');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, fsyncSync, readFileSync, readSync, writeSync } from 'node:fs';
-import { openNoFollow } from '../no-follow.js';
+import { openNoFollowSync } from '@rcs/export/internal';
 import { newSalt, type ServiceIdentity, saltOf } from './service.js';
 
 /**
@@ -144,8 +144,8 @@ export class Ledger {
     let text: string;
     let fd: number;
     try {
-      // Never through a link planted in its place (no-follow.ts), here or in any write below.
-      fd = openNoFollow(this.path, 'read');
+      // Never through a link planted in its place, here or in any write below.
+      fd = openNoFollowSync(this.path, 'read');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return this;
       throw error;
@@ -219,7 +219,7 @@ export class Ledger {
    * recorded would be uploaded again by the next run.
    */
   assertWritable(): this {
-    closeSync(openNoFollow(this.path, 'append'));
+    closeSync(openNoFollowSync(this.path, 'append'));
     return this;
   }
 
@@ -315,7 +315,7 @@ export class Ledger {
   private append(line: string): { offset: number; line: number } {
     if (this.writeError) throw this.writeError;
     const prefix = this.needsNewline ? '\n' : '';
-    const fd = openNoFollow(this.path, 'append');
+    const fd = openNoFollowSync(this.path, 'append');
     try {
       const offset = fstatSync(fd).size + prefix.length;
       // A nearly full disk can take part of a line: write the rest until it fails (ENOSPC).
@@ -332,7 +332,7 @@ export class Ledger {
 
   /** Writes `tail` over the reserved room at `offset` if the room is still there; fsynced. */
   private overwrite(offset: number, tail: string): boolean {
-    const fd = openNoFollow(this.path, 'update');
+    const fd = openNoFollowSync(this.path, 'update');
     try {
       const room = Buffer.alloc(Buffer.byteLength(RESERVED));
       if (readSync(fd, room, 0, room.length, offset) !== room.length) return false;

@@ -655,7 +655,7 @@ describe('export lock', () => {
       const error = await acquireExportLock(dir).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnsafeFileError);
       expect((error as Error).message).toBe(
-        `${join(dir, LOCK_FILE)} is a symbolic link, refused: rcs never reads or writes its own files through a link (in a directory others can write to, it may have been planted to make rcs overwrite another file); remove it, and write exports to a directory only you can write to`,
+        `${join(dir, LOCK_FILE)} is a symbolic link, refused: rcs never reads or writes its own files through a link (in a directory others can write to, it may have been planted to make rcs write to another file); remove the link, and keep rcs's files in a directory only you can write to`,
       );
       expect(error).toMatchObject({ code: 'ELOOP', path: join(dir, LOCK_FILE) });
       expect(await readFile(victim, 'utf8')).toBe('precious');

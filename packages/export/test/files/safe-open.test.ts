@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { closeSync, readSync, writeSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { AtomicFile } from '../../src/files/atomic-file.js';
 import {
   createExclusive,
   openForReading,
+  openNoFollowSync,
   readSmallFile,
   UnsafeFileError,
 } from '../../src/files/safe-open.js';
@@ -89,5 +91,76 @@ describe('opening rcs files without following links', () => {
       createExclusive(file.partial, 0o600).then((h) => h.close()),
     ).rejects.toBeInstanceOf(UnsafeFileError);
     expect(await readFile(victim, 'utf8')).toBe('precious');
+  });
+});
+
+describe('opening synchronously without following links (the upload ledger, its lock, the trace file)', () => {
+  const purposes = ['read', 'append', 'update', 'truncate'] as const;
+
+  it.each(purposes)(
+    '%s: a link is refused, and the file it points to is left as it was',
+    async (purpose) => {
+      const victim = join(dir, 'victim');
+      await writeFile(victim, 'precious');
+      await symlink(victim, join(dir, 'ledger'));
+      let error: unknown;
+      try {
+        closeSync(openNoFollowSync(join(dir, 'ledger'), purpose));
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(UnsafeFileError);
+      expect(error).toMatchObject({ code: 'ELOOP', path: join(dir, 'ledger') });
+      expect((error as Error).message).toMatch(
+        /ledger is a symbolic link, refused: .*remove the link/,
+      );
+      expect(await readFile(victim, 'utf8')).toBe('precious');
+    },
+  );
+
+  it.each(['append', 'truncate'] as const)(
+    '%s: a dangling link creates nothing where it points',
+    async (purpose) => {
+      await symlink(join(dir, 'nowhere'), join(dir, 'trace.jsonl'));
+      expect(() => openNoFollowSync(join(dir, 'trace.jsonl'), purpose)).toThrow(UnsafeFileError);
+      await expect(stat(join(dir, 'nowhere'))).rejects.toMatchObject({ code: 'ENOENT' });
+    },
+  );
+
+  it('appends to, updates, truncates and reads a regular file; creates it with mode 0600', async () => {
+    const path = join(dir, 'ledger');
+    expect(() => openNoFollowSync(path, 'read')).toThrow(
+      expect.objectContaining({ code: 'ENOENT' }),
+    );
+    for (const text of ['one\n', 'two\n']) {
+      const fd = openNoFollowSync(path, 'append');
+      writeSync(fd, text);
+      closeSync(fd);
+    }
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    const update = openNoFollowSync(path, 'update');
+    writeSync(update, 'ONE', 0);
+    closeSync(update);
+    expect(await readFile(path, 'utf8')).toBe('ONE\ntwo\n');
+    const read = openNoFollowSync(path, 'read');
+    const back = Buffer.alloc(3);
+    readSync(read, back, 0, 3, 4);
+    closeSync(read);
+    expect(back.toString()).toBe('two');
+    closeSync(openNoFollowSync(path, 'truncate'));
+    expect(await readFile(path, 'utf8')).toBe('');
+  });
+
+  it('a directory or a FIFO is refused, without waiting for the FIFO`s other end', async () => {
+    await mkdir(join(dir, 'sub'));
+    expect(() => openNoFollowSync(join(dir, 'sub'), 'read')).toThrow(/sub is not a regular file/);
+    try {
+      execFileSync('mkfifo', [join(dir, 'fifo')]);
+    } catch {
+      return; // No mkfifo here.
+    }
+    expect(() => openNoFollowSync(join(dir, 'fifo'), 'read')).toThrow(UnsafeFileError);
+    // For writing, with no reader, the open fails at once (ENXIO) instead of waiting for one.
+    expect(() => openNoFollowSync(join(dir, 'fifo'), 'append')).toThrow();
   });
 });

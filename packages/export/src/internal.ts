@@ -1,0 +1,10 @@
+/**
+ * `@rcs/export/internal`: plumbing the export engine shares with the `rcs` command, published so
+ * that the command imports it through the package's `exports` rather than its files. Not for
+ * users: no semver promise, and it may change in any release. Everything a user needs is in
+ * `@rcs/export` (README.md).
+ *
+ * `UnsafeFileError` is the main entry's class, here too so that a command that only opens its own
+ * files (`rcs upload`, `--trace-file`) does not load the export engine with it.
+ */
+export { type OpenPurpose, openNoFollowSync, UnsafeFileError } from './files/safe-open.js';
