@@ -69,10 +69,12 @@ export type FetchLike = (input: Request) => Promise<Response>;
 
 /**
  * The client's `fetch` option (README "A fetch of your own"): called once per attempt with a
- * `Request` alone. The platform's `fetch` is one, and so is a function over another copy of
- * undici's, whose `Response` type differs from the platform's in parts the client never reads.
+ * `Request` alone (`init` is never given; it is in the type so that a `(input, init) => …`
+ * wrapper written for the platform's fetch still fits). The platform's `fetch` is one, and so is
+ * a function over another copy of undici's, whose `Response` type differs from the platform's in
+ * parts the client never reads.
  */
-export type FetchFunction = (request: Request) => Promise<FetchResponse>;
+export type FetchFunction = (request: Request, init?: RequestInit) => Promise<FetchResponse>;
 
 /** What the client reads of the answer of its `fetch` option: any `Response` has it. */
 export interface FetchResponse {

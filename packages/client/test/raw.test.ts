@@ -1,6 +1,7 @@
 import {
   createRcsClient,
   type ExportIterable,
+  type FetchFunction,
   type RealCallSession,
   type TrackExportRecord,
   type UserExportRecord,
@@ -70,6 +71,15 @@ describe('types', () => {
     // @ts-expect-error: the users export has no archive filter
     rcs.exports.users.list({ archived: 'only' }).catch(() => {});
     expectTypeOf(rcs.sessions.get).returns.resolves.toEqualTypeOf<RealCallSession>();
+  });
+
+  it('the fetch option takes the platform fetch, a function of a Request, and an (input, init) wrapper', () => {
+    expectTypeOf(globalThis.fetch).toExtend<FetchFunction>();
+    expectTypeOf((request: Request) => fetch(request)).toExtend<FetchFunction>();
+    createRcsClient({ baseUrl: BASE, fetch: (input, init) => fetch(input, init) });
+    createRcsClient({ baseUrl: BASE, fetch: (request) => fetch(request) });
+    // @ts-expect-error: the client reads the answer's status and body; a string is not one
+    createRcsClient({ baseUrl: BASE, fetch: async (_request: Request) => 'ok' });
   });
 });
 
