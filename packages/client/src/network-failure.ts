@@ -24,6 +24,11 @@ export type NetworkFailureKind =
   | 'plain-http'
   /** Another TLS protocol failure (certificates are `CertificateError`, certificate.ts). */
   | 'tls'
+  /**
+   * fetch refuses the URL's port before connecting: the Fetch standard blocks a list of ports
+   * (6000, 6665–6669, 10080 …) that other protocols use. Every try fails the same way.
+   */
+  | 'blocked-port'
   /** The fetch said the request never left this machine (`RequestNotSentError`). */
   | 'not-sent';
 
@@ -90,6 +95,10 @@ export function classifyNetworkFailure(error: unknown): NetworkFailure | undefin
       return below
         ? { ...below, neverSent: true }
         : { kind: 'not-sent', code: undefined, neverSent: true, final: false };
+    }
+    // undici's fetch says only this, as the message of the error under `fetch failed`.
+    if ((e as { message?: unknown }).message === 'bad port') {
+      return { kind: 'blocked-port', code: undefined, neverSent: true, final: true };
     }
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && Object.hasOwn(BY_CODE, code)) {

@@ -1,5 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
+import { classifyNetworkFailure } from '../src/network-failure.js';
 import { makeRedactor } from '../src/redact.js';
 import {
   createTransport,
@@ -83,6 +84,25 @@ describe('isUnreachable: nothing listens or the name resolves nowhere', () => {
   });
   it('an error without a code is not', () => {
     expect(isUnreachable(new Error('x'))).toBe(false);
+  });
+});
+
+describe('a port that fetch blocks (the Fetch standard port blocking: 6000, 10080 …)', () => {
+  it('the platform fetch refuses it before connecting; the transport fails once, not retried', async () => {
+    let sent = 0;
+    const counting = async (request: Request) => {
+      sent++;
+      return fetch(request);
+    };
+    const t = transport(counting as typeof globalThis.fetch, { maxRetries: 5 });
+    const error = await t()(new Request('http://127.0.0.1:6000/api/v1/x')).catch((e) => e);
+    expect(classifyNetworkFailure(error)).toEqual({
+      kind: 'blocked-port',
+      code: undefined,
+      neverSent: true,
+      final: true,
+    });
+    expect(sent).toBe(1);
   });
 });
 

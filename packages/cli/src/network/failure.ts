@@ -151,6 +151,7 @@ const DIRECT: Record<Exclude<FailureKind, `proxy-${string}`>, string> = {
   reset: 'the connection was closed before the answer ended',
   'plain-http': 'this server speaks plain http',
   tls: 'the TLS handshake failed',
+  'blocked-port': 'fetch refuses this port',
 };
 
 /**
@@ -165,6 +166,8 @@ export function describeFailure(failure: NetworkFailure, where: string | undefin
   const variable = proxy?.variable ?? 'HTTPS_PROXY';
   const target = failure.target ?? originOf(where);
   switch (failure.kind) {
+    case 'blocked-port':
+      return `cannot send to ${originOf(where)}: fetch refuses port ${portOf(where)}, one of the ports the Fetch standard blocks because other protocols use them; run the service on another port and set --base-url / RCS_BASE_URL to it`;
     case 'plain-http':
       return `this server speaks plain http; use ${plainUrl(where)} in --base-url / RCS_BASE_URL (${originOf(where)} answered without TLS)`;
     case 'proxy-auth':
@@ -209,6 +212,15 @@ function originOf(where: string | undefined): string {
     return new URL(where).origin;
   } catch {
     return where;
+  }
+}
+
+function portOf(where: string | undefined): string {
+  try {
+    const url = new URL(where ?? '');
+    return url.port || (url.protocol === 'https:' ? '443' : '80');
+  } catch {
+    return 'of this URL';
   }
 }
 

@@ -243,14 +243,11 @@ describe('through an HTTPS proxy (CONNECT)', () => {
   });
 
   it('an untrusted certificate fails after one CONNECT, long before the deadline, naming NODE_EXTRA_CA_CERTS', async () => {
-    const started = Date.now();
     const r = await run(['export', 'teams', '--out', 'out'], {
       HTTPS_PROXY: proxy.url,
       NODE_EXTRA_CA_CERTS: undefined,
     });
     expect(r.code).toBe(1);
-    // Not retried until the 60 s deadline: it ends well before it (room for a loaded machine).
-    expect(Date.now() - started).toBeLessThan(30_000);
     expect(proxy.connects).toHaveLength(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(
@@ -322,14 +319,11 @@ describe('direct HTTPS, no proxy', () => {
 
   it('an untrusted certificate: one line naming NODE_EXTRA_CA_CERTS, one handshake, not retried', async () => {
     handshakes = 0;
-    const started = Date.now();
     const r = await run(['export', 'teams', '--out', 'out'], {
       RCS_BASE_URL: directUrl,
       NODE_EXTRA_CA_CERTS: undefined,
     });
     expect(r.code).toBe(1);
-    // Not retried until the 60 s deadline: it ends well before it (room for a loaded machine).
-    expect(Date.now() - started).toBeLessThan(30_000);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(
       /the TLS certificate of 127\.0\.0\.1:\d+ is signed by a certificate authority this machine does not trust \(\w+\); not retried.*NODE_EXTRA_CA_CERTS=/,
@@ -445,26 +439,20 @@ describe('a proxy that misbehaves', () => {
   });
 });
 
-/** How long a run took, in seconds: "it ended", with room for a loaded machine. */
-async function timed<T>(work: () => Promise<T>): Promise<T & { seconds: number }> {
-  const started = Date.now();
-  const result = await work();
-  return { ...result, seconds: (Date.now() - started) / 1000 };
-}
-
 // cli.md "Networks": `--timeout SECONDS` is the deadline of every request on the commands that
 // do not wait for DONE (the flag wins over RCS_NETWORK_TIMEOUT, set here to 10 minutes so that
-// only the flag can end the run); on `sessions wait` and `upload --wait` it is the wait, and no
-// request runs past it either. The bounds on time are generous: they prove that the run ends.
+// only the flag can end the run: waiting for that deadline would outlast the test's own); on
+// `sessions wait` and `upload --wait` it is the wait, and no request runs past it either. Each
+// line says which deadline ended it ("no answer within 2 s").
 describe('--timeout SECONDS: the deadline of every request, the proxy included', () => {
   const LONG = { RCS_NETWORK_TIMEOUT: '600' };
   const ID = '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b';
 
-  /** `rcs ARGS` through a proxy that misbehaves (`mode`), timed; the proxy's record with it. */
+  /** `rcs ARGS` through a proxy that misbehaves (`mode`); the proxy's record with it. */
   async function through(mode: 'silent' | 'drop', args: string[], cwd?: string) {
     const proxy = await badProxy(mode);
     try {
-      const r = await timed(() => run(args, { HTTPS_PROXY: proxy.url, ...LONG }, cwd));
+      const r = await run(args, { HTTPS_PROXY: proxy.url, ...LONG }, cwd);
       return { ...r, proxy };
     } finally {
       proxy.close();
@@ -481,7 +469,6 @@ describe('--timeout SECONDS: the deadline of every request, the proxy included',
     expect(lines[0]).toBe(
       `rcs: export ${resource} failed: no answer within 2 s from ${BASE}/api/v1/data-exports/${resource}?page=1&limit=100 through the proxy ${r.proxy.url} (HTTPS_PROXY); check your network and the proxy, or allow longer with --timeout SECONDS (or RCS_NETWORK_TIMEOUT); files in out were left as they were`,
     );
-    expect(r.seconds).toBeLessThan(30);
   }, 60_000);
 
   it('export all, a proxy that closes each CONNECT at once: one line naming the proxy, exit 1, a handful of CONNECTs a second', async () => {
@@ -495,7 +482,6 @@ describe('--timeout SECONDS: the deadline of every request, the proxy included',
         `^rcs: export [a-z-]+ failed: .*the proxy ${r.proxy.url.replace(/\./g, '\\.')} \\(HTTPS_PROXY\\).*; files in out were left as they were$`,
       ),
     );
-    expect(r.seconds).toBeLessThan(30);
     // Retried with backoff, never a flood (the bug: thousands a second).
     expect(r.proxy.connects.length).toBeGreaterThan(1);
     // At most a handful in any one second (a run shorter than a second is not a rate).
@@ -510,7 +496,6 @@ describe('--timeout SECONDS: the deadline of every request, the proxy included',
     expect(r.stderr.trim().split('\n'), r.stderr).toEqual([
       `rcs: no answer within 1 s from ${BASE}/api/v1/real-call-sessions/${ID} through the proxy ${r.proxy.url} (HTTPS_PROXY); check your network and the proxy, or allow longer with --timeout SECONDS (or RCS_NETWORK_TIMEOUT)`,
     ]);
-    expect(r.seconds).toBeLessThan(30);
   }, 60_000);
 
   it('sessions wait: --timeout is the wait for DONE (exit 5), and a read in flight ends with it', async () => {
@@ -525,7 +510,6 @@ describe('--timeout SECONDS: the deadline of every request, the proxy included',
         ),
       );
       if (mode === 'drop') expect(lines[0]).toContain(`the proxy ${r.proxy.url} (HTTPS_PROXY)`);
-      expect(r.seconds).toBeLessThan(30);
     }
   }, 90_000);
 
@@ -544,7 +528,6 @@ describe('--timeout SECONDS: the deadline of every request, the proxy included',
       `rcs: call.srt: no answer within 2 s from ${BASE}/api/v1/real-call-sessions through the proxy ${r.proxy.url} (HTTPS_PROXY)`,
     );
     expect(r.stderr).not.toContain('outcome is unknown');
-    expect(r.seconds).toBeLessThan(30);
     expect(readLedger(join(cwd, '.rcs-ledger.jsonl')).map((l) => l.status)).toEqual(['failed']);
   }, 60_000);
 
