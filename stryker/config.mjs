@@ -1,10 +1,10 @@
 // StrykerJS configuration shared by the packages under mutation (transcript, client, mock, export,
-// and the CLI's upload ledger and its lock).
+// the CLI's upload ledger and its lock, and the export's Parquet writer on its own).
 // `npm run test:mutation` runs scripts/mutation.mjs, which runs Stryker once per package with
 // RCS_MUTATION_PACKAGE set, so each package is mutated with its own tests only.
 // @ts-check
 const pkg = process.env.RCS_MUTATION_PACKAGE;
-if (!pkg) throw new Error('set RCS_MUTATION_PACKAGE to transcript, client, mock, export or cli');
+if (!pkg) throw new Error('set RCS_MUTATION_PACKAGE to transcript, client, mock, export, cli or parquet');
 
 /** What is mutated: the rules and the network code, per the testing goals (scores in TESTING.md). */
 const MUTATE = {
@@ -39,10 +39,20 @@ const MUTATE = {
   ],
   // The CLI: the upload ledger (exactly once, D28) and the lock that keeps it so across processes.
   cli: ['packages/cli/src/upload/ledger.ts', 'packages/cli/src/upload/ledger-lock.ts'],
+  // The streaming Parquet writer (D27), scored on its own with its own tests (test/formats/
+  // parquet*.test.ts, which read each file back): part of `export` too, but held here apart.
+  parquet: [
+    'packages/export/src/formats/parquet-shred.ts',
+    'packages/export/src/formats/parquet-chunk.ts',
+    'packages/export/src/formats/parquet-encoder.ts',
+    'packages/export/src/formats/parquet-library.ts',
+    'packages/export/src/formats/parquet-compression.ts',
+    'packages/export/src/formats/parquet-schema.ts',
+  ],
 };
 
 /** thresholds.break: the score each package reached, so that it cannot fall back unnoticed. */
-const BREAK = { transcript: 93, client: 100, mock: 98, export: 90, cli: 90 };
+const BREAK = { transcript: 93, client: 100, mock: 98, export: 90, cli: 90, parquet: 90 };
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -58,8 +68,9 @@ export default {
   jsonReporter: { fileName: `reports/mutation/${pkg}.json` },
   thresholds: { high: 95, low: 90, break: BREAK[pkg] },
   concurrency: 2,
-  // The CLI's lock waits in a loop: a mutant that never takes it is stopped sooner.
-  timeoutMS: pkg === 'cli' ? 3_000 : 10_000,
+  // The CLI's lock waits in a loop, the Parquet writer never waits: a mutant that never ends is
+  // stopped sooner.
+  timeoutMS: pkg === 'cli' || pkg === 'parquet' ? 3_000 : 10_000,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
 };

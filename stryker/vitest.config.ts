@@ -38,28 +38,36 @@ const SOURCE_READING = [
 ];
 
 const only = process.env.RCS_MUTATION_PACKAGE;
-const packages = ['transcript', 'client', 'mock', 'export', 'cli'].filter(
-  (p) => !only || p === only,
+/** Entries that mutate part of a package: the package whose tests they run. */
+const PACKAGE_OF: Record<string, string> = { parquet: 'export' };
+const entries = ['transcript', 'client', 'mock', 'export', 'cli', 'parquet'].filter((p) =>
+  only ? p === only : !(p in PACKAGE_OF),
 );
 /**
  * The CLI's mutated files (the upload ledger and its lock) are exercised in process by its unit
- * tests; its end-to-end tests run the built `rcs`, which carries no mutant.
+ * tests; its end-to-end tests run the built `rcs`, which carries no mutant. The Parquet writer
+ * (D27) is scored by its own tests, which read each file back (the export's other tests write
+ * Parquet too, but through the whole engine).
  */
 const INCLUDE: Record<string, string[]> = {
   cli: ['test/unit/upload/**/*.test.ts'],
+  parquet: ['test/formats/parquet*.test.ts'],
 };
 
 export default defineConfig({
   test: {
-    projects: packages.map((name) => ({
-      resolve: { alias },
-      test: {
-        name,
-        root: fileURLToPath(new URL(`../packages/${name}`, import.meta.url)),
-        include: INCLUDE[name] ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
-        exclude: ['**/node_modules/**', ...SOURCE_READING],
-        testTimeout: 30_000,
-      },
-    })),
+    projects: entries.map((entry) => {
+      const name = PACKAGE_OF[entry] ?? entry;
+      return {
+        resolve: { alias },
+        test: {
+          name,
+          root: fileURLToPath(new URL(`../packages/${name}`, import.meta.url)),
+          include: INCLUDE[entry] ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...SOURCE_READING],
+          testTimeout: 30_000,
+        },
+      };
+    }),
   },
 });

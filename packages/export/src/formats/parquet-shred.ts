@@ -34,8 +34,9 @@ const WHAT: Record<FieldShape['type'], string> = {
   list: 'an array (LIST)',
 };
 
+/** A value that is there (Misfit.message words null and missing itself), shortened. */
 function shown(value: unknown): string {
-  const text = value === undefined ? 'nothing' : JSON.stringify(value);
+  const text = JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
