@@ -417,8 +417,9 @@ export class LeafChunk {
   #writePage(): void {
     const { encoding, body } = this.#pageValues();
     const { compress, codec } = this.#settings;
-    // Uncompressed, the body may be this leaf's buffer, which the next page reuses.
-    const compressed = compress ? compress(body) : body.slice();
+    // Uncompressed, the body may be this leaf's buffer, which the next page reuses: copied (a
+    // Buffer's slice() would share its memory).
+    const compressed = compress ? compress(body) : new Uint8Array(body);
     const levels = new ByteWriter(Math.max(64, this.#levels >> 2));
     const count = this.#levels;
     const repetitionBytes =
@@ -468,7 +469,10 @@ export class LeafChunk {
       this.kind === 'string'
         ? this.#dictionaryText.subarray(0, this.#dictionaryLength)
         : int64Bytes(this.#dictionaryNumbers, this.#dictionarySize);
-    const compressed = this.#settings.compress ? this.#settings.compress(body) : body.slice();
+    // Copied, as a data page's: the next row group's dictionary reuses the buffer.
+    const compressed = this.#settings.compress
+      ? this.#settings.compress(body)
+      : new Uint8Array(body);
     const header = new ByteWriter(64);
     writePageHeader(header, {
       type: 'DICTIONARY_PAGE',
