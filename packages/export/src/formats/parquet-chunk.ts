@@ -63,6 +63,7 @@ function bitWidth(max: number): number {
 }
 
 function grownBytes(buffer: Buffer, need: number): Buffer {
+  // Stryker disable next-line EqualityOperator: growing one call early writes the same bytes.
   if (need <= buffer.length) return buffer;
   const next = Buffer.allocUnsafe(Math.max(need, buffer.length * 2));
   buffer.copy(next);
@@ -70,6 +71,7 @@ function grownBytes(buffer: Buffer, need: number): Buffer {
 }
 
 function grownLevels(buffer: Uint8Array, need: number): Uint8Array {
+  // Stryker disable next-line EqualityOperator: growing one call early writes the same bytes.
   if (need <= buffer.length) return buffer;
   const next = new Uint8Array(buffer.length * 2);
   next.set(buffer);
@@ -77,6 +79,7 @@ function grownLevels(buffer: Uint8Array, need: number): Uint8Array {
 }
 
 function grownInts(buffer: Int32Array, need: number): Int32Array {
+  // Stryker disable next-line EqualityOperator: growing one call early writes the same bytes.
   if (need <= buffer.length) return buffer;
   const next = new Int32Array(buffer.length * 2);
   next.set(buffer);
@@ -84,6 +87,7 @@ function grownInts(buffer: Int32Array, need: number): Int32Array {
 }
 
 function grownNumbers(buffer: Float64Array, need: number): Float64Array {
+  // Stryker disable next-line EqualityOperator: growing one call early writes the same bytes.
   if (need <= buffer.length) return buffer;
   const next = new Float64Array(buffer.length * 2);
   next.set(buffer);
@@ -224,19 +228,18 @@ export class LeafChunk {
 
   #level(def: number, rep: number): void {
     const at = this.#levels++;
-    if (this.maxDef > 0) {
-      this.#def = grownLevels(this.#def, at + 1);
-      this.#def[at] = def;
-    }
-    if (this.maxRep > 0) {
-      this.#rep = grownLevels(this.#rep, at + 1);
-      this.#rep[at] = rep;
-    }
+    // Kept even where the maximum is 0 (a page then writes none): one byte each, and no branch.
+    this.#def = grownLevels(this.#def, at + 1);
+    this.#def[at] = def;
+    this.#rep = grownLevels(this.#rep, at + 1);
+    this.#rep[at] = rep;
     if (rep === 0) this.#rows++;
   }
 
   #queue(): void {
+    // Stryker disable next-line ConditionalExpression: a leaf queued twice is closed twice, and the second close finds no levels to write.
     if (this.#queued) return;
+    // Stryker disable next-line BooleanLiteral: as above.
     this.#queued = true;
     this.#ready.push(this);
   }
@@ -397,6 +400,7 @@ export class LeafChunk {
     // A page of nulls only has no values to index: PLAIN, and no dictionary page for it.
     if (this.#dictionary && count > 0) {
       const width = bitWidth(Math.max(0, this.#dictionarySize - 1));
+      // Stryker disable next-line MethodExpression,ArithmeticOperator: a first size; ByteWriter grows.
       const writer = new ByteWriter(Math.max(64, (count * width) >> 2));
       writer.appendUint8(width);
       writeRleBitPackedHybrid(writer, this.#indices.subarray(0, count), width);
@@ -420,6 +424,7 @@ export class LeafChunk {
     // Uncompressed, the body may be this leaf's buffer, which the next page reuses: copied (a
     // Buffer's slice() would share its memory).
     const compressed = compress ? compress(body) : new Uint8Array(body);
+    // Stryker disable next-line MethodExpression,ArithmeticOperator: a first size; ByteWriter grows.
     const levels = new ByteWriter(Math.max(64, this.#levels >> 2));
     const count = this.#levels;
     const repetitionBytes =

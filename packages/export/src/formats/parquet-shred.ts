@@ -162,10 +162,8 @@ export function shred(node: ShredNode, value: unknown, def: number, rep: number)
       node.leaf.addString(value, present, rep);
       return;
     case 'int64':
-      if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-        throw new Misfit(node.type, value);
-      }
-      node.leaf.addNumber(value, present, rep);
+      if (!Number.isSafeInteger(value)) throw new Misfit(node.type, value);
+      node.leaf.addNumber(value as number, present, rep);
       return;
     case 'double':
       if (typeof value !== 'number') throw new Misfit(node.type, value);

@@ -16,6 +16,7 @@ const TABLE: RecordShape = {
   nullable: false,
   fields: [
     { name: 'id', shape: { type: 'string', nullable: false } },
+    { name: 'n', shape: { type: 'int64', nullable: true } },
     { name: 'x', shape: { type: 'double', nullable: true } },
     { name: 'on', shape: { type: 'boolean', nullable: true } },
     { name: 'at', shape: { type: 'timestamp', nullable: true } },
@@ -51,12 +52,18 @@ async function written(rows: ApiRecord[]): Promise<Record<string, unknown>[]> {
 
 describe('a value of the wrong type is refused, naming where and what', () => {
   it.each([
+    [{ n: '5' }, 'record "r1": n must be an integer (INT64), got "5"'],
+    [{ n: 2 ** 53 }, 'record "r1": n must be an integer (INT64), got 9007199254740992'],
     [{ x: '1.5' }, 'record "r1": x must be a number (DOUBLE), got "1.5"'],
     [{ on: 1 }, 'record "r1": on must be a boolean (BOOLEAN), got 1'],
     [{ meta: 'a' }, 'record "r1": meta must be an object (STRUCT), got "a"'],
     [{ meta: ['a'] }, 'record "r1": meta must be an object (STRUCT), got ["a"]'],
     [{ meta: { a: false } }, 'record "r1": meta.a must be a string (UTF8), got false'],
     [{ at: 1767261600000 }, 'record "r1": at must be a date-time (TIMESTAMP), got 1767261600000'],
+    [
+      { at: ['2026-01-01T10:00:00Z'] },
+      'record "r1": at must be a date-time (TIMESTAMP), got ["2026-01-01T10:00:00Z"]',
+    ],
   ])('%j', (row, message) => {
     expect(refusal(row)).toBe(message);
   });
