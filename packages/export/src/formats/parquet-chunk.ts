@@ -399,7 +399,9 @@ export class LeafChunk {
     const count = this.#values;
     // A page of nulls only has no values to index: PLAIN, and no dictionary page for it.
     if (this.#dictionary && count > 0) {
-      const width = bitWidth(Math.max(0, this.#dictionarySize - 1));
+      // Values were indexed, so the dictionary holds at least one.
+      // Stryker disable next-line ArithmeticOperator: a wider index reads back the same indices.
+      const width = bitWidth(this.#dictionarySize - 1);
       // Stryker disable next-line MethodExpression,ArithmeticOperator: a first size; ByteWriter grows.
       const writer = new ByteWriter(Math.max(64, (count * width) >> 2));
       writer.appendUint8(width);

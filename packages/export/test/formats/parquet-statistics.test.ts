@@ -5,6 +5,7 @@
  * dictionary or, after it was given up, into PLAIN pages.
  */
 import { type FileMetaData, parquetMetadata } from 'hyparquet';
+import { deserializeTCompactProtocol } from 'hyparquet/src/thrift.js';
 import { describe, expect, it } from 'vitest';
 import type { ApiRecord } from '../../src/formats/encoders.js';
 import {
@@ -111,6 +112,29 @@ describe('numbers, date-times and booleans', () => {
       1,
     ]);
     expect(statisticsOf(footer)).toEqual([{ min: 1, max: 2, nulls: 0n }]);
+  });
+
+  it('doubles count their NaNs; other types write no NaN count', async () => {
+    // hyparquet's footer reader skips the field: read from the footer's Thrift itself.
+    const nanCounts = async (shape: FieldShape, values: unknown[], options?: ParquetOptions) => {
+      const table = tableOf(shape);
+      const encoder = parquetEncoder(table, recordRows, 'test', options);
+      const records = values.map((v, i) => ({ id: `r${i}`, v }));
+      const bytes = Buffer.concat([encoder.preamble, encoder.encode(records), encoder.end!()]);
+      const view = new DataView(new Uint8Array(bytes).buffer);
+      const length = view.getUint32(bytes.length - 8, true);
+      const footer = deserializeTCompactProtocol({ view, offset: bytes.length - 8 - length });
+      // row_groups (4) > columns (1) > meta_data (3) > statistics (12) > nan_count (9)
+      return footer.field_4.map(
+        (g: { field_1: { field_3: { field_12: { field_9?: bigint } } }[] }) =>
+          g.field_1.map((c) => c.field_3.field_12.field_9),
+      );
+    };
+    const double: FieldShape = { type: 'double', nullable: false };
+    expect(await nanCounts(double, [Number.NaN, 1, Number.NaN])).toEqual([[2n]]);
+    expect(await nanCounts(double, [1])).toEqual([[0n]]);
+    expect(await nanCounts(double, [Number.NaN, 1, 2], { rowGroupRows: 2 })).toEqual([[1n], [0n]]);
+    expect(await nanCounts({ type: 'int64', nullable: false }, [1])).toEqual([[undefined]]);
   });
 
   it('date-times: the earliest and the latest instant', async () => {
