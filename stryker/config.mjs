@@ -4,7 +4,8 @@
 // RCS_MUTATION_PACKAGE set, so each package is mutated with its own tests only.
 // @ts-check
 const pkg = process.env.RCS_MUTATION_PACKAGE;
-if (!pkg) throw new Error('set RCS_MUTATION_PACKAGE to transcript, client, mock, export, cli or parquet');
+if (!pkg)
+  throw new Error('set RCS_MUTATION_PACKAGE to transcript, client, mock, export, cli or parquet');
 
 /** What is mutated: the rules and the network code, per the testing goals (scores in TESTING.md). */
 const MUTATE = {
