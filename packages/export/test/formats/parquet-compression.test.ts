@@ -21,4 +21,14 @@ describe('zstd on a Node without it', () => {
     expect(planExport({ ...plan, compression: 'none' }).compression).toBe('none');
     expect(planExport({ ...plan, compression: 'snappy' }).compression).toBe('snappy');
   });
+
+  it('a library caller that asks the encoder for it directly is refused the same way', async () => {
+    const { parquetEncoder, recordRows } = await import('../../src/formats/parquet-encoder.js');
+    const { recordShapeOf } = await import('../../src/formats/parquet-schema.js');
+    expect(() =>
+      parquetEncoder(recordShapeOf('users'), recordRows, 'test', { compression: 'zstd' }),
+    ).toThrow(
+      `\`compression\` zstd needs Node 22.15 or later (zstd in node:zlib); this is Node ${process.versions.node}`,
+    );
+  });
 });

@@ -52,6 +52,25 @@ describe('row-group bounds', () => {
     ]);
   });
 
+  it('text counts its PLAIN bytes, in the dictionary and after it was given up', async () => {
+    const text: RecordShape = {
+      type: 'struct',
+      nullable: false,
+      fields: [{ name: 'v', shape: { type: 'string', nullable: false } }],
+    };
+    // 10 bytes a row (4 of length, 6 of text), all distinct: PLAIN after the first 1,024.
+    const records = Array.from({ length: 4_000 }, (_, i) => ({
+      id: `r${i}`,
+      v: `d${String(i).padStart(5, '0')}`,
+    }));
+    const encoder = parquetEncoder(text, recordRows, 'test', { rowGroupBytes: 15_000 });
+    const bytes = Buffer.concat([encoder.preamble, encoder.encode(records), encoder.end!()]);
+    expect((await readWithHyparquetBytes(bytes)).map(actualRow)).toEqual(
+      records.map((r) => expectedRow(r, text)),
+    );
+    expect(encoder.parquetShape().rowGroups.rows).toEqual([1_500, 1_500, 1_000]);
+  });
+
   it('1 is a bound: a group, or a page, a row', async () => {
     expect(await groupRows(3, { rowGroupRows: 1 })).toEqual([1, 1, 1]);
     expect(await groupRows(3, { rowGroupBytes: 1 })).toEqual([1, 1, 1]);
