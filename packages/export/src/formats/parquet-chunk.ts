@@ -138,6 +138,7 @@ function doubleBytes(values: Float64Array, count: number): Uint8Array {
 /** PLAIN booleans: one bit each, the first in the lowest bit. */
 function booleanBytes(values: Uint8Array, count: number): Uint8Array {
   const out = new Uint8Array((count + 7) >> 3);
+  // Stryker disable next-line EqualityOperator: a bit past the last value is padding no reader reads (or past the array, where a typed array ignores it).
   for (let i = 0; i < count; i++) if (values[i]) out[i >> 3]! |= 1 << (i & 7);
   return out;
 }
@@ -293,8 +294,10 @@ export class LeafChunk {
     if (min === undefined) {
       this.#min = value;
       this.#max = value;
+      // Stryker disable next-line EqualityOperator: an equal value replaces itself.
     } else if (compareCodePoints(value, min) < 0) {
       this.#min = value;
+      // Stryker disable next-line EqualityOperator: as above.
     } else if (compareCodePoints(value, this.#max as string) > 0) {
       this.#max = value;
     }
@@ -332,8 +335,10 @@ export class LeafChunk {
     if (min === undefined) {
       this.#min = value;
       this.#max = value;
+      // Stryker disable next-line EqualityOperator: an equal value replaces itself (zeros of either sign are settled by #statistics).
     } else if (value < min) {
       this.#min = value;
+      // Stryker disable next-line EqualityOperator: as above.
     } else if (value > (this.#max as number)) {
       this.#max = value;
     }

@@ -18,9 +18,18 @@ const TEXT: RecordShape = {
   fields: [{ name: 'v', shape: { type: 'string', nullable: false } }],
 };
 
-async function written(values: string[]): Promise<{ file: ArrayBuffer; chunk: ColumnChunk }> {
+const INTEGERS: RecordShape = {
+  type: 'struct',
+  nullable: false,
+  fields: [{ name: 'v', shape: { type: 'int64', nullable: false } }],
+};
+
+async function written(
+  values: unknown[],
+  table = TEXT,
+): Promise<{ file: ArrayBuffer; chunk: ColumnChunk }> {
   const records: ApiRecord[] = values.map((v, i) => ({ id: `r${i}`, v }));
-  const encoder = parquetEncoder(TEXT, recordRows, 'test', { compression: 'none' });
+  const encoder = parquetEncoder(table, recordRows, 'test', { compression: 'none' });
   const chunks = [encoder.preamble];
   for (let i = 0; i < records.length; i += 100) {
     chunks.push(encoder.encode(records.slice(i, i + 100)));
@@ -28,7 +37,7 @@ async function written(values: string[]): Promise<{ file: ArrayBuffer; chunk: Co
   chunks.push(encoder.end!());
   const bytes = Buffer.concat(chunks);
   expect((await readWithHyparquetBytes(bytes)).map(actualRow)).toEqual(
-    records.map((r) => expectedRow(r, TEXT)),
+    records.map((r) => expectedRow(r, table)),
   );
   const file = new Uint8Array(bytes).buffer;
   const footer: FileMetaData = parquetMetadata(file);
@@ -70,6 +79,17 @@ describe('the dictionary gives way to PLAIN pages', () => {
     expect(dataEncodings(chunk)).toEqual(['RLE_DICTIONARY', 'PLAIN']);
   });
 
+  it('when, at the first 1,024 values, the dictionary and its indices are not smaller', async () => {
+    // 992 distinct values, then 32 repeats of one of them: indices of 10 bits for 1,024 values
+    // take 1,280 bytes, what 32 repeats of 40 bytes save. As large: given up; smaller: kept.
+    const small = Array.from({ length: 991 }, (_, i) => `k${String(i).padStart(3, '0')}`);
+    const repeats = (value: string) => [...small, ...Array(33 + 200).fill(value)];
+    const asLarge = await written(repeats('r'.repeat(36)));
+    expect(dataEncodings(asLarge.chunk)).toEqual(['RLE_DICTIONARY', 'PLAIN']);
+    const smaller = await written(repeats('r'.repeat(37)));
+    expect(dataEncodings(smaller.chunk)).toEqual(['RLE_DICTIONARY']);
+  });
+
   it('not when the first 1,024 values repeat, though distinct values follow', async () => {
     const values = [...Array(1_024).fill('same'), ...distinct(3_000)];
     const { file, chunk } = await written(values);
@@ -77,10 +97,16 @@ describe('the dictionary gives way to PLAIN pages', () => {
     expect(dictionarySize(file, chunk)).toBe(3_001);
   });
 
-  it('a column that stays under both keeps one dictionary for the group', async () => {
+  it('a column that stays under both keeps one dictionary for the group, each value once', async () => {
     const values = Array.from({ length: 3_000 }, (_, i) => `v${i % 40}`);
     const { file, chunk } = await written(values);
     expect(dataEncodings(chunk)).toEqual(['RLE_DICTIONARY']);
     expect(dictionarySize(file, chunk)).toBe(40);
+    const numbers = await written(
+      Array.from({ length: 3_000 }, (_, i) => (i % 40) * 1_000_000_007),
+      INTEGERS,
+    );
+    expect(dataEncodings(numbers.chunk)).toEqual(['RLE_DICTIONARY']);
+    expect(dictionarySize(numbers.file, numbers.chunk)).toBe(40);
   });
 });

@@ -52,6 +52,21 @@ describe('row-group bounds', () => {
     ]);
   });
 
+  it('a boolean counts a byte', async () => {
+    const flags: RecordShape = {
+      type: 'struct',
+      nullable: false,
+      fields: [{ name: 'on', shape: { type: 'boolean', nullable: false } }],
+    };
+    const records = Array.from({ length: 10 }, (_, i) => ({ id: `r${i}`, on: i % 3 === 0 }));
+    const encoder = parquetEncoder(flags, recordRows, 'test', { rowGroupBytes: 4 });
+    const bytes = Buffer.concat([encoder.preamble, encoder.encode(records), encoder.end!()]);
+    expect((await readWithHyparquetBytes(bytes)).map(actualRow)).toEqual(
+      records.map((r) => expectedRow(r, flags)),
+    );
+    expect(encoder.parquetShape().rowGroups.rows).toEqual([4, 4, 2]);
+  });
+
   it('text counts its PLAIN bytes, in the dictionary and after it was given up', async () => {
     const text: RecordShape = {
       type: 'struct',
