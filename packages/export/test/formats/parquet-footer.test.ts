@@ -76,15 +76,17 @@ function pagesOf(file: ArrayBuffer, chunk: ColumnChunk) {
 }
 
 describe.each(['none', 'snappy'] as const)('compression %s', (compression) => {
-  let file: ArrayBuffer;
-  let footer: FileMetaData;
-  it('the file reads back equal', async () => {
-    file = await written(compression);
-    footer = parquetMetadata(file);
+  // Each test writes the file itself (no state shared between tests: a mutation run runs only
+  // the tests that run the code it changed).
+  const writtenFile = async (): Promise<{ file: ArrayBuffer; footer: FileMetaData }> => {
+    const file = await written(compression);
+    const footer = parquetMetadata(file);
     expect(footer.row_groups.map((g) => g.num_rows)).toEqual([2_000n, 1_000n]);
-  });
+    return { file, footer };
+  };
 
-  it("each chunk's pages add up to its sizes and counts, and its encodings name them", () => {
+  it("each chunk's pages add up to its sizes and counts, and its encodings name them", async () => {
+    const { file, footer } = await writtenFile();
     for (const group of footer.row_groups) {
       for (const chunk of group.columns) {
         const meta = chunk.meta_data!;
@@ -151,7 +153,8 @@ describe.each(['none', 'snappy'] as const)('compression %s', (compression) => {
     }
   });
 
-  it("a data page's header counts its rows and nulls; the offset index points at it", () => {
+  it("a data page's header counts its rows and nulls; the offset index points at it", async () => {
+    const { file, footer } = await writtenFile();
     for (const group of footer.row_groups) {
       for (const chunk of group.columns) {
         const where = chunk.meta_data!.path_in_schema.join('.');
@@ -184,7 +187,8 @@ describe.each(['none', 'snappy'] as const)('compression %s', (compression) => {
     }
   });
 
-  it("a row group's sizes are its chunks'", () => {
+  it("a row group's sizes are its chunks'", async () => {
+    const { footer } = await writtenFile();
     for (const group of footer.row_groups) {
       const sum = (f: (c: ColumnChunk) => bigint) => group.columns.reduce((n, c) => n + f(c), 0n);
       expect(group.total_byte_size).toBe(sum((c) => c.meta_data!.total_uncompressed_size));
@@ -194,7 +198,8 @@ describe.each(['none', 'snappy'] as const)('compression %s', (compression) => {
     expect(footer.created_by).toBe('test');
   });
 
-  it('the null counts are those of the records', () => {
+  it('the null counts are those of the records', async () => {
+    const { footer } = await writtenFile();
     const [first] = footer.row_groups;
     const nulls = Object.fromEntries(
       first!.columns.map((c) => [
