@@ -97,6 +97,21 @@ describe('the dictionary gives way to PLAIN pages', () => {
     expect(dictionarySize(file, chunk)).toBe(3_001);
   });
 
+  it('each row group starts with a dictionary again', async () => {
+    // The first group's values are all distinct; the second's repeat, over several pages.
+    const values = [...distinct(1_500), ...Array.from({ length: 1_500 }, (_, i) => `v${i % 9}`)];
+    const records: ApiRecord[] = values.map((v, i) => ({ id: `r${i}`, v }));
+    const encoder = parquetEncoder(TEXT, recordRows, 'test', {
+      rowGroupRows: 1_500,
+      pageSize: 400,
+    });
+    const bytes = Buffer.concat([encoder.preamble, encoder.encode(records), encoder.end!()]);
+    const footer: FileMetaData = parquetMetadata(new Uint8Array(bytes).buffer);
+    const [first, second] = footer.row_groups.map((g) => dataEncodings(g.columns[0]!));
+    expect(first).toContain('PLAIN');
+    expect(second).toEqual(['RLE_DICTIONARY']);
+  });
+
   it('a column that stays under both keeps one dictionary for the group, each value once', async () => {
     const values = Array.from({ length: 3_000 }, (_, i) => `v${i % 40}`);
     const { file, chunk } = await written(values);

@@ -144,10 +144,14 @@ describe.each(['none', 'snappy'] as const)('compression %s', (compression) => {
         if (dictionary.length > 0) {
           expect(dictionary[0]!.header.dictionary_page_header!.encoding, where).toBe('PLAIN');
         }
+        // Levels are written only where the schema has them: none for a required column, no
+        // repetition levels outside a list.
+        const path = meta.path_in_schema[0];
         for (const page of data) {
-          expect(page.header.data_page_header_v2!.is_compressed, where).toBe(
-            compression !== 'none',
-          );
+          const v2 = page.header.data_page_header_v2!;
+          expect(v2.is_compressed, where).toBe(compression !== 'none');
+          expect(v2.definition_levels_byte_length > 0, where).toBe(path !== 'id' && path !== 'x');
+          expect(v2.repetition_levels_byte_length > 0, where).toBe(path === 'tags');
         }
       }
     }
