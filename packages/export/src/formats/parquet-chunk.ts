@@ -500,7 +500,7 @@ export class LeafChunk {
    * The chunk, written at `fileOffset`: its pages (dictionary first) and its footer entry with
    * the offset index. The leaf is then empty, ready for the next row group.
    */
-  finish(fileOffset: number): { parts: Uint8Array[]; bytes: number; index: PageIndexes } {
+  finish(fileOffset: number): { parts: Uint8Array[]; index: PageIndexes } {
     this.closePage();
     const dictionary = this.#dictionaryPage();
     let dictionaryBytes = 0;
@@ -551,9 +551,8 @@ export class LeafChunk {
       },
     };
     const parts = [...dictionary, ...this.#parts];
-    const bytes = dictionaryBytes + this.#partsBytes;
     this.#reset();
-    return { parts, bytes, index };
+    return { parts, index };
   }
 
   #statistics() {

@@ -174,6 +174,7 @@ export function parquetEncoder(
   };
 
   const rowGroups: RowGroup[] = [];
+  // Stryker disable next-line ArrayDeclaration: writeIndexes skips an entry without a chunk.
   const indexes: PageIndexes[] = [];
   let groupRowCount = 0;
   let totalRows = 0;
@@ -204,24 +205,24 @@ export function parquetEncoder(
     size.bytes = 0;
   };
 
-  // A row of a child table names sessionId and itemIndex from its record and position.
-  const fromRecord = shape.fields.map((f, i) =>
-    i < 2 && (f.name === 'sessionId' || f.name === 'itemIndex') ? f.name : undefined,
-  );
+  const names = shape.fields.map((f) => f.name);
   const addRow = (row: Record<string, unknown>, record: ApiRecord, index: number): void => {
     for (let c = 0; c < columns.length; c++) {
-      const special = index >= 0 ? fromRecord[c] : undefined;
+      const name = names[c]!;
+      // A row of a child table names sessionId and itemIndex from its record and position.
       const value =
-        special === 'sessionId'
-          ? record.id
-          : special === 'itemIndex'
-            ? index
-            : row[shape.fields[c]!.name];
+        index < 0
+          ? row[name]
+          : name === 'sessionId'
+            ? record.id
+            : name === 'itemIndex'
+              ? index
+              : row[name];
       try {
         shred(columns[c]!, value, 0, 0);
       } catch (caught) {
         if (!(caught instanceof Misfit)) throw caught;
-        const message = caught.within(shape.fields[c]!.name).message();
+        const message = caught.within(name).message();
         throw new ParquetValueError(`${labelOf(record, index)}: ${message}`);
       }
     }

@@ -21,6 +21,10 @@ const TABLE: RecordShape = {
     { name: 'on', shape: { type: 'boolean', nullable: true } },
     { name: 'at', shape: { type: 'timestamp', nullable: true } },
     {
+      name: 'tags',
+      shape: { type: 'list', nullable: true, element: { type: 'string', nullable: true } },
+    },
+    {
       name: 'meta',
       shape: {
         type: 'struct',
@@ -78,6 +82,21 @@ describe('a value of the wrong type is refused, naming where and what', () => {
     expect(refusal({ on: sixty })).toBe(
       `record "r1": on must be a boolean (BOOLEAN), got "${sixty}"`,
     );
+  });
+});
+
+describe("a library caller's own error passes through unchanged", () => {
+  const boom = () => {
+    throw new RangeError('boom');
+  };
+  it.each([
+    ['in an object', { meta: Object.defineProperty({}, 'a', { get: boom, enumerable: true }) }],
+    ['in a list', { tags: Object.defineProperty(['x', 'y'], 1, { get: boom }) }],
+  ])('%s', (_, row) => {
+    const encoder = parquetEncoder(TABLE, recordRows, 'test');
+    expect(() => encoder.encode([{ id: 'r1', ...row }])).toThrow(new RangeError('boom'));
+    // The leaves may hold part of that row: the encoder writes nothing more.
+    expect(() => encoder.end!()).toThrow(new RangeError('boom'));
   });
 });
 
