@@ -6,7 +6,7 @@
 import { EXPORT_RESOURCES, type ExportResource } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { parquetEncoder, recordRows } from '../../src/formats/parquet-encoder.js';
-import { recordShapeOf } from '../../src/formats/parquet-schema.js';
+import { recordShapeOf, SESSION_ITEM_SHAPE } from '../../src/formats/parquet-schema.js';
 import type { RecordShape } from '../../src/shape.js';
 
 /** A table with every type of column, nullable and not, nested both ways. */
@@ -70,6 +70,15 @@ describe('the manifest describes the Parquet file', () => {
         { name: 'meta', type: 'STRUCT<a: BOOLEAN>', nullable: true },
       ],
     });
+  });
+
+  it("the items child table: each item's session and position, never null, first", () => {
+    const encoder = parquetEncoder(SESSION_ITEM_SHAPE, recordRows, 'test');
+    encoder.end!();
+    expect(encoder.parquetShape().schema.slice(0, 2)).toEqual([
+      { name: 'sessionId', type: 'STRING', nullable: false },
+      { name: 'itemIndex', type: 'INT64', nullable: false },
+    ]);
   });
 
   it('snappy when no compression is asked for', () => {
