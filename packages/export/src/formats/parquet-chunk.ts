@@ -294,13 +294,13 @@ export class LeafChunk {
     if (min === undefined) {
       this.#min = value;
       this.#max = value;
-      // Stryker disable next-line EqualityOperator: an equal value replaces itself.
-    } else if (compareCodePoints(value, min) < 0) {
-      this.#min = value;
-      // Stryker disable next-line EqualityOperator: as above.
-    } else if (compareCodePoints(value, this.#max as string) > 0) {
-      this.#max = value;
+      return;
     }
+    // A new minimum is never a new maximum: two checks, each on its own line (for the marks).
+    // Stryker disable next-line EqualityOperator: an equal value replaces itself.
+    if (compareCodePoints(value, min) < 0) this.#min = value;
+    // Stryker disable next-line EqualityOperator: as above.
+    if (compareCodePoints(value, this.#max as string) > 0) this.#max = value;
   }
 
   /** An INT64, a date-time's milliseconds or a double. */
@@ -335,13 +335,12 @@ export class LeafChunk {
     if (min === undefined) {
       this.#min = value;
       this.#max = value;
-      // Stryker disable next-line EqualityOperator: an equal value replaces itself (zeros of either sign are settled by #statistics).
-    } else if (value < min) {
-      this.#min = value;
-      // Stryker disable next-line EqualityOperator: as above.
-    } else if (value > (this.#max as number)) {
-      this.#max = value;
+      return;
     }
+    // Stryker disable next-line EqualityOperator: an equal value replaces itself (zeros of either sign are settled by #statistics).
+    if (value < min) this.#min = value;
+    // Stryker disable next-line EqualityOperator: as above.
+    if (value > (this.#max as number)) this.#max = value;
   }
 
   addBoolean(value: boolean, def: number, rep: number): void {
