@@ -108,13 +108,15 @@ describe('the items child table names a refused item by session and position', (
   const item = { name: 'n', solved: 'solved', itemScore: 1 };
 
   it.each([
-    [0, [{ ...item, solved: 3 }], 'record "s1" item 0: solved must be a string (UTF8), got 3'],
-    [1, [item, { ...item, itemScore: 'high' }], 'record "s1" item 1: itemScore must be'],
+    ['the first', [{ ...item, solved: 3 }], 'item 0: solved must be a string (UTF8), got 3'],
+    ['the second', [item, { ...item, itemScore: 'high' }], 'item 1: itemScore must be'],
     // An item that is not an object has none of its properties.
-    [0, [null], 'record "s1" item 0: solved is missing, but openapi.yaml requires a string'],
-  ])('item %i', (_, items, message) => {
+    ['one not an object', [null], 'item 0: solved is missing, but openapi.yaml requires a string'],
+  ])('%s', (_, items, message) => {
     const encoder = parquetEncoder(SESSION_ITEM_SHAPE, sessionItemRows, 'test');
-    expect(() => encoder.encode([{ id: 's1', analysis: { score: 1, items } }])).toThrow(message);
+    expect(() => encoder.encode([{ id: 's1', analysis: { score: 1, items } }])).toThrow(
+      `record "s1" ${message}`,
+    );
   });
 
   it('a session without items, or whose items are not a list, has no rows', async () => {
