@@ -93,7 +93,9 @@ export const sessionItemRows: RowSource = (records, add) => {
     const items = Array.isArray(analysis?.items) ? analysis.items : [];
     for (let index = 0; index < items.length; index++) {
       const item = items[index];
-      add(item && typeof item === 'object' ? (item as Record<string, unknown>) : {}, record, index);
+      // An item that is not an object has none of its properties (a string's or number's are
+      // none of the item's): only null and undefined, which have none to read, are replaced.
+      add((item ?? {}) as Record<string, unknown>, record, index);
     }
   }
 };

@@ -111,7 +111,8 @@ describe('the items child table names a refused item by session and position', (
     ['the first', [{ ...item, solved: 3 }], 'item 0: solved must be a string (UTF8), got 3'],
     ['the second', [item, { ...item, itemScore: 'high' }], 'item 1: itemScore must be'],
     // An item that is not an object has none of its properties.
-    ['one not an object', [null], 'item 0: solved is missing, but openapi.yaml requires a string'],
+    ['one that is null', [null], 'item 0: solved is missing, but openapi.yaml requires a string'],
+    ['one that is text', ['x'], 'item 0: solved is missing, but openapi.yaml requires a string'],
   ])('%s', (_, items, message) => {
     const encoder = parquetEncoder(SESSION_ITEM_SHAPE, sessionItemRows, 'test');
     expect(() => encoder.encode([{ id: 's1', analysis: { score: 1, items } }])).toThrow(
