@@ -41,11 +41,11 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       })),
-      // docs/rules-index.md against the code (issue 12).
+      // docs/rules-index.md against the code.
       {
         test: { name: 'rules-index', root: 'test/rules-index', include: ['**/*.test.ts'] },
       },
-      // The browser example in a real headless Chromium (issue 10): needs the build.
+      // The browser example in a real headless Chromium: needs the build.
       {
         resolve: { alias },
         test: {
@@ -57,7 +57,7 @@ export default defineConfig({
         },
       },
       // The packages as users install them: packed, installed from the tarballs into fresh
-      // projects (issue 10). Needs the build and the npm registry.
+      // projects. Needs the build and the npm registry.
       {
         test: {
           name: 'pack',

@@ -22,7 +22,7 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
-// The SDK's spans in a page (issue 29): the client with OpenTelemetry's browser SDK.
+// The SDK's spans in a page: the client with OpenTelemetry's browser SDK.
 await build({
   entryPoints: [join(here, 'src/tracing.ts')],
   outfile: join(out, 'tracing.js'),

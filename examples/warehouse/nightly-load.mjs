@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The nightly warehouse load (issue 13, issue 25, D27): export the nine resources as Parquet
+// The nightly warehouse load (D27): export the nine resources as Parquet
 // with --changes, then merge the changes into a DuckDB database, one transaction per night.
 //
 //   node examples/warehouse/nightly-load.mjs <export-dir> <warehouse.duckdb> [--print-sql] [--full]

@@ -1,5 +1,5 @@
 /**
- * The browser example (issue 10 item 3): pick or drop a transcript, see what `rcs check` shows,
+ * The browser example: pick or drop a transcript, see what `rcs check` shows,
  * computed here with @rcs/transcript, then upload it to the mock running in this page (an MSW
  * service worker over @rcs/mock's handlers) or to an `rcs mock` URL (CORS, D26), and see the
  * score once the session is DONE. Plain DOM; built by ../build.mjs with esbuild.

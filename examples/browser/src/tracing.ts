@@ -1,5 +1,5 @@
 /**
- * The SDK's tracing in a browser (issue 29): `@rcs/client` with `openTelemetry()` from
+ * The SDK's tracing in a browser: `@rcs/client` with `openTelemetry()` from
  * `@rcs/client/otel` over the OpenTelemetry browser SDK (its in-memory exporter), against the
  * mock running in this page (its MSW handlers answer the client's fetch directly). The page
  * exposes `traceExport()` for the test: the spans, and the traceparent each request carried.

@@ -8,7 +8,7 @@ import { type MockServer, startMockServer } from '@rcs/mock/node';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// Issue 10 item 3, in a real headless Chromium (Debian's `chromium`, driven by puppeteer-core):
+// The browser example, in a real headless Chromium (Debian's `chromium`, driven by puppeteer-core):
 // the page computes what `rcs check` shows, uploads to the mock running in the page (an MSW
 // service worker over @rcs/mock's handlers: the mock in the browser) or to a real `rcs mock` on
 // another origin (CORS, D26), and shows the score. Screenshots go to test-results/browser/.
@@ -218,7 +218,7 @@ describe.skipIf(!CHROMIUM)('the browser example in Chromium', () => {
     await page.close();
   });
 
-  it("the SDK's spans in the browser (issue 29): a pagination span, a CLIENT span per page, each request carrying its span's traceparent", async () => {
+  it("the SDK's spans in the browser: a pagination span, a CLIENT span per page, each request carrying its span's traceparent", async () => {
     const page = await browser.newPage();
     await page.goto(`${siteUrl}tracing.html`, { waitUntil: 'load' });
     await page.waitForSelector('body[data-tracing="ready"]', { timeout: 30_000 });

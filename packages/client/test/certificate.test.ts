@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { certificateFailure } from '../src/certificate.js';
 import { API_KEY, SESSION_ID } from './helpers.js';
 
-// Issue 15 item 4: a certificate error is final (not retried) and says what to do.
+// A certificate error is final (not retried) and says what to do.
 
 const tlsFailure = (code: string) =>
   new TypeError('fetch failed', {

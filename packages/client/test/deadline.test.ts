@@ -9,7 +9,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { API_KEY, BASE, SESSION_ID, sessionFixture } from './helpers.js';
 
-// Issue 25 item 7: one deadline for every network wait. `deadlineMs` bounds a request with all
+// One deadline for every network wait. `deadlineMs` bounds a request with all
 // its attempts and the waits between them; without it, each attempt has `timeoutMs` only.
 
 const refused = () =>

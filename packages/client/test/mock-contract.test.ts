@@ -40,7 +40,7 @@ describe('SDK × mock', () => {
     });
     expect(done.id).toBe(created.id);
     expect(done.state).toBe('DONE');
-    // Issue 28: the last state reported is DONE, the one the wait resolves with.
+    // The last state reported is DONE, the one the wait resolves with.
     expect(progress.at(-1)).toBe('DONE');
     expect(await rcs.sessions.get(created.id)).toMatchObject({ id: created.id, state: 'DONE' });
   });

@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API_KEY, BASE, problem, SESSION_ID, sessionFixture } from './helpers.js';
 
-// Issue 29: `client.stats` counts every request of the client; `stats` in a call's options is a
+// `client.stats` counts every request of the client; `stats` in a call's options is a
 // tally of the caller's own (rcs upload's per-file summary) that gets that call's requests only.
 
 const server = setupServer();

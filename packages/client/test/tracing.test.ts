@@ -16,7 +16,7 @@ import { type AnswerRecord, type MockServer, startMockServer } from '@rcs/mock/n
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { safeUrl } from '../src/request-span.js';
 
-// Issue 29: the SDK's spans over OpenTelemetry, against a real `rcs mock` on loopback that
+// The SDK's spans over OpenTelemetry, against a real `rcs mock` on loopback that
 // reports the trace context each request carried.
 
 const exporter = new InMemorySpanExporter();

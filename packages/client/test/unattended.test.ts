@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createRatePacer } from '../src/adaptive-rate.js';
 import { API_KEY, expectCutFrom, paced, SESSION_ID, sessionFixture } from './helpers.js';
 
-// Issue 11, the client's part: adaptive pacing under 429 (AIMD), a small retry budget for a
+// Unattended runs, the client's part: adaptive pacing under 429 (AIMD), a small retry budget for a
 // wrong base URL, a cap on what one answer may cost in memory, no credentials in the base URL.
 
 const BASE = 'https://rcs.test';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { getResponse } from 'msw';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-// Issue 12 item 1: client-side pre-validation and the mock are one rule book. For generated
+// Client-side pre-validation and the mock are one rule book. For generated
 // create requests (fields present or missing, wrong types, boundary lengths, odd e-mails and
 // UUIDs, labeled and unlabeled transcripts, the rep speaking or not), what prevalidateUpload
 // predicts (400, 422 rep_not_in_transcript, or ok) must be what the mock answers. The decisions'

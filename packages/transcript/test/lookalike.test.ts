@@ -1,4 +1,4 @@
-// Issue 28: "this does not look like a transcript", in the package and in prevalidateUpload.
+// "This does not look like a transcript", in the package and in prevalidateUpload.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

@@ -147,7 +147,7 @@ export function prevalidate(
   const result = prevalidateUpload(body, emailDomains ? { emailDomains } : {});
   const hint = roleLabelsHint(loaded, result, body.email);
   if (hint) loaded.warnings.push(hint);
-  // Issue 28: a CSV, JSON, HTML or binary file is accepted by the service (plain text, D11) and
+  // A CSV, JSON, HTML or binary file is accepted by the service (plain text, D11) and
   // scored 0; a warning by default, a problem with --strict (the caller decides).
   const lookalike = result.warnings.find((w) => w.code === 'not_a_transcript');
   const notTranscript: Problem | undefined = lookalike && {

@@ -1,5 +1,5 @@
 /**
- * Issue 25 items 4, 5, 6 and 8 over real processes (the built `rcs`, a real mock or a raw export
+ * The export's contract over real processes (the built `rcs`, a real mock or a raw export
  * service on loopback, real files): each scenario as it was seen, and its fix. Item 3 (a crash
  * during the commit) is export-crash.test.ts.
  */

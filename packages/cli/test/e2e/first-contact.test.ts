@@ -5,7 +5,7 @@ import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, baseEnv, CLI, readLedger, runCli, tempDir } from './helpers.js';
 
-// Issue 28: what a newcomer meets first, through the built CLI against a real mock over HTTP:
+// What a newcomer meets first, through the built CLI against a real mock over HTTP:
 // hints that name what the user did (each with its exact wording), the look-alike check on files
 // that are not transcripts, the mock's 404 outside /api/v1, and the demo's sample and next steps.
 

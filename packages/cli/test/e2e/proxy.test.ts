@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ConnectProxy, startConnectProxy } from '../../../../test/support/connect-proxy.js';
 import { assertBuilt, labeledCall, readLedger, runCli, tempDir } from './helpers.js';
 
-// Issue 15 and cli.md "Networks", over real processes on loopback only: a CONNECT proxy written
+// cli.md "Networks", over real processes on loopback only: a CONNECT proxy written
 // here tunnels to an HTTPS server with a certificate made here by openssl, which forwards to the
 // mock. The base URL's host resolves nowhere (.invalid), so only a run through the proxy passes.
 
@@ -351,7 +351,7 @@ function failed(r: { stderr: string }) {
   )?.[1];
 }
 
-// Issue 25 item 7: a proxy that drops, never answers, wants credentials or is not there. Each run
+// A proxy that drops, never answers, wants credentials or is not there. Each run
 // ends with one line naming the proxy (never its credentials), and the process exits.
 describe('a proxy that misbehaves', () => {
   it('accepts each CONNECT and closes it: retried with backoff within the deadline, then one line', async () => {
@@ -577,7 +577,7 @@ describe('a proxy variable without a scheme means http:// (curl)', () => {
   });
 });
 
-// Issue 28: https:// to a port that speaks plain HTTP.
+// An https:// base URL whose port speaks plain HTTP.
 describe('https:// to a plain-http port', () => {
   it("says the server speaks plain http and which URL to use, not OpenSSL's words", async () => {
     const origin = new URL(mock.url);

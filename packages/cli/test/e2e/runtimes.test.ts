@@ -4,7 +4,7 @@ import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI, REPO, runCommand, tempDir } from './helpers.js';
 
-// Issue 10 item 8: Bun and Deno stay supported. The integration example (the SDK's main path) and
+// Bun and Deno stay supported. The integration example (the SDK's main path) and
 // `rcs export` run under each, against the mock over HTTP, with the binaries of their npm
 // packages (@oven/bun-linux-x64, @deno/linux-x64-glibc: optional dependencies of the repository,
 // installed on linux-x64). The tested versions are the ones pinned in package.json.

@@ -21,7 +21,7 @@ import {
   tempDir,
 } from './helpers.js';
 
-// Issue 29 end to end: real `rcs` processes traced into a loopback OTLP/HTTP collector (both
+// End to end: real `rcs` processes traced into a loopback OTLP/HTTP collector (both
 // protocols) and into --trace-file, under a caller's TRACEPARENT, against a real `rcs mock -v`
 // with faults and a rate limit, whose log shows the traceparent of every request it answered.
 

@@ -17,7 +17,7 @@ import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertBuilt, baseEnv, CLI, labeledCall, signalTaken, tempDir } from './helpers.js';
 
-// Issue 11 and cli.md "Unattended runs": what a cron job or CI step relies on, driven over real
+// cli.md "Unattended runs": what a cron job or CI step relies on, driven over real
 // processes, real HTTP, real signals, a real full device (/dev/full) and a real full file system
 // (a small tmpfs, where this machine lets the test mount one).
 
@@ -292,7 +292,7 @@ describe('an unreachable service (item 3)', () => {
 
 /** Of the `-> NNN` lines `--verbose` prints, how many and how many were 429. */
 function answers(stderr: string): { total: number; limited: number } {
-  // (Each line may end with the request id, issue 29.)
+  // (Each line may end with the request id.)
   const statuses = [...stderr.matchAll(/ -> (\d{3})(?: \(request id [^)]*\))?$/gm)].map(
     (m) => m[1],
   );

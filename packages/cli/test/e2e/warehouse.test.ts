@@ -1,5 +1,5 @@
 /**
- * Issue 13 / D27 as users run it: the built CLI spawned against the mock over HTTP, Parquet read
+ * D27 as users run it: the built CLI spawned against the mock over HTTP, Parquet read
  * back by an independent reader (DuckDB), `--changes` across fixtures that differ by known
  * inserts, updates and deletes, and an interrupted run that must leave the last good state.
  */
@@ -90,7 +90,7 @@ describe('rcs export --format parquet (D27)', () => {
         expect(entry.count).toBe(records.length);
         expect(entry.sha256).toBe(await sha(join(pq, entry.file)));
         expect(entry.bytes).toBe((await stat(join(pq, entry.file))).size);
-        // Issue 26: the manifest tells the file's row groups and columns as the file has them.
+        // The manifest tells the file's row groups and columns as the file has them.
         expect(entry.parquet, resource).toEqual({
           compression: 'snappy',
           rowGroups: { count: table.groupRows.length, rows: table.groupRows },

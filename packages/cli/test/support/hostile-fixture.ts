@@ -4,7 +4,7 @@ export const HOSTILE_API_KEY = 'hostile-test-key-1';
 const uuid = (n: number) => `${n.toString(16).padStart(8, '0')}-3c1a-4f59-9d5e-2a7b6c8d9e01`;
 const hex = (n: number) => `64b7f0c2a1b2c3d4e5f6${n.toString(16).padStart(4, '0')}`;
 
-/** Cells a spreadsheet would run, break or mangle, and names outside ASCII (issue 6 tests). */
+/** Cells a spreadsheet would run, break or mangle, and names outside ASCII. */
 export const HOSTILE_CELLS = [
   '=HYPERLINK("http://evil.example","click")',
   '+1',

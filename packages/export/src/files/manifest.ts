@@ -27,7 +27,7 @@ interface ManifestChildFile {
 }
 
 /**
- * Issue 26: what a warehouse loader wants to know of a Parquet file before reading it: its
+ * What a warehouse loader wants to know of a Parquet file before reading it: its
  * compression, its row groups (how many, rows in each, in file order) and its columns (the
  * Parquet type of each, from the generated record shapes; `?` marks a nullable nested field).
  */

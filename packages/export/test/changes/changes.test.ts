@@ -298,7 +298,7 @@ describe('ChangeTracker', () => {
     const lines = good.split('\n');
     const [otherHash] = /[A-Za-z0-9_-]{22}$/.exec(lines[5]!)!;
     const cases: [string, RegExp][] = [
-      // issue 25 item 4: `head -n 21` of the state, cut at a line boundary.
+      // `head -n 21` of the state, cut at a line boundary.
       [`${lines.slice(0, 21).join('\n')}\n`, /20 records where its header says 30: truncated/],
       [good.slice(0, -10), /cut short/],
       [`${good}"zzz"\tAAAAAAAAAAAAAAAAAAAAAA\n`, /31 records where its header says 30/],

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { howToRun } from '../../../src/commands/invocation.js';
 
-// Issue 28: the next steps name `rcs` as the user types it.
+// The next steps name `rcs` as the user types it.
 describe('howToRun', () => {
   const root = mkdtempSync(join(tmpdir(), 'rcs-invocation-'));
   const script = join(root, 'lib/node_modules/@rcs/cli/bin/rcs.js');

@@ -7,8 +7,7 @@ import {
   requestDeadlineMs,
 } from '../../../src/network/deadline.js';
 
-// cli.md "Networks": one deadline per request, from `--timeout` or RCS_NETWORK_TIMEOUT (issue 25
-// item 7); on `upload --wait` and `sessions wait` `--timeout` is the wait, and caps each request.
+// cli.md "Networks": one deadline per request, from `--timeout` or RCS_NETWORK_TIMEOUT; on `upload --wait` and `sessions wait` `--timeout` is the wait, and caps each request.
 const BAD = ['0', '0.0', '-1', 'abc', '1e3', '86400.5', '86401', 'Infinity', 'NaN', '5s', '', ' '];
 
 describe('RCS_NETWORK_TIMEOUT', () => {
