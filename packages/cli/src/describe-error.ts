@@ -1,5 +1,5 @@
 /**
- * The exit code and one line for any error (cli.md "Errors"). Apart from errors.ts, which every
+ * The exit code and one line for any error (docs/cli-reference.md "Request ids"). Apart from errors.ts, which every
  * start loads, because it tells the client's errors apart with `instanceof` and so loads the
  * client: `rcs --help` does not need it, program.ts imports this module when a command failed.
  */
@@ -73,7 +73,7 @@ function detailOf(error: { detail?: string | undefined; message: string }): stri
 
 /**
  * Maps any error to the contract's exit code and one actionable line, which ends with the
- * service's request id when the service answered the failed request (cli.md "Errors"):
+ * service's request id when the service answered the failed request (docs/cli-reference.md "Request ids"):
  * the id a user quotes to the service's support. The one place the id is appended.
  */
 export function describeError(

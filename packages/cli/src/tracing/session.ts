@@ -67,7 +67,7 @@ class FileSpanProcessor implements SpanProcessor {
       const bytes = JsonTraceSerializer.serializeRequest([span]);
       if (bytes) writeSync(this.fd, `${Buffer.from(bytes).toString('utf8')}\n`);
     } catch {
-      // A full disk mid-run: tracing never changes a run's outcome (docs/cli.md "Tracing").
+      // A full disk mid-run: tracing never changes a run's outcome (docs/cli-reference.md "Tracing").
       this.fd = undefined;
     }
   }

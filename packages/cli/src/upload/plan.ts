@@ -76,7 +76,7 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
     if (validate && !unreadable) {
       const checked = prevalidate(loaded, body);
       problems.push(...checked.problems);
-      // docs/cli.md: a file that does not look like a transcript is a warning, always
+      // docs/cli-reference.md: a file that does not look like a transcript is a warning, always
       // shown (a wrong file costs a scoring run), and with --strict a problem.
       if (checked.notTranscript && opts.strict) problems.push(checked.notTranscript);
       else if (checked.notTranscript) loaded.warnings.push(checked.notTranscript);

@@ -534,7 +534,7 @@ describe('rcs export exactness checks over HTTP (a wrapper fetch misbehaves on o
     const { ctx, stderr } = fakeContext({ client: clientFor(mock, mock.info.apiKey!, failing) });
     expect(await runExport(options({ out: dir }), ctx)).toBe(1);
     expect(stderr().trim().split('\n')).toHaveLength(1);
-    // The line ends with the service's request id (cli.md "Errors").
+    // The line ends with the service's request id (docs/cli-reference.md "Request ids").
     expect(stderr()).toMatch(
       /^rcs: export missions failed: the service failed \(500\) after retries.*; files in .+ were left as they were \(request id req-500\)\n$/,
     );
