@@ -19,7 +19,7 @@ import { isRunId } from './run-id.js';
 import { ChangesStateError, FULL_FIX, legacyStateFileOf, type StateFilters } from './state-file.js';
 
 /** A manifest is a few kilobytes; one larger than this is not one rcs wrote. */
-const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /** `.<resource>.changes-state.<runId>`: the change snapshots of any export in `dir`. */
 async function snapshotsIn(dir: string): Promise<string[]> {

@@ -5,10 +5,11 @@
  * in place of the real one). The manifest records the service and whether the data is a demo;
  * a run for another one is refused before any request, unless the caller forces it.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MAX_MANIFEST_BYTES } from '../changes/bases.js';
 import { usageError } from '../errors.js';
 import { MANIFEST_FILE } from './manifest.js';
+import { readSmallFile } from './safe-open.js';
 
 /**
  * `https://API.example.com:443/base/?x=1` → `https://api.example.com/base`: origin and path, one
@@ -29,10 +30,15 @@ interface ServiceOfRun {
 async function recordedService(dir: string): Promise<ServiceOfRun | undefined> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8'));
+    // Read as the run reads it (safe-open.ts): never through a link planted in its place (its
+    // target's bytes are not this directory's manifest), never more than a manifest's size.
+    const bytes = await readSmallFile(join(dir, MANIFEST_FILE), MAX_MANIFEST_BYTES);
+    if (bytes === undefined || bytes.length > MAX_MANIFEST_BYTES) return undefined;
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
-    // No manifest, or one that cannot be read: it names no service (how a damaged manifest is
-    // treated is the run's own business, not this check's).
+    // No manifest, a link, or one that cannot be read: it names no service (how a damaged
+    // manifest is treated is the run's own business, not this check's; the run replaces a link
+    // by a rename, never writing through it).
     return undefined;
   }
   if (parsed === null || typeof parsed !== 'object') return undefined;

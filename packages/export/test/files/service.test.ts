@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -34,6 +34,16 @@ describe('assertSameService: one directory, one service', () => {
   it('a directory without a manifest, or with one of an earlier rcs (no service), takes any run', async () => {
     await expect(assertSameService(dir, real, false)).resolves.toBeUndefined();
     await manifest({ resources: [] });
+    await expect(assertSameService(dir, real, false)).resolves.toBeUndefined();
+  });
+
+  it("a manifest.json that is a link is not read through: its target's service is not this directory's", async () => {
+    const elsewhere = join(dir, 'elsewhere.json');
+    await writeFile(
+      elsewhere,
+      JSON.stringify({ manifestVersion: 1, service: 'https://other.example' }),
+    );
+    await symlink(elsewhere, join(dir, 'manifest.json'));
     await expect(assertSameService(dir, real, false)).resolves.toBeUndefined();
   });
 
