@@ -167,7 +167,7 @@ export function describeFailure(failure: NetworkFailure, where: string | undefin
   const target = failure.target ?? originOf(where);
   switch (failure.kind) {
     case 'blocked-port':
-      return `cannot send to ${originOf(where)}: fetch refuses port ${portOf(where)}, one of the ports the Fetch standard blocks because other protocols use them; run the service on another port and set --base-url / RCS_BASE_URL to it`;
+      return `cannot send to ${originOf(where)}: fetch refuses ${blockedPort(where)}, one of the ports the Fetch standard blocks because other protocols use them; run the service on another port and set --base-url / RCS_BASE_URL to it`;
     case 'plain-http':
       return `this server speaks plain http; use ${plainUrl(where)} in --base-url / RCS_BASE_URL (${originOf(where)} answered without TLS)`;
     case 'proxy-auth':
@@ -215,12 +215,17 @@ function originOf(where: string | undefined): string {
   }
 }
 
-function portOf(where: string | undefined): string {
+/** The port a URL is reached on: its own, or its scheme's (443 for https://, not http's 80). */
+function portOf(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
+}
+
+/** "port N" of a URL fetch refused, as the user wrote it in the base URL. */
+function blockedPort(where: string | undefined): string {
   try {
-    const url = new URL(where ?? '');
-    return url.port || (url.protocol === 'https:' ? '443' : '80');
+    return `port ${portOf(new URL(where ?? ''))}`;
   } catch {
-    return 'of this URL';
+    return 'the port of this URL';
   }
 }
 
@@ -229,8 +234,7 @@ function plainUrl(where: string | undefined): string {
   if (!where) return 'an http:// base URL';
   try {
     const url = new URL(where);
-    // The port it was reached on: for an https:// URL without one, that is 443, not http's 80.
-    return `http://${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+    return `http://${url.hostname}:${portOf(url)}`;
   } catch {
     return 'an http:// base URL';
   }
