@@ -81,10 +81,12 @@ interface Seen {
   identity: string;
 }
 
+/** Another run holds the lock, or is taking it over: this one refused (or could not take it). */
 export class ExportLockedError extends ExportError {
   override name = 'ExportLockedError';
 }
 
+/** A lock this run holds, renewed until released. */
 export interface FileLock {
   path: string;
   /** Throws when the lock is no longer ours (taken over after our lease expired). */
