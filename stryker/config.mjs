@@ -38,8 +38,9 @@ const MUTATE = {
     '!packages/export/src/shape.ts',
     '!packages/export/src/progress.ts',
   ],
-  // The CLI: the upload ledger (exactly once, D28) and the lock that keeps it so across processes.
-  cli: ['packages/cli/src/upload/ledger.ts', 'packages/cli/src/upload/ledger-lock.ts'],
+  // The CLI: the upload ledger (exactly once, D28). The lock that keeps it so across processes is
+  // the export's (packages/export/src/files/lock.ts, mutated with the export).
+  cli: ['packages/cli/src/upload/ledger.ts'],
   // The streaming Parquet writer (D27), scored on its own with its own tests (test/formats/
   // parquet*.test.ts, which read each file back): part of `export` too, but held here apart.
   parquet: [

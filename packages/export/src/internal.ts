@@ -5,6 +5,13 @@
  * `@rcs/export` (README.md).
  *
  * `UnsafeFileError` is the main entry's class, here too so that a command that only opens its own
- * files (`rcs upload`, `--trace-file`) does not load the export engine with it.
+ * files (`rcs upload`, `--trace-file`) does not load the export engine with it. The lock file
+ * (`acquireLock`) is the export's, taken by `rcs upload` for its ledger too (waiting, not refusing).
  */
+export {
+  acquireLock,
+  type FileLock,
+  type LockOptions,
+  type LockOwner,
+} from './files/lock.js';
 export { type OpenPurpose, openNoFollowSync, UnsafeFileError } from './files/safe-open.js';

@@ -3,7 +3,7 @@
  * upload under the ledger (../upload/task.ts), report (../upload/report.ts).
  */
 import { resolve } from 'node:path';
-import { UnsafeFileError } from '@rcs/export/internal';
+import { acquireLock, type FileLock, type LockOwner, UnsafeFileError } from '@rcs/export/internal';
 import type { CliContext } from '../context.js';
 import { CliError, interruptedExitCode } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -11,7 +11,6 @@ import { safeLine } from '../output/sanitize.js';
 import { decide, settleLookups } from '../upload/decision.js';
 import { reportDryRun } from '../upload/dry-run.js';
 import { Ledger, repKey } from '../upload/ledger.js';
-import { LedgerLock, type LockOwner } from '../upload/ledger-lock.js';
 import { DEFAULT_LEDGER, type UploadOptions } from '../upload/options.js';
 import type { Outcome } from '../upload/outcome.js';
 import { planUpload } from '../upload/plan.js';
@@ -39,20 +38,32 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
       held,
     );
   } finally {
-    held?.lock?.release();
+    await held?.lock?.release();
   }
 }
+
+/**
+ * How long a ledger's lock goes unchanged before a waiting run takes it over (cli-reference.md:
+ * 20 s, as the waiting process measures time); its holder touches it every eighth of that.
+ */
+const LEDGER_LEASE_MS = 20_000;
 
 async function lockLedger(
   ctx: CliContext,
   ledgerPath: string,
   ledgerName: string,
-): Promise<{ lock?: LedgerLock; waitedFor?: LockOwner | undefined; full?: Error }> {
+): Promise<{ lock?: FileLock; waitedFor?: LockOwner | undefined; full?: Error }> {
   let waitedFor: LockOwner | undefined;
   const who = (o: LockOwner | undefined) =>
-    o ? `pid ${o.pid} on ${safeLine(o.host)}, running since ${safeLine(o.since)}` : 'unknown';
+    o
+      ? `pid ${o.pid} on ${safeLine(o.host)}${o.startedAt === undefined ? '' : `, running since ${safeLine(o.startedAt)}`}`
+      : 'unknown';
   try {
-    const lock = await LedgerLock.acquire(ledgerPath, {
+    // D28 across processes: a second run waits for the first, then skips what it recorded.
+    const lock = await acquireLock(`${ledgerPath}.lock`, {
+      name: 'ledger lock',
+      leaseMs: LEDGER_LEASE_MS,
+      wait: true,
       signal: ctx.signal,
       onWait: (holder) => {
         waitedFor = holder;
@@ -135,7 +146,7 @@ async function runLocked(
   if (other) {
     // Recorded by the run this one waited for: said so (D28 across processes).
     decisions.forEach((d, i) => {
-      if (d.action === 'skip' && d.record.at >= other.since) {
+      if (d.action === 'skip' && other.startedAt !== undefined && d.record.at >= other.startedAt) {
         decisions[i] = { ...d, otherRun: { pid: other.pid, host: other.host } };
       }
     });

@@ -23,7 +23,7 @@ export type Decision =
       action: 'skip';
       record: LedgerRecord;
       found?: boolean;
-      /** Recorded by the concurrent run this one waited for (ledger-lock.ts). */
+      /** Recorded by the concurrent run this one waited for (the ledger's lock: commands/upload.ts). */
       otherRun?: { pid: number; host: string };
     }
   | { action: 'lookup'; record: LedgerRecord }

@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -115,4 +116,58 @@ describe('concurrent rcs upload runs over the same batch', () => {
       expect(new Set(created.map((e) => e.file))).toEqual(new Set(FILES));
     },
   );
+});
+
+describe("a ledger's lock left or held by another run", () => {
+  const since = '2026-01-01T00:00:00.000Z';
+  const plantLock = (dir: string, pid: number) => {
+    const lock = join(dir, '.rcs-ledger.jsonl.lock');
+    writeFileSync(lock, JSON.stringify({ pid, host: hostname(), startedAt: since }));
+    return lock;
+  };
+
+  it('left by a run that was killed: taken over at once, and the taker says so', async () => {
+    const { dir, texts } = batch(4000);
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const lock = plantLock(dir, dead);
+    const r = await upload(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `note: the rcs upload that held the ledger .rcs-ledger.jsonl (pid ${dead} on ${hostname()}, running since ${since}) is gone; this run goes on from what it recorded (uploads it left unfinished are looked up on the service)\n`,
+    );
+    expect(r.stderr).not.toContain('waiting for another rcs upload');
+    expect(await sessionsWith(m, texts)).toEqual(texts.map(() => 1));
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('held by a live run: this one says it waits, and Ctrl-C ends the wait with nothing sent', async () => {
+    const { dir, texts } = batch(4100);
+    // This test's own process: alive, on this host, and never releasing it.
+    const lock = plantLock(dir, process.pid);
+    const planted = readFileSync(lock, 'utf8');
+    const waiting = `waiting for another rcs upload (pid ${process.pid} on ${hostname()}, running since ${since}) that is writing the ledger .rcs-ledger.jsonl: what it uploads is skipped here, the rest uploaded\n`;
+    const r = await runCli(['upload', ...FILES, '--email', m.repEmails[0] ?? ''], {
+      cwd: dir,
+      env: { RCS_BASE_URL: m.url, RCS_API_KEY: m.apiKey },
+      onSpawn: (child) => {
+        let stderr = '';
+        const onData = (d: Buffer | string) => {
+          stderr += d.toString();
+          if (!stderr.includes(waiting)) return;
+          child.stderr?.off('data', onData);
+          child.kill('SIGINT');
+        };
+        child.stderr?.on('data', onData);
+      },
+    });
+    expect(r.stderr).toContain(waiting);
+    expect(r.stderr).toContain(
+      'interrupted while waiting for the ledger .rcs-ledger.jsonl; nothing was sent',
+    );
+    expect(r.code).toBe(130);
+    expect(await sessionsWith(m, texts)).toEqual(texts.map(() => 0));
+    // The holder's lock is left as it was, and nothing of the waiting run is left beside it.
+    expect(readFileSync(lock, 'utf8')).toBe(planted);
+    expect(readdirSync(dir).sort()).toEqual([...FILES, '.rcs-ledger.jsonl.lock'].sort());
+  });
 });

@@ -1,8 +1,10 @@
 /**
- * One export run per output directory ("a second run on the same directory while one
- * is running refuses with a clear message, rather than interleaving").
+ * The lock file of one run at a time: an export per output directory (`DIR/.rcs-export.lock`: "a
+ * second run on the same directory while one is running refuses with a clear message, rather
+ * than interleaving"), an `rcs upload` per ledger (`<ledger>.lock`, D28 across processes: a
+ * second run waits for the first, then skips what it recorded).
  *
- * The lock is `DIR/.rcs-export.lock`, created with O_EXCL, holding the owner's pid, host, boot
+ * The lock is created with O_EXCL, holding the owner's pid, host, boot
  * id (Linux: `/proc/sys/kernel/random/boot_id`), start time, a random token and its lease: the
  * longest time it promises to go without renewing the lock. The owner renews it by touching the
  * file every eighth of its lease. A new process takes the lock over
@@ -18,25 +20,28 @@
  * which the owner sets from its own clock: a host whose clock is ahead would otherwise keep its
  * dead lock for as long as its clock is ahead. A ctime ahead of this host's clock (a file server
  * whose clock is ahead) is judged by the lease alone: the lock is watched for one lease, and
- * taken over if nobody renewed it.
+ * taken over if nobody renewed it. A process that waits for the lock (`wait`: the upload ledger)
+ * judges every lease so, by watching: expired once the file has not changed for a whole lease on
+ * this process's monotonic clock, so that no clock but its own decides (not even a file server's
+ * behind ours, which would make a live lock look old).
  *
  * Taking a stale lock over is atomic: of any number of processes that find the same stale lock,
- * exactly one replaces it. Each tries to create `DIR/.rcs-export.lock.takeover-<id>` with
+ * exactly one replaces it. Each tries to create `<lock>.takeover-<id>` with
  * O_EXCL, where `<id>` names that very version of the lock (device, inode, ctime and bytes);
  * only its creator may replace the lock, and only after checking it is still that version, by
  * renaming a complete lock file of its own over it. The others find the claim held by a live
- * process and refuse, naming it. A claim whose creator died is itself claimed the same way
- * (`takeover-<id of the claim>`), so that a crash mid-takeover never blocks the directory.
+ * process and refuse (or wait), naming it. A claim whose creator died is itself claimed the same way
+ * (`takeover-<id of the claim>`), so that a crash mid-takeover never blocks the lock.
  *
- * Under the lock, partial files left by earlier runs are removed (whoever held the lock before
- * is gone), and side files of takeovers older than a lease. Every file here is opened without following
- * links (safe-open.ts).
+ * Under the lock, side files of takeovers older than a lease are removed (and, for an export,
+ * partial files left by earlier runs: whoever held the lock before is gone). Every file here is
+ * opened without following links (safe-open.ts).
  */
 
 import { createHash, randomBytes } from 'node:crypto';
 import { link, lstat, lutimes, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ExportError } from '../errors.js';
 import { FILE_MODE, PARTIAL_SUFFIX } from './atomic-file.js';
 import { createExclusive, openForReading } from './safe-open.js';
@@ -53,14 +58,16 @@ const MAX_CLAIMS = 8;
 /** A lock file is a line of JSON; more is not a lock rcs wrote (and is never read whole). */
 const MAX_LOCK_BYTES = 4096;
 const BOOT_ID_FILE = '/proc/sys/kernel/random/boot_id';
-/** Side files of a takeover: `.rcs-export.lock.takeover-<id>` and `.rcs-export.lock.<token>.new`. */
-const SIDE_FILE_PREFIX = `${LOCK_FILE}.`;
+/** How often a waiting process looks at the lock again. */
+const POLL_MS = 100;
 
-interface LockOwner {
+/** Who holds a lock (or a takeover's claim), as its file says. */
+export interface LockOwner {
   pid: number;
   host: string;
   bootId?: string;
-  startedAt: string;
+  /** ISO time the owner started taking the lock; missing from a lock an older rcs wrote. */
+  startedAt?: string;
   token?: string;
   leaseMs?: number;
 }
@@ -74,11 +81,13 @@ interface Seen {
   identity: string;
 }
 
+/** Another run holds the lock, or is taking it over: this one refused (or could not take it). */
 export class ExportLockedError extends ExportError {
   override name = 'ExportLockedError';
 }
 
-export interface ExportLock {
+/** A lock this run holds, renewed until released. */
+export interface FileLock {
   path: string;
   /** Throws when the lock is no longer ours (taken over after our lease expired). */
   assertHeld(): Promise<void>;
@@ -117,7 +126,7 @@ function parseOwner(text: string): LockOwner | undefined {
       return {
         pid: parsed.pid,
         host: parsed.host,
-        startedAt: typeof parsed.startedAt === 'string' ? parsed.startedAt : 'at an unknown time',
+        ...(typeof parsed.startedAt === 'string' ? { startedAt: parsed.startedAt } : {}),
         ...(typeof parsed.bootId === 'string' ? { bootId: parsed.bootId } : {}),
         // Stryker disable next-line ConditionalExpression: a token that is not text never equals ours either way
         ...(typeof parsed.token === 'string' ? { token: parsed.token } : {}),
@@ -193,22 +202,69 @@ async function watchFor(path: string, seen: Seen, leaseMs: number): Promise<Verd
   return { gone: `it was not renewed during its lease of ${Math.round(leaseMs / 1000)} s` };
 }
 
-async function judge(
-  path: string,
-  seen: Seen,
-  me: LockOwner,
-  fallbackMs: number,
-): Promise<Verdict> {
-  const gone = goneBecause(seen.owner, me);
-  if (gone) return { gone };
-  const leaseMs = leaseOf(seen.owner, fallbackMs);
-  const age = Date.now() - seen.renewedAt;
-  // Stryker disable next-line EqualityOperator: a lease that ends in this very millisecond is over either way
-  if (age > leaseMs) return { gone: `its lease of ${Math.round(leaseMs / 1000)} s expired` };
-  // Stryker disable next-line EqualityOperator: as above, at the tolerance's very millisecond
-  if (age >= -FUTURE_TOLERANCE_MS) return 'holds';
-  return watchFor(path, seen, leaseMs);
+/**
+ * How a process judges a lock (or a claim) that is there: by its renewal time when it refuses at
+ * once (it has one look), by watching it when it waits (it has many).
+ */
+interface Judge {
+  /** The lock's owner: gone (why), still holding it, or the lock vanished meanwhile. */
+  lock(path: string, seen: Seen): Promise<Verdict>;
+  /** Whether the creator of a takeover's claim is gone. */
+  claimGone(path: string, seen: Seen): boolean;
 }
+
+/** Refusing: the lease counts from the lock's ctime (a ctime ahead of our clock is watched). */
+function byRenewal(me: LockOwner, fallbackMs: number): Judge {
+  return {
+    async lock(path, seen) {
+      const gone = goneBecause(seen.owner, me);
+      if (gone) return { gone };
+      const leaseMs = leaseOf(seen.owner, fallbackMs);
+      const age = Date.now() - seen.renewedAt;
+      // Stryker disable next-line EqualityOperator: a lease that ends in this very millisecond is over either way
+      if (age > leaseMs) return { gone: `its lease of ${Math.round(leaseMs / 1000)} s expired` };
+      // Stryker disable next-line EqualityOperator: as above, at the tolerance's very millisecond
+      if (age >= -FUTURE_TOLERANCE_MS) return 'holds';
+      return watchFor(path, seen, leaseMs);
+    },
+    claimGone(_, seen) {
+      // Stryker disable next-line EqualityOperator: a lease that ends in this very millisecond is over either way
+      const expired = Date.now() - seen.renewedAt > leaseOf(seen.owner, fallbackMs);
+      return goneBecause(seen.owner, me) !== undefined || expired;
+    },
+  };
+}
+
+/**
+ * Waiting: a file's lease counts from when this process first saw it as it is now, on its own
+ * monotonic clock; a renewal changes the file (its ctime), and the count starts again.
+ */
+function byWatching(me: LockOwner, fallbackMs: number): Judge {
+  const firstSeen = new Map<string, { identity: string; at: number }>();
+  const expired = (path: string, seen: Seen) => {
+    const now = performance.now();
+    const prior = firstSeen.get(path);
+    if (prior?.identity !== seen.identity) {
+      firstSeen.set(path, { identity: seen.identity, at: now });
+      return false;
+    }
+    return now - prior.at >= leaseOf(seen.owner, fallbackMs);
+  };
+  return {
+    async lock(path, seen) {
+      const gone = goneBecause(seen.owner, me);
+      if (gone) return { gone };
+      if (!expired(path, seen)) return 'holds';
+      const leaseMs = leaseOf(seen.owner, fallbackMs);
+      return { gone: `it did not change for its lease of ${Math.round(leaseMs / 1000)} s` };
+    },
+    claimGone(path, seen) {
+      return goneBecause(seen.owner, me) !== undefined || expired(path, seen);
+    },
+  };
+}
+
+const unlinkQuietly = (path: string) => unlink(path).catch(() => {});
 
 function ownerText(owner: LockOwner): string {
   return `${JSON.stringify(owner)}\n`;
@@ -220,6 +276,10 @@ async function writeNew(path: string, owner: LockOwner): Promise<void> {
   try {
     await handle.writeFile(ownerText(owner));
     await handle.sync();
+  } catch (error) {
+    // A full disk: no empty lock file is left behind.
+    await unlinkQuietly(path);
+    throw error;
   } finally {
     await handle.close();
   }
@@ -258,8 +318,6 @@ async function linkAs(candidate: string, name: string, owner: LockOwner): Promis
 }
 // Stryker restore all
 
-const unlinkQuietly = (path: string) => unlink(path).catch(() => {});
-
 /** `taker`: who else is taking the lock over (a live process), when someone is. */
 type Takeover = { won: true } | { won: false; taker?: string };
 
@@ -271,7 +329,7 @@ async function takeOver(
   candidate: string,
   seen: Seen,
   me: LockOwner,
-  leaseMs: number,
+  judge: Judge,
 ): Promise<Takeover> {
   // Stryker disable next-line ArrayDeclaration: a name that is no file, unlinked quietly, changes nothing
   const passed: string[] = [];
@@ -289,10 +347,7 @@ async function takeOver(
       // Its creator finished (the lock is no longer `seen`) or gave up: look again.
       // Stryker disable next-line all: a claim removed between two system calls; lock-race.test.ts meets it over real processes
       if (!other) return { won: false };
-      const gone = goneBecause(other.owner, me);
-      // Stryker disable next-line EqualityOperator: a lease that ends in this very millisecond is over either way
-      const expired = Date.now() - other.renewedAt > leaseOf(other.owner, leaseMs);
-      if (!gone && !expired) {
+      if (!judge.claimGone(name, other)) {
         return {
           won: false,
           taker: other.owner ? describeOwner(other.owner) : 'its owner could not be read',
@@ -322,6 +377,19 @@ async function takeOver(
 export interface LockOptions {
   /** The lease this run promises, and assumes of a lock that promised none (LOCK_LEASE_MS). */
   leaseMs?: number;
+  /** What the lock is called in messages ("the export lock …"). */
+  name?: string;
+  /**
+   * Wait while a live process holds the lock (or is taking a stale one over) instead of refusing;
+   * leases are then judged by watching (see the header).
+   */
+  wait?: boolean;
+  /** Waiting: ends the wait, throwing its reason. */
+  signal?: AbortSignal | undefined;
+  /** Waiting: called once, when the lock is held by another run and this one starts waiting. */
+  onWait?: ((holder: LockOwner | undefined) => void) | undefined;
+  /** Called when a stale lock was taken over, with its owner (undefined when unreadable). */
+  onTakeover?: ((stale: LockOwner | undefined) => void) | undefined;
 }
 
 function lockedError(dir: string, leaseMs: number, who: string): ExportLockedError {
@@ -331,20 +399,56 @@ function lockedError(dir: string, leaseMs: number, who: string): ExportLockedErr
 }
 
 const describeOwner = (owner: LockOwner) =>
-  `pid ${owner.pid} on ${owner.host}, started ${owner.startedAt}`;
+  `pid ${owner.pid} on ${owner.host}, started ${owner.startedAt ?? 'at an unknown time'}`;
 
-export async function acquireExportLock(
-  dir: string,
-  options: LockOptions = {},
-): Promise<ExportLock> {
-  const path = resolve(dir, LOCK_FILE);
-  // Checked and marked before the first await: two runs of this process never both proceed.
-  if (HELD.has(path)) {
-    throw new ExportLockedError(`another export of this process is writing to ${dir}`);
+/** Why a try did not take the lock: a live holder, or a live taker of a stale lock. */
+interface Busy {
+  seen: Seen;
+  /** The live process taking the stale lock `seen` over, and why its owner is gone. */
+  takeover?: { taker: string; gone: string };
+}
+
+/** Waits POLL_MS, or until `signal` aborts (throwing its reason). */
+function pause(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((done, fail) => {
+    signal?.throwIfAborted();
+    const stop = () => {
+      clearTimeout(timer);
+      fail(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      done();
+    }, POLL_MS);
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+/**
+ * Takes the lock file `path`. When another live process holds it: refuses (ExportLockedError,
+ * export wording), or with `wait`, waits until it is released or its owner is gone.
+ */
+export async function acquireLock(path: string, options: LockOptions = {}): Promise<FileLock> {
+  // Messages name the directory as the caller gave it (`out`, not its absolute path).
+  const dir = dirname(path);
+  path = resolve(path);
+  const leaseMs = options.leaseMs ?? LOCK_LEASE_MS;
+  let waited = false;
+  const waitFor = async (holder: LockOwner | undefined) => {
+    if (!waited) options.onWait?.(holder);
+    waited = true;
+    await pause(options.signal);
+  };
+  options.signal?.throwIfAborted();
+  // Checked and marked with no await between: two runs of this process never both proceed.
+  while (HELD.has(path)) {
+    if (!options.wait) {
+      throw new ExportLockedError(`another export of this process is writing to ${dir}`);
+    }
+    await waitFor((await look(path).catch(() => undefined))?.owner);
   }
   HELD.add(path);
   try {
-    const leaseMs = options.leaseMs ?? LOCK_LEASE_MS;
     const me: LockOwner = {
       pid: process.pid,
       host: hostname(),
@@ -353,67 +457,114 @@ export async function acquireExportLock(
       token: randomBytes(8).toString('hex'),
       leaseMs,
     };
-    // Our lock, complete, under a name of its own: it becomes the lock (or a takeover's claim)
-    // by a link or a rename, so that no reader ever finds it half-written.
-    const candidate = `${path}.${me.token}.new`;
-    await writeNew(candidate, me);
-    try {
-      // Stryker disable next-line EqualityOperator: a fourth try of a takeover that failed three times fails alike
-      for (let attempt = 0; attempt < 3; attempt++) {
-        if (await linkAs(candidate, path, me)) return await held(dir, path, me, leaseMs);
-        const seen = await look(path);
-        // Stryker disable next-line ConditionalExpression: going on instead finds no lock to take over and tries again too
-        if (!seen) continue; // released meanwhile: try again
-        const verdict = await judge(path, seen, me, leaseMs);
-        if (verdict === 'vanished') continue;
-        if (verdict === 'holds') {
-          const age = Date.now() - seen.renewedAt;
-          throw lockedError(
-            dir,
-            leaseOf(seen.owner, leaseMs),
-            seen.owner
-              ? `${describeOwner(seen.owner)}, lease renewed ${Math.max(0, Math.round(age / 1000))} s ago`
-              : 'its owner could not be read',
-          );
-        }
-        const takeover = await takeOver(path, candidate, seen, me, leaseMs);
-        if (takeover.won) return await held(dir, path, me, leaseMs);
-        if (takeover.taker) {
+    const judge = options.wait ? byWatching(me, leaseMs) : byRenewal(me, leaseMs);
+    for (;;) {
+      const busy = await tryToTake(path, me, judge, options);
+      if (busy === undefined) return await held(path, me, leaseMs, options.name ?? 'lock');
+      if (!options.wait) {
+        const { seen, takeover } = busy;
+        if (takeover) {
           throw new ExportLockedError(
-            `another rcs export is taking over the lock of ${dir} (${takeover.taker}), whose owner is gone (${verdict.gone}); wait for it to finish`,
+            `another rcs export is taking over the lock of ${dir} (${takeover.taker}), whose owner is gone (${takeover.gone}); wait for it to finish`,
           );
         }
+        const age = Date.now() - seen.renewedAt;
+        throw lockedError(
+          dir,
+          leaseOf(seen.owner, leaseMs),
+          seen.owner
+            ? `${describeOwner(seen.owner)}, lease renewed ${Math.max(0, Math.round(age / 1000))} s ago`
+            : 'its owner could not be read',
+        );
       }
-    } finally {
-      // Linked as the lock, or renamed into it: this name only goes.
-      await unlinkQuietly(candidate);
+      await waitFor(busy.seen.owner);
     }
-    throw new ExportLockedError(`could not take the export lock ${path}; try again`);
   } catch (error) {
     HELD.delete(path);
     throw error;
   }
 }
 
-async function held(
-  dir: string,
+/**
+ * One try: up to three looks at the lock (it may be released, or taken, between two); undefined
+ * once the lock is ours, or who keeps it from us.
+ */
+async function tryToTake(
   path: string,
   me: LockOwner,
-  leaseMs: number,
-): Promise<ExportLock> {
-  await removeLeftovers(dir, leaseMs);
-  return heldLock(path, me.token!, leaseMs);
+  judge: Judge,
+  options: LockOptions,
+): Promise<Busy | undefined> {
+  // Our lock, complete, under a name of its own: it becomes the lock (or a takeover's claim)
+  // by a link or a rename, so that no reader ever finds it half-written. Made anew for each try:
+  // one left while waiting would be removed as a side file older than a lease.
+  const candidate = `${path}.${me.token}.new`;
+  await writeNew(candidate, me);
+  try {
+    // Stryker disable next-line EqualityOperator: a fourth try of a takeover that failed three times fails alike
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await linkAs(candidate, path, me)) return undefined;
+      const seen = await look(path);
+      // Stryker disable next-line ConditionalExpression: going on instead finds no lock to take over and tries again too
+      if (!seen) continue; // released meanwhile: try again
+      const verdict = await judge.lock(path, seen);
+      if (verdict === 'vanished') continue;
+      if (verdict === 'holds') return { seen };
+      const takeover = await takeOver(path, candidate, seen, me, judge);
+      if (takeover.won) {
+        options.onTakeover?.(seen.owner);
+        return undefined;
+      }
+      if (takeover.taker) return { seen, takeover: { taker: takeover.taker, gone: verdict.gone } };
+    }
+  } finally {
+    // Linked as the lock, or renamed into it: this name only goes.
+    await unlinkQuietly(candidate);
+  }
+  throw new ExportLockedError(`could not take the ${options.name ?? 'lock'} ${path}; try again`);
 }
 
-function heldLock(path: string, token: string, leaseMs: number): ExportLock {
+/** The export's lock of `dir`: refuses while another run holds it; removes partial files. */
+export async function acquireExportLock(
+  dir: string,
+  options: Pick<LockOptions, 'leaseMs'> = {},
+): Promise<FileLock> {
+  const lock = await acquireLock(join(dir, LOCK_FILE), { ...options, name: 'export lock' });
+  await removePartials(dir);
+  return lock;
+}
+
+async function held(path: string, me: LockOwner, leaseMs: number, name: string): Promise<FileLock> {
+  await removeSideFiles(path, leaseMs);
+  // Renewals touch this very file only (its inode): never a lock that replaced it.
+  const { ino } = await lstat(path);
+  return heldLock(path, { token: me.token!, ino, leaseMs, name });
+}
+
+function heldLock(
+  path: string,
+  mine: { token: string; ino: number; leaseMs: number; name: string },
+): FileLock {
+  const { token, ino, leaseMs, name } = mine;
   let released = false;
+  let renewing: Promise<void> | undefined;
   // The lease: the file's ctime, renewed while we run (unref'd: it never keeps the process up).
-  // lutimes: the lock's own times, never those of a file a link points to.
+  // lutimes: the lock's own times, never those of a file a link points to; and only while it is
+  // still ours (a lock that replaced it keeps its own lease: its owner may be gone). One renewal
+  // at a time (a slow file system never piles them up).
   // Every eighth of the lease (15 s of the default 120 s): far inside the lease, so a busy
   // moment never loses it.
-  const renew = setInterval(() => {
+  const renewOnce = async () => {
+    if ((await lstat(path)).ino !== ino) return;
     const now = new Date();
-    lutimes(path, now, now).catch(() => {});
+    await lutimes(path, now, now);
+  };
+  const renew = setInterval(() => {
+    renewing ??= renewOnce()
+      .catch(() => {})
+      .finally(() => {
+        renewing = undefined;
+      });
   }, leaseMs / 8);
   // Stryker disable next-line CallExpression: whether the timer keeps a process up shows only when the process would exit
   renew.unref();
@@ -425,7 +576,7 @@ function heldLock(path: string, token: string, leaseMs: number): ExportLock {
       if (now?.token !== token) {
         const by = now ? ` (${describeOwner(now)})` : '';
         throw new ExportLockedError(
-          `the export lock ${path} is no longer this run's: another run${by} took it over, judging this run gone (its lease not renewed for ${Math.round(leaseMs / 1000)} s), or the lock file was removed; nothing was replaced`,
+          `the ${name} ${path} is no longer this run's: another run${by} took it over, judging this run gone (its lease not renewed for ${Math.round(leaseMs / 1000)} s), or the lock file was removed; nothing was replaced`,
         );
       }
     },
@@ -433,6 +584,8 @@ function heldLock(path: string, token: string, leaseMs: number): ExportLock {
       if (released) return;
       released = true;
       clearInterval(renew);
+      // A renewal under way ends first: once released, nothing touches the lock's name.
+      await renewing;
       HELD.delete(path);
       // Never remove a lock that another run has taken over meanwhile.
       if ((await owner())?.token === token) await unlinkQuietly(path);
@@ -441,20 +594,29 @@ function heldLock(path: string, token: string, leaseMs: number): ExportLock {
 }
 
 /**
- * Partial files of earlier runs (we hold the lock: none is being written), and side files of
- * takeovers older than a lease (a process that lost a race may still be using its own for a
- * moment: it goes when its creator is surely gone).
+ * Side files of takeovers (`<lock>.takeover-<id>`, `<lock>.<token>.new`) older than a lease: a
+ * process that lost a race may still be using its own for a moment; it goes when its creator is
+ * surely gone.
  */
-async function removeLeftovers(dir: string, leaseMs: number): Promise<void> {
-  // Stryker disable next-line ArrowFunction: the directory holds the lock we just created, so it can be read
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const stale = async (name: string) => {
-    if (name.startsWith('.') && name.endsWith(PARTIAL_SUFFIX)) return true;
-    if (!name.startsWith(SIDE_FILE_PREFIX)) return false;
+async function removeSideFiles(path: string, leaseMs: number): Promise<void> {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.`;
+  await removeIn(dir, async (name) => {
+    if (!name.startsWith(prefix)) return false;
     const info = await lstat(join(dir, name)).catch(() => undefined);
     // Stryker disable next-line ConditionalExpression,EqualityOperator: a side file gone meanwhile needs no unlinking; the lease's very millisecond as above
     return info !== undefined && Date.now() - info.ctimeMs > leaseMs;
-  };
+  });
+}
+
+/** Partial files of earlier exports (we hold the lock: none is being written). */
+async function removePartials(dir: string): Promise<void> {
+  await removeIn(dir, async (name) => name.startsWith('.') && name.endsWith(PARTIAL_SUFFIX));
+}
+
+async function removeIn(dir: string, stale: (name: string) => Promise<boolean>): Promise<void> {
+  // Stryker disable next-line ArrowFunction: the directory holds the lock we just created, so it can be read
+  const names = await readdir(dir).catch(() => [] as string[]);
   await Promise.all(
     names.map(async (name) => {
       if (await stale(name)) await unlinkQuietly(join(dir, name));

@@ -1,5 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   mkdir,
   mkdtemp,
@@ -21,6 +19,7 @@ import {
   LOCK_LEASE_MS,
 } from '../../src/files/lock.js';
 import { UnsafeFileError } from '../../src/files/safe-open.js';
+import { claimOf, deadPid, LIVE_PID } from '../support/lock-files.js';
 import { openFilesUnder } from '../support/open-files.js';
 
 let dir: string;
@@ -38,18 +37,9 @@ async function ourBootId(): Promise<string | undefined> {
   return text?.trim() || undefined;
 }
 
-/** A pid that surely belongs to a running process other than ours: our parent. */
-const LIVE_PID = process.ppid;
-
 /** When the lock file's lease was last renewed, as another process sees it. */
 async function leaseAgeMs(path: string): Promise<number> {
   return Date.now() - (await stat(path)).mtimeMs;
-}
-
-/** A pid that surely belongs to no running process: one that has just exited. */
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
-  return Number(child.stdout.toString());
 }
 
 /**
@@ -60,20 +50,6 @@ function clockAhead(ms: number): void {
   const now = Date.now();
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(now + ms);
-}
-
-/**
- * The name of the claim a taker creates to take over the lock file as it is now (or, `of`, a
- * claim of a taker that died).
- */
-async function claimOf(path: string, of = path): Promise<string> {
-  const info = await stat(of);
-  const identity = createHash('sha256')
-    .update(`${info.dev}:${info.ino}:${info.ctimeMs}:${info.size}\n`)
-    .update(await readFile(of))
-    .digest('hex')
-    .slice(0, 32);
-  return `${path}.takeover-${identity}`;
 }
 
 describe('export lock', () => {
