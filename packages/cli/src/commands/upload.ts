@@ -71,9 +71,9 @@ async function lockLedger(
           `waiting for another rcs upload (${who(holder)}) that is writing the ledger ${ledgerName}: what it uploads is skipped here, the rest uploaded`,
         );
       },
-      onTakeover: (stale) => {
+      onTakeover: (stale, why) => {
         ctx.error(
-          `note: the rcs upload that held the ledger ${ledgerName} (${who(stale)}) is gone; this run goes on from what it recorded (uploads it left unfinished are looked up on the service)`,
+          `note: the rcs upload that held the ledger ${ledgerName} (${who(stale)}) is gone (${why}); this run goes on from what it recorded (uploads it left unfinished are looked up on the service)`,
         );
       },
     });

@@ -133,7 +133,7 @@ describe("a ledger's lock left or held by another run", () => {
     const r = await upload(dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(
-      `note: the rcs upload that held the ledger .rcs-ledger.jsonl (pid ${dead} on ${hostname()}, running since ${since}) is gone; this run goes on from what it recorded (uploads it left unfinished are looked up on the service)\n`,
+      `note: the rcs upload that held the ledger .rcs-ledger.jsonl (pid ${dead} on ${hostname()}, running since ${since}) is gone (pid ${dead} is no longer running); this run goes on from what it recorded (uploads it left unfinished are looked up on the service)\n`,
     );
     expect(r.stderr).not.toContain('waiting for another rcs upload');
     expect(await sessionsWith(m, texts)).toEqual(texts.map(() => 1));

@@ -3,6 +3,8 @@
  * waits for a live holder instead of refusing, takes the lock over from one that is gone, judges a
  * lease on its own monotonic clock only, and stops waiting when its signal aborts.
  */
+
+import { getEventListeners } from 'node:events';
 import {
   mkdtemp,
   readdir,
@@ -62,6 +64,14 @@ function pending(taking: Promise<FileLock>) {
     },
   );
   return state;
+}
+
+/** Turns the event loop until the waiting run pauses again (true) or has settled (false). */
+async function pausedAgain(state: { settled: boolean }): Promise<boolean> {
+  while (vi.getTimerCount() === 0 && !state.settled) {
+    await new Promise((done) => setImmediate(done));
+  }
+  return !state.settled;
 }
 
 /** Moves fake time on by `ms`, one pause of the waiting run at a time (it looks in between). */
@@ -133,9 +143,9 @@ describe('a lock taken with wait', () => {
     const dead = { pid: deadPid(), host: hostname(), startedAt: '2026-01-01T00:00:00.000Z' };
     await plant(dead);
     const onWait = vi.fn();
-    const stale: (LockOwner | undefined)[] = [];
-    const lock = await waitFor({ onWait, onTakeover: (s) => stale.push(s) });
-    expect(stale).toEqual([dead]);
+    const onTakeover = vi.fn();
+    const lock = await waitFor({ onWait, onTakeover });
+    expect(onTakeover.mock.calls).toEqual([[dead, `pid ${dead.pid} is no longer running`]]);
     expect(onWait).not.toHaveBeenCalled();
     expect((await lockFile()).pid).toBe(process.pid);
     await lock.release();
@@ -173,16 +183,18 @@ describe('a lock taken with wait', () => {
       await utimes(path, future, future);
       fakeTime();
       const onWait = vi.fn();
-      const stale: (LockOwner | undefined)[] = [];
-      const state = pending(waitFor({ onWait, onTakeover: (s) => stale.push(s) }));
-      await passTime(LEASE_MS - 2 * POLL_MS, state);
-      // Just short of its lease, a silent lock is still waited for.
-      expect(state.settled).toBe(false);
+      const onTakeover = vi.fn();
+      const state = pending(waitFor({ onWait, onTakeover }));
+      await passTime(LEASE_MS - POLL_MS, state);
+      // One look short of its lease, a silent lock is still waited for.
+      expect(await pausedAgain(state)).toBe(true);
       expect(onWait).toHaveBeenCalledTimes(1);
       expect(onWait).toHaveBeenCalledWith(far);
-      await passTime(LEASE_MS, state);
+      // The look a whole lease after the first: taken over, not one look later.
+      await passTime(POLL_MS, state);
+      expect(await pausedAgain(state)).toBe(false);
       const lock = await state.taking;
-      expect(stale).toEqual([far]);
+      expect(onTakeover.mock.calls).toEqual([[far, 'it did not change for its lease of 2 s']]);
       expect((await lockFile()).pid).toBe(process.pid);
       await lock.release();
     });
@@ -212,7 +224,7 @@ describe('a lock taken with wait', () => {
     await passTime(2 * LEASE_MS, state);
     const lock = await state.taking;
     expect(onWait).toHaveBeenCalledWith(undefined);
-    expect(onTakeover).toHaveBeenCalledWith(undefined);
+    expect(onTakeover).toHaveBeenCalledWith(undefined, 'it did not change for its lease of 2 s');
     expect((await lockFile()).pid).toBe(process.pid);
     await lock.release();
     expect(await readdir(dir)).toEqual([]);
@@ -233,15 +245,31 @@ describe('a lock taken with wait', () => {
     expect(JSON.parse(await readFile(claim, 'utf8')).pid).toBe(LIVE_PID);
   });
 
-  it('a taker killed mid-way is taken over in turn; its claim is cleared', async () => {
+  it('a taker killed mid-way is taken over in turn, at once; its claim is cleared', async () => {
     await plant({ pid: deadPid(), host: hostname(), startedAt: '', token: 'dead' });
     const claim = await claimOf(path);
     await plant({ pid: deadPid(), host: hostname(), startedAt: '' }, claim);
-    const lock = await waitFor();
+    const stop = new AbortController();
+    const lock = await waitFor({
+      signal: stop.signal,
+      onWait: () => stop.abort(new Error('waited for a taker that is gone')),
+    });
     expect((await lockFile()).pid).toBe(process.pid);
     expect(await readdir(dir)).toEqual(['.rcs-ledger.jsonl.lock']);
     await lock.release();
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a chain of claims longer than any crash leaves is not waited on for ever: it fails, naming the lock', async () => {
+    await plant({ pid: deadPid(), host: hostname(), startedAt: '', token: 'dead' });
+    let of = path;
+    for (let i = 0; i < 8; i++) {
+      const claim = await claimOf(path, of);
+      await plant({ pid: deadPid(), host: hostname(), startedAt: '' }, claim);
+      of = claim;
+    }
+    await expect(waitFor()).rejects.toThrow(`could not take the lock ${path}; try again`);
+    expect((await lockFile()).token).toBe('dead');
   });
 
   it('a link planted as a takeover claim is refused, never followed', async () => {
@@ -283,6 +311,62 @@ describe('a lock taken with wait', () => {
     expect(await readdir(dir)).toEqual(['.rcs-ledger.jsonl.lock']);
     await rm(path);
     const lock = await waitFor();
+    await lock.release();
+  });
+
+  it('an abort ends the wait at once, with no timer nor listener left behind', async () => {
+    await plant({ pid: LIVE_PID, host: hostname(), startedAt: '' });
+    fakeTime();
+    const stop = new AbortController();
+    const reason = new Error('interrupted');
+    const state = pending(waitFor({ signal: stop.signal }));
+    // Waiting: its next look is a timer away.
+    expect(await pausedAgain(state)).toBe(true);
+    stop.abort(reason);
+    await new Promise((done) => setImmediate(done));
+    expect(state.settled).toBe(true);
+    await expect(state.taking).rejects.toBe(reason);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(getEventListeners(stop.signal, 'abort')).toEqual([]);
+  });
+
+  it('a long wait leaves no listeners piling up on its signal', async () => {
+    await plant({ pid: LIVE_PID, host: hostname(), startedAt: '' });
+    fakeTime();
+    const stop = new AbortController();
+    const state = pending(waitFor({ signal: stop.signal }));
+    // Ten looks, each after a pause: at most the pause under way listens.
+    await passTime(LEASE_MS / 2, state);
+    expect(await pausedAgain(state)).toBe(true);
+    expect(getEventListeners(stop.signal, 'abort')).toHaveLength(1);
+    stop.abort(new Error('enough'));
+    await expect(state.taking).rejects.toThrow('enough');
+    expect(getEventListeners(stop.signal, 'abort')).toEqual([]);
+  });
+
+  it('a second run of this process waits for the first even when the lock file was removed, holder unknown', async () => {
+    const first = await waitFor();
+    await rm(path);
+    let started!: (holder: LockOwner | undefined) => void;
+    const waiting = new Promise<LockOwner | undefined>((done) => {
+      started = done;
+    });
+    const taking = waitFor({ onWait: (h) => started(h) });
+    // It waits (told of no holder), rather than failing at its look at no file.
+    expect(await Promise.race([waiting, taking])).toBeUndefined();
+    await first.release();
+    const second = await taking;
+    expect((await lockFile()).pid).toBe(process.pid);
+    await second.release();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('a run whose lock file was removed by someone finds out, told which lock', async () => {
+    const lock = await waitFor();
+    await rm(path);
+    await expect(lock.assertHeld()).rejects.toThrow(
+      `the lock ${path} is no longer this run's: another run took it over`,
+    );
     await lock.release();
   });
 

@@ -168,6 +168,7 @@ describe('export lock', () => {
     ['without a boot id (an older rcs)', {}],
     ['with a boot id that is not text', { bootId: 12345 }],
     ['without a start time', { startedAt: undefined }],
+    ['with a start time that is not text', { startedAt: 20260101 }],
   ])('refuses a live owner of this host %s', async (_, fields) => {
     const path = join(dir, LOCK_FILE);
     await writeFile(
@@ -263,6 +264,19 @@ describe('export lock', () => {
     await vi.advanceTimersByTimeAsync(LOCK_LEASE_MS);
     await vi.waitFor(async () => expect(await leaseAgeMs(path)).toBeLessThan(LOCK_LEASE_MS));
     await lock.assertHeld();
+    await lock.release();
+  });
+
+  it('renews its lease every eighth of it, again and again, not only once', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const lock = await acquireExportLock(dir);
+    const path = join(dir, LOCK_FILE);
+    for (let i = 0; i < 3; i++) {
+      const old = new Date(Date.now() - LOCK_LEASE_MS - 5_000);
+      await utimes(path, old, old);
+      await vi.advanceTimersByTimeAsync(LOCK_LEASE_MS / 8);
+      await vi.waitFor(async () => expect(await leaseAgeMs(path)).toBeLessThan(LOCK_LEASE_MS));
+    }
     await lock.release();
   });
 
@@ -420,6 +434,47 @@ describe('export lock', () => {
       const lock = await taking;
       expect(JSON.parse(await readFile(path, 'utf8')).pid).toBe(process.pid);
       await lock.release();
+    });
+
+    it('is watched for one lease: removed meanwhile, the lock is free, though a live taker still claims the version that went', async () => {
+      const path = await plant(60_000);
+      // Another run judged that version stale (its clock differs) and has not yet seen it go.
+      const claim = await claimOf(path);
+      await writeFile(claim, JSON.stringify({ pid: LIVE_PID, host: hostname(), startedAt: '' }));
+      vi.useFakeTimers({ toFake: ['Date', 'setTimeout'], now: Date.now() });
+      const taking = acquireExportLock(dir);
+      while (vi.getTimerCount() === 0) await new Promise((done) => setImmediate(done));
+      await rm(path);
+      await vi.advanceTimersByTimeAsync(1_000);
+      const lock = await taking;
+      expect(JSON.parse(await readFile(path, 'utf8')).pid).toBe(process.pid);
+      await lock.release();
+    });
+
+    it('is watched for one lease: not renewed, but a live process is taking it over: refused, saying why its owner is gone', async () => {
+      const path = await plant(2_000);
+      const claim = await claimOf(path);
+      await writeFile(claim, JSON.stringify({ pid: LIVE_PID, host: hostname(), startedAt: 'now' }));
+      vi.useFakeTimers({ toFake: ['Date', 'setTimeout'], now: Date.now() });
+      let settled = false;
+      const taking = acquireExportLock(dir).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      void taking.finally(() => {
+        settled = true;
+      });
+      while (!settled) {
+        while (vi.getTimerCount() === 0 && !settled) {
+          await new Promise((done) => setImmediate(done));
+        }
+        await vi.advanceTimersByTimeAsync(100);
+      }
+      expect(await taking).toBeInstanceOf(ExportLockedError);
+      expect(((await taking) as Error).message).toBe(
+        `another rcs export is taking over the lock of ${dir} (pid ${LIVE_PID} on ${hostname()}, started now), whose owner is gone (it was not renewed during its lease of 2 s); wait for it to finish`,
+      );
+      expect(JSON.parse(await readFile(path, 'utf8')).pid).toBe(1);
     });
 
     it('is watched for exactly its lease, no longer', async () => {
