@@ -23,7 +23,8 @@ export class ImpossibleValueError extends ExportError {
   override name = 'ImpossibleValueError';
 }
 
-const DATE_TIME =
+/** RFC 3339 date-time (what `format: date-time` means), its fields captured. */
+export const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
 
 function daysIn(year: number, month: number): number {

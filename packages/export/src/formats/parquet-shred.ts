@@ -17,6 +17,7 @@
  * fails and its file is never completed).
  */
 import type { FieldShape, NamedShape } from '../shape.js';
+import { DATE_TIME } from '../values.js';
 import type { LeafChunk, LeafKind } from './parquet-chunk.js';
 
 /** A value the schema's type cannot hold (D27); the export fails and nothing is replaced. */
@@ -64,9 +65,6 @@ export class Misfit {
     return `${this.path} must be ${WHAT[this.type]}, got ${shown(this.value)}`;
   }
 }
-
-/** RFC 3339 date-time (what `format: date-time` means); D27 stores milliseconds, UTC. */
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
 /** A node of the schema, with the leaves below it. */
 export type ShredNode =
@@ -174,6 +172,7 @@ export function shred(node: ShredNode, value: unknown, def: number, rep: number)
       node.leaf.addBoolean(value, present, rep);
       return;
     case 'timestamp': {
+      // D27 stores milliseconds, UTC: Date.parse of an RFC 3339 date-time (D29 checked it exists).
       const ms =
         typeof value === 'string' && DATE_TIME.test(value) ? Date.parse(value) : Number.NaN;
       if (Number.isNaN(ms)) throw new Misfit(node.type, value);
