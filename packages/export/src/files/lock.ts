@@ -193,7 +193,7 @@ async function watchFor(path: string, seen: Seen, leaseMs: number): Promise<Verd
   // Stryker disable next-line MethodExpression,ArithmeticOperator: how often it looks changes only how soon a change is seen, within the same lease
   const step = Math.max(10, Math.min(1_000, leaseMs / 20));
   for (let waited = 0; waited < leaseMs; waited += step) {
-    await new Promise((done) => setTimeout(done, step));
+    await pause(step, undefined);
     const now = await look(path);
     if (!now) return 'vanished';
     if (now.identity !== seen.identity) return 'holds';
@@ -411,8 +411,8 @@ interface Busy {
   takeover?: { taker: string; gone: string };
 }
 
-/** Waits POLL_MS, or until `signal` aborts (throwing its reason). */
-function pause(signal: AbortSignal | undefined): Promise<void> {
+/** Waits `ms`, or until `signal` aborts (throwing its reason). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((done, fail) => {
     signal?.throwIfAborted();
     const stop = () => {
@@ -423,7 +423,7 @@ function pause(signal: AbortSignal | undefined): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', stop);
       done();
-    }, POLL_MS);
+    }, ms);
     signal?.addEventListener('abort', stop, { once: true });
   });
 }
@@ -441,7 +441,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   const waitFor = async (holder: LockOwner | undefined) => {
     if (!waited) options.onWait?.(holder);
     waited = true;
-    await pause(options.signal);
+    await pause(POLL_MS, options.signal);
   };
   options.signal?.throwIfAborted();
   // Checked and marked with no await between: two runs of this process never both proceed.
