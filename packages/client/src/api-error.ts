@@ -20,6 +20,13 @@ import { parseRetryAfter } from './retry-after.js';
 /** How much of a non-JSON body goes into a message: enough to recognise, not a whole page. */
 const SNIPPET = 200;
 
+/**
+ * How much of an error body is read at all: its first 8 KiB (in UTF-16 units). A problem+json is
+ * far shorter and a message shows one line, so what a hostile or broken peer sends past this is
+ * not scanned (redacted, parsed, searched) by anything; a longer body is kept as that much text.
+ */
+export const ERROR_BODY_SCAN = 8192;
+
 export interface ParsedBody {
   code?: ApiErrorCode | undefined;
   title?: string | undefined;
@@ -49,7 +56,7 @@ function readIssues(v: unknown): ValidationIssue[] | undefined {
  * an HTML page from a proxy, or nothing.
  */
 export function parseErrorBody(text: string, redact: Redactor = (t) => t): ParsedBody {
-  const trimmed = redact(text).trim();
+  const trimmed = text.slice(0, ERROR_BODY_SCAN).trim();
   if (trimmed === '') return { body: undefined };
   let json: unknown;
   try {
@@ -57,6 +64,8 @@ export function parseErrorBody(text: string, redact: Redactor = (t) => t): Parse
   } catch {
     json = undefined;
   }
+  // Each string is redacted once, where it is read: JSON after parsing (an escaped `\/` or
+  // `\u0040` is a plain `/` or `@` there), other text whole.
   if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
     const o = redactValue(json, redact) as Record<string, unknown>;
     const nested =
@@ -75,19 +84,24 @@ export function parseErrorBody(text: string, redact: Redactor = (t) => t): Parse
       body: o,
     };
   }
-  if (json !== undefined) return { summary: JSON.stringify(json).slice(0, SNIPPET), body: json };
-  if (/^<(!doctype|html|\?xml|head|body)/i.test(trimmed)) {
+  if (json !== undefined) {
+    const body = redactValue(json, redact);
+    return { summary: JSON.stringify(body).slice(0, SNIPPET), body };
+  }
+  const page = redact(trimmed);
+  if (/^<(!doctype|html|\?xml|head|body)/i.test(page)) {
     // An HTML page: usually a proxy or load balancer, not the API. Its <title> is the best hint.
-    const t = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
+    // `[^<>]*` ends at the next tag, so no start is scanned past it (a `<title<title…` page).
+    const t = /<title\b[^<>]*>([^<]*)<\/title>/i.exec(page)?.[1]?.trim();
     return {
       summary: `an HTML page${t ? ` "${t}"` : ''} (a proxy or gateway answered, not the API)`,
-      body: trimmed,
+      body: page,
     };
   }
-  const oneLine = trimmed.replace(/\s+/g, ' ');
+  const oneLine = page.replace(/\s+/g, ' ');
   return {
     summary: oneLine.length > SNIPPET ? `${oneLine.slice(0, SNIPPET)}…` : oneLine,
-    body: trimmed,
+    body: page,
   };
 }
 
@@ -175,9 +189,8 @@ export function apiErrorFrom(
     url: ctx.url,
     errors: parsed.errors,
     retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), ctx.now),
-    message: redact(
-      `${head}${codePart}${where}: ${explanation}${issues}${requestId ? ` (request id ${requestId})` : ''}`,
-    ),
+    // The parts from the body were redacted as they were read: only the rest is, here.
+    message: `${redact(head)}${codePart}${redact(where)}: ${explanation}${issues}${requestId ? redact(` (request id ${requestId})`) : ''}`,
   };
   const Cls = errorClassFor(status, parsed.code);
   return new Cls(init);

@@ -22,7 +22,7 @@ export function makeRedactor(secrets: ReadonlyArray<string | undefined>): Redact
     let out = text;
     for (const secret of list) out = out.split(secret).join('[REDACTED]');
     // And the `user:password@` of any URL (a proxy's, or a base URL typed with them).
-    return out.replace(USERINFO, '$1[REDACTED]@');
+    return out.replace(USERINFO, '://[REDACTED]@');
   };
 }
 
@@ -55,16 +55,21 @@ function forms(secret: string): string[] {
   ];
 }
 
-const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi;
+/**
+ * From `://` to the `@` before the next `/` or blank: each match starts only at a `://`, and its
+ * scan ends at the next `/` (the start of any later `://`), so the text is read once (no
+ * `\b[a-z][a-z0-9+.-]*` scheme before it: that is tried from every letter of `a-a-a-…` to its end).
+ */
+const USERINFO = /:\/\/[^/\s@]*@/g;
 
-/** Deep-redacts a parsed JSON value (strings anywhere inside). */
+/** Deep-redacts a parsed JSON value (strings anywhere inside, names too). */
 export function redactValue(value: unknown, redact: Redactor): unknown {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map((v) => redactValue(v, redact));
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactValue(v, redact);
-    return out;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [redact(k), redactValue(v, redact)]),
+    );
   }
   return value;
 }

@@ -17,7 +17,7 @@ import { readSmallFile } from './safe-open.js';
  */
 export function serviceOf(baseUrl: string): string {
   const url = new URL(baseUrl);
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  return `${url.origin}${url.pathname.replace(/(?<!\/)\/+$/, '')}`;
 }
 
 /** The service a run writes for: its base URL (origin and path), and whether it is the demo. */
