@@ -304,6 +304,33 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
     }
   });
 
+  it('a value nested 6,000 levels deep fails the run naming it, not with a stack overflow', async () => {
+    const pages = pagesOf([session(`${'['.repeat(6_000)}${']'.repeat(6_000)}`)]);
+    const server = await startRawExportServer((r, page) =>
+      r === 'real-call-sessions' ? pages(page) : undefined,
+    );
+    try {
+      for (const format of ['jsonl', 'csv', 'parquet']) {
+        const dir = join(cwd, `item8-nested-${format}`);
+        const r = await exportAt(server.url, [
+          'real-call-sessions',
+          '--format',
+          format,
+          '--out',
+          dir,
+        ]);
+        expect(r.code, `${format}: ${r.stderr}`).toBe(1);
+        expect(r.stderr, format).toMatch(
+          /export real-call-sessions.*record "s-0001": analysis\.score(\[0\])+\.\.\. is \[…\], a value nested deeper than 1000 levels/,
+        );
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+        expect((await readdir(dir)).filter((f) => !f.startsWith('.rcs-export'))).toEqual([]);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it('bytes that are not UTF-8 on the wire fail the run naming them, not as a silent U+FFFD', async () => {
     const [before, after] = pagesOf([user(1, 'AXB')])(1).split('AXB');
     const body = Buffer.concat([
