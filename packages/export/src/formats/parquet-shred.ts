@@ -7,8 +7,8 @@
  *   repeated `list` group, and its elements after the first repeat at the list's level;
  * - a null or missing value, an empty list, or a null list: one entry (a null) in every leaf
  *   below, at the level of what is present;
- * - string, double, boolean as in the record; int64: a safe integer; timestamp: RFC 3339 text,
- *   stored as milliseconds since the epoch, UTC;
+ * - string, double, boolean as in the record (-0 as 0); int64: a safe integer; timestamp:
+ *   RFC 3339 text, stored as milliseconds since the epoch, UTC (a finer value is refused);
  * - a property the schema does not declare is not written (D27).
  *
  * A value the schema cannot hold is never coerced or dropped (D27): the row is refused with a
@@ -35,6 +35,11 @@ const WHAT: Record<FieldShape['type'], string> = {
   list: 'an array (LIST)',
 };
 
+/** An RFC 3339 date-time whose fraction has a digit other than 0 past the third. */
+const FINER_THAN_MS = /^.{19}\.\d{3}\d*[1-9]/;
+const FINER =
+  'the column holds milliseconds and this value is finer; use --format jsonl or csv to keep it as text';
+
 /** A value that is there (Misfit.message words null and missing itself), shortened. */
 function shown(value: unknown): string {
   const text = JSON.stringify(value);
@@ -50,6 +55,8 @@ export class Misfit {
   constructor(
     readonly type: FieldShape['type'],
     readonly value: unknown,
+    /** Why a value of the right kind still does not fit, when it is one. */
+    readonly why?: string,
   ) {}
 
   within(segment: string): Misfit {
@@ -62,7 +69,7 @@ export class Misfit {
       const what = this.value === null ? 'null' : 'missing';
       return `${this.path} is ${what}, but openapi.yaml requires ${WHAT[this.type]}`;
     }
-    return `${this.path} must be ${WHAT[this.type]}, got ${shown(this.value)}`;
+    return `${this.path} must be ${WHAT[this.type]}, got ${shown(this.value)}${this.why ? `: ${this.why}` : ''}`;
   }
 }
 
@@ -165,7 +172,9 @@ export function shred(node: ShredNode, value: unknown, def: number, rep: number)
       return;
     case 'double':
       if (typeof value !== 'number') throw new Misfit(node.type, value);
-      node.leaf.addNumber(value, present, rep);
+      // -0 is written as 0, as JSONL and CSV write it (JSON.stringify(-0) and String(-0) are
+      // "0"): one value in every format. (-0 + 0 is +0; any other number is unchanged.)
+      node.leaf.addNumber(value + 0, present, rep);
       return;
     case 'boolean':
       if (typeof value !== 'boolean') throw new Misfit(node.type, value);
@@ -176,6 +185,9 @@ export function shred(node: ShredNode, value: unknown, def: number, rep: number)
       const ms =
         typeof value === 'string' && DATE_TIME.test(value) ? Date.parse(value) : Number.NaN;
       if (Number.isNaN(ms)) throw new Misfit(node.type, value);
+      // Date.parse drops the digits past the millisecond: a value that has any is refused, never
+      // truncated (trailing zeros, `.123000`, are the millisecond itself).
+      if (FINER_THAN_MS.test(value as string)) throw new Misfit(node.type, value, FINER);
       node.leaf.addNumber(ms, present, rep);
       return;
     }
