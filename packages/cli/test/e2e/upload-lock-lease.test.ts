@@ -136,13 +136,13 @@ describe('a holder paused past its lease (SIGSTOP) and taken over', () => {
       expect(taker.code, taker.stderr).toBe(0);
       expect(taker.stderr).toContain(GONE_BY_LEASE);
       const held = await holding;
+      await exactlyOnceAndRecorded(dir, files, texts);
       // It found out before its next upload: nothing more sent, a clear line, exit 1.
       expect(held.code, held.stderr).toBe(1);
       expect(held.stderr).toContain(`the ledger lock ${join(dir, LEDGER)}.lock is no longer this run's`);
       expect(held.stderr).toContain(
         'this run stops, replacing and recording nothing more; run the same command again later',
       );
-      await exactlyOnceAndRecorded(dir, files, texts);
     },
   );
 });
@@ -164,11 +164,11 @@ describe('a waiting run in another PID namespace (a second container of a pod)',
         { cwd: dir, env: { RCS_BASE_URL: m.url, RCS_API_KEY: m.apiKey } },
       );
       const held = await holding;
+      await exactlyOnceAndRecorded(dir, files, texts);
       expect(held.code, held.stderr).toBe(0);
       expect(waiter.code, waiter.stderr).toBe(0);
       expect(waiter.stderr).toContain('waiting for another rcs upload');
       expect(waiter.stderr).not.toContain('is gone');
-      await exactlyOnceAndRecorded(dir, files, texts);
     },
   );
 });
