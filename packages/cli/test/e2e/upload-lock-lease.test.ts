@@ -8,8 +8,8 @@ import {
   CLI,
   labeledCall,
   type MockProcess,
-  readLedger,
   type RunResult,
+  readLedger,
   runCli,
   runCommand,
   startMock,
@@ -90,20 +90,6 @@ async function exactlyOnceAndRecorded(dir: string, files: string[], texts: strin
   });
 }
 
-/** Resolves once the child's stderr holds `text`. */
-function stderrSays(child: ChildProcess, text: string): Promise<void> {
-  return new Promise((done) => {
-    let seen = '';
-    const onData = (d: Buffer | string) => {
-      seen += d.toString();
-      if (!seen.includes(text)) return;
-      child.stderr?.off('data', onData);
-      done();
-    };
-    child.stderr?.on('data', onData);
-  });
-}
-
 describe('a holder paused past its lease (SIGSTOP) and taken over', () => {
   it.each([
     [12, 1, 3],
@@ -139,7 +125,9 @@ describe('a holder paused past its lease (SIGSTOP) and taken over', () => {
       await exactlyOnceAndRecorded(dir, files, texts);
       // It found out before its next upload: nothing more sent, a clear line, exit 1.
       expect(held.code, held.stderr).toBe(1);
-      expect(held.stderr).toContain(`the ledger lock ${join(dir, LEDGER)}.lock is no longer this run's`);
+      expect(held.stderr).toContain(
+        `the ledger lock ${join(dir, LEDGER)}.lock is no longer this run's`,
+      );
       expect(held.stderr).toContain(
         'this run stops, replacing and recording nothing more; run the same command again later',
       );
@@ -160,7 +148,17 @@ describe('a waiting run in another PID namespace (a second container of a pod)',
       // Its own PID namespace: the holder's pid names no process there (or another one).
       const waiter = await runCommand(
         'unshare',
-        ['--pid', '--fork', '--mount-proc', process.execPath, CLI, 'upload', ...files, '--email', m.repEmails[0] ?? ''],
+        [
+          '--pid',
+          '--fork',
+          '--mount-proc',
+          process.execPath,
+          CLI,
+          'upload',
+          ...files,
+          '--email',
+          m.repEmails[0] ?? '',
+        ],
         { cwd: dir, env: { RCS_BASE_URL: m.url, RCS_API_KEY: m.apiKey } },
       );
       const held = await holding;
@@ -180,7 +178,14 @@ describe('a planted lock that promises a lease of an hour, held by pid 1 (alive)
     const pidNs = readlinkSync('/proc/self/ns/pid');
     writeFileSync(
       join(dir, `${LEDGER}.lock`),
-      JSON.stringify({ pid: 1, host: hostname(), bootId, pidNs, startedAt: '', leaseMs: 3_600_000 }),
+      JSON.stringify({
+        pid: 1,
+        host: hostname(),
+        bootId,
+        pidNs,
+        startedAt: '',
+        leaseMs: 3_600_000,
+      }),
     );
     const r = await upload(dir, files, []);
     expect(r.code, r.stderr).toBe(0);

@@ -47,7 +47,8 @@
  */
 
 import { createHash, randomBytes } from 'node:crypto';
-import { link, lstat, lutimes, readdir, readFile, readlink, rename, unlink } from 'node:fs/promises';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { link, lstat, lutimes, readdir, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { sleep } from '@rcs/client/internal';
@@ -117,12 +118,15 @@ function isAlive(pid: number): boolean {
 }
 
 /** This machine's boot id and this process's PID namespace, where the system has them (Linux). */
-async function whereAmI(): Promise<Pick<LockOwner, 'bootId' | 'pidNs'>> {
-  const [bootId, pidNs] = await Promise.all([
-    readFile('/proc/sys/kernel/random/boot_id', 'utf8').then((id) => id.trim(), String),
-    readlink('/proc/self/ns/pid').catch(String),
-  ]);
-  return { ...(bootId ? { bootId } : {}), ...(pidNs.startsWith('pid:') ? { pidNs } : {}) };
+function whereAmI(): Pick<LockOwner, 'bootId' | 'pidNs'> {
+  try {
+    return {
+      bootId: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+      pidNs: readlinkSync('/proc/self/ns/pid'),
+    };
+  } catch {
+    return {};
+  }
 }
 
 /** The owner a lock file names; fields of the wrong type are left out. */
@@ -208,22 +212,20 @@ async function watchFor(path: string, seen: Seen, leaseMs: number): Promise<Verd
 }
 
 /**
- * How a process judges a lock (or a claim) that is there: by its renewal time when it refuses at
- * once (it has one look), by watching it when it waits (it has many).
+ * How a process judges the lease of a lock (or a claim) whose owner is not provably gone: by its
+ * renewal time when it refuses at once (it has one look), by watching it when it waits (many).
  */
 interface Judge {
   /** The lock's owner: gone (why), still holding it, or the lock vanished meanwhile. */
   lock(path: string, seen: Seen): Promise<Verdict>;
-  /** Whether the creator of a takeover's claim is gone. */
-  claimGone(path: string, seen: Seen): boolean;
+  /** Whether the lease of a takeover's claim expired. */
+  expired(path: string, seen: Seen): boolean;
 }
 
 /** Refusing: the lease counts from the lock's ctime (a ctime ahead of our clock is watched). */
-function byRenewal(me: LockOwner, fallbackMs: number): Judge {
+function byRenewal(fallbackMs: number): Judge {
   return {
     async lock(path, seen) {
-      const gone = goneBecause(seen.owner, me);
-      if (gone) return { gone };
       const leaseMs = leaseOf(seen.owner, fallbackMs);
       const age = Date.now() - seen.renewedAt;
       // Stryker disable next-line EqualityOperator: a lease that ends in this very millisecond is over either way
@@ -232,11 +234,8 @@ function byRenewal(me: LockOwner, fallbackMs: number): Judge {
       if (age >= -FUTURE_TOLERANCE_MS) return 'holds';
       return watchFor(path, seen, leaseMs);
     },
-    claimGone(_, seen) {
-      // Stryker disable next-line EqualityOperator: a lease that ends in this very millisecond is over either way
-      const expired = Date.now() - seen.renewedAt > leaseOf(seen.owner, fallbackMs);
-      return goneBecause(seen.owner, me) !== undefined || expired;
-    },
+    // Stryker disable next-line EqualityOperator: a lease that ends in this very millisecond is over either way
+    expired: (_, seen) => Date.now() - seen.renewedAt > leaseOf(seen.owner, fallbackMs),
   };
 }
 
@@ -244,7 +243,7 @@ function byRenewal(me: LockOwner, fallbackMs: number): Judge {
  * Waiting: a file's lease counts from when this process first saw it as it is now, on its own
  * monotonic clock; a renewal changes the file (its ctime), and the count starts again.
  */
-function byWatching(me: LockOwner, fallbackMs: number): Judge {
+function byWatching(fallbackMs: number): Judge {
   const firstSeen = new Map<string, { identity: string; at: number }>();
   const expired = (path: string, seen: Seen) => {
     const now = performance.now();
@@ -257,29 +256,21 @@ function byWatching(me: LockOwner, fallbackMs: number): Judge {
   };
   return {
     async lock(path, seen) {
-      const gone = goneBecause(seen.owner, me);
-      if (gone) return { gone };
       if (!expired(path, seen)) return 'holds';
       const leaseMs = leaseOf(seen.owner, fallbackMs);
       return { gone: `it did not change for its lease of ${Math.round(leaseMs / 1000)} s` };
     },
-    claimGone(path, seen) {
-      return goneBecause(seen.owner, me) !== undefined || expired(path, seen);
-    },
+    expired,
   };
 }
 
 const unlinkQuietly = (path: string) => unlink(path).catch(() => {});
 
-function ownerText(owner: LockOwner): string {
-  return `${JSON.stringify(owner)}\n`;
-}
-
 /** Creates `path` holding `owner`, complete and fsynced; throws EEXIST if it exists. */
 async function writeNew(path: string, owner: LockOwner): Promise<void> {
   const handle = await createExclusive(path, FILE_MODE);
   try {
-    await handle.writeFile(ownerText(owner));
+    await handle.writeFile(`${JSON.stringify(owner)}\n`);
     await handle.sync();
   } catch (error) {
     // A full disk: no empty lock file is left behind.
@@ -341,7 +332,7 @@ async function takeOver(
       // Its creator finished (the lock is no longer `seen`) or gave up: look again.
       // Stryker disable next-line all: a claim removed between two system calls; lock-race.test.ts meets it over real processes
       if (!other) return { won: false };
-      if (!judge.claimGone(name, other)) {
+      if (!goneBecause(other.owner, me) && !judge.expired(name, other)) {
         return {
           won: false,
           taker: other.owner ? describeOwner(other.owner) : 'its owner could not be read',
@@ -390,12 +381,6 @@ export interface LockOptions {
   onTakeover?: ((stale: LockOwner | undefined, why: string) => void) | undefined;
 }
 
-function lockedError(dir: string, leaseMs: number, who: string): ExportLockedError {
-  return new ExportLockedError(
-    `another rcs export is writing to ${dir} (${who}); wait for it to finish. A lock whose owner is gone is taken over: at once on the same host, after ${Math.round(leaseMs / 1000)} s without renewal from another host`,
-  );
-}
-
 const describeOwner = (owner: LockOwner) =>
   `pid ${owner.pid} on ${owner.host}, started ${owner.startedAt ?? 'at an unknown time'}`;
 
@@ -434,12 +419,12 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
     const me: LockOwner = {
       pid: process.pid,
       host: hostname(),
-      ...(await whereAmI()),
+      ...whereAmI(),
       startedAt: new Date().toISOString(),
       token: randomBytes(8).toString('hex'),
       leaseMs,
     };
-    const judge = options.wait ? byWatching(me, leaseMs) : byRenewal(me, leaseMs);
+    const judge = options.wait ? byWatching(leaseMs) : byRenewal(leaseMs);
     for (;;) {
       const busy = await tryToTake(path, me, judge, options);
       if (busy === undefined) return await held(path, me, leaseMs, options.name ?? 'lock');
@@ -450,13 +435,12 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
             `another rcs export is taking over the lock of ${dir} (${takeover.taker}), whose owner is gone (${takeover.gone}); wait for it to finish`,
           );
         }
-        const age = Date.now() - seen.renewedAt;
-        throw lockedError(
-          dir,
-          leaseOf(seen.owner, leaseMs),
-          seen.owner
-            ? `${describeOwner(seen.owner)}, lease renewed ${Math.max(0, Math.round(age / 1000))} s ago`
-            : 'its owner could not be read',
+        const age = Math.max(0, Math.round((Date.now() - seen.renewedAt) / 1000));
+        const who = seen.owner
+          ? `${describeOwner(seen.owner)}, lease renewed ${age} s ago`
+          : 'its owner could not be read';
+        throw new ExportLockedError(
+          `another rcs export is writing to ${dir} (${who}); wait for it to finish. A lock whose owner is gone is taken over: at once on the same host, after ${Math.round(leaseOf(seen.owner, leaseMs) / 1000)} s without renewal from another host`,
         );
       }
       await waitFor(busy.seen.owner);
@@ -489,7 +473,8 @@ async function tryToTake(
       const seen = await look(path);
       // Stryker disable next-line ConditionalExpression: going on instead finds no lock to take over and tries again too
       if (!seen) continue; // released meanwhile: try again
-      const verdict = await judge.lock(path, seen);
+      const gone = goneBecause(seen.owner, me);
+      const verdict = gone ? { gone } : await judge.lock(path, seen);
       if (verdict === 'vanished') continue;
       if (verdict === 'holds') return { seen };
       const takeover = await takeOver(path, candidate, seen, me, judge);
