@@ -402,6 +402,15 @@ describe('a lock taken with wait', () => {
     await lock.release();
   });
 
+  it('its holder touches it when it checks that it still holds it: a taker judging it unchanged then takes nothing', async () => {
+    const lock = await waitFor();
+    const old = new Date(Date.now() - 3_600_000);
+    await utimes(path, old, old);
+    await lock.assertHeld();
+    expect((await stat(path)).mtimeMs).toBeGreaterThan(old.getTime());
+    await lock.release();
+  });
+
   it('its holder renews it, and only it: a lock that replaced it keeps its own lease', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const lock = await waitFor();
