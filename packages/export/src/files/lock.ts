@@ -361,7 +361,7 @@ async function takeOver(
 }
 
 export interface LockOptions {
-  /** The lease this run promises, and assumes of a lock that promised none (LOCK_LEASE_MS). */
+  /** The lease this run promises, and the longest it grants another's lock (LOCK_LEASE_MS). */
   leaseMs?: number;
   /** What the lock is called in messages ("the export lock …"). */
   name?: string;
