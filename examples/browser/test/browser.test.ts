@@ -251,5 +251,11 @@ describe.skipIf(!CHROMIUM)('the browser example in Chromium', () => {
       requests.map((s) => `00-${s.traceId}-${s.spanId}-01`).sort(),
     );
     await page.close();
+    // The setup these spans came from is the one the client README gives a browser app.
+    const setup = /\/\/ #region browser-setup[^\n]*\n([^]*?)\/\/ #endregion/.exec(
+      readFileSync(join(HERE, 'src/tracing.ts'), 'utf8'),
+    )?.[1];
+    expect(setup).toMatch(/BatchSpanProcessor[^]*StackContextManager|StackContextManager[^]*BatchSpanProcessor/);
+    expect(readFileSync(join(REPO, 'packages/client/README.md'), 'utf8')).toContain(setup);
   });
 });
