@@ -38,7 +38,7 @@ export async function run(opts: { recipe: keyof typeof RECIPES; dir: string }, c
     closeSync(fd);
   }
   const log = join(to, 'nightly.log');
-  const cron = `15 2 * * * PATH=${dirname(process.execPath)}:/usr/bin:/bin RCS_PROFILE=prod ${join(to, 'nightly.sh')} >>${log} 2>&1 || echo "rcs nightly failed: see ${log}"`;
+  const cron = `15 2 * * * PATH=${[...new Set([dirname(process.execPath), '/usr/bin', '/bin'])].join(':')} RCS_PROFILE=prod ${join(to, 'nightly.sh')} >>${log} 2>&1 || echo "rcs nightly failed: see ${log}"`;
   ctx.stdout.write(
     ctx.json
       ? `${JSON.stringify({ dir: to, files, crontab: cron })}\n`

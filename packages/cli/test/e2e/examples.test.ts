@@ -122,7 +122,9 @@ describe('examples/cron (the nightly.sh that rcs init nightly writes)', () => {
       root,
     );
 
-  it('runs the night from any working directory: export with --changes, merged into DuckDB', async () => {
+  it('runs the night from any working directory: export with --changes, merged into DuckDB', {
+    timeout: 120_000,
+  }, async () => {
     const root = tempDir();
     const r = await night(root);
     expect(r.code, r.stderr).toBe(0);
@@ -151,7 +153,9 @@ describe('examples/cron (the nightly.sh that rcs init nightly writes)', () => {
 });
 
 describe('examples/github-actions (the rcs-nightly.yml that rcs init nightly writes)', () => {
-  it('keeps the export directory and the warehouse in the cache; a night without them starts afresh', async () => {
+  it('keeps the export directory and the warehouse in the cache; a night without them starts afresh', {
+    timeout: 300_000,
+  }, async () => {
     const workflow = parse(
       readFileSync(join(REPO, 'examples/github-actions/rcs-nightly.yml'), 'utf8'),
     );

@@ -24,7 +24,7 @@ describe('rcs init nightly', () => {
     for (const name of ['nightly.sh', 'nightly-load.mjs']) accessSync(join(dir, name), constants.X_OK);
     // cron's PATH lacks node, and `npx rcs` outside the project goes to the registry.
     expect(r.stdout).toContain(
-      `PATH=${dirname(process.execPath)}:/usr/bin:/bin RCS_PROFILE=prod ${join(dir, 'nightly.sh')} >>`,
+      `PATH=${[...new Set([dirname(process.execPath), '/usr/bin', '/bin'])].join(':')} RCS_PROFILE=prod ${join(dir, 'nightly.sh')} >>`,
     );
     // The repository's examples are these files, not copies of them.
     for (const example of [
