@@ -25,8 +25,13 @@ for (const [dir, profile] of libs) {
   }
 }
 // @rcs/cli bundles the export engine and ships its change contract beside EXPORT.md: one text.
-if (readFileSync('packages/cli/FORMATS.md', 'utf8') !== readFileSync('packages/export/FORMATS.md', 'utf8')) {
-  console.error('check-packages: packages/cli/FORMATS.md differs from packages/export/FORMATS.md: copy it');
+if (
+  readFileSync('packages/cli/FORMATS.md', 'utf8') !==
+  readFileSync('packages/export/FORMATS.md', 'utf8')
+) {
+  console.error(
+    'check-packages: packages/cli/FORMATS.md differs from packages/export/FORMATS.md: copy it',
+  );
   failed = true;
 }
 process.exitCode = failed ? 1 : 0;

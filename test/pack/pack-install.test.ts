@@ -427,8 +427,14 @@ describe('the READMEs, as a newcomer reads and runs them', () => {
  * `rcs mock` of the installed CLI until it prints its URL and API key. Each night of the
  * rehearsal is the one service at another moment: the same port (`--port` of the first night).
  */
-async function startMock(dir: string, args: string[]): Promise<{ url: string; key: string; stop(): Promise<void> }> {
-  const child = spawn(join(dir, 'node_modules/.bin/rcs'), ['mock', ...args], { cwd: dir, env: ENV });
+async function startMock(
+  dir: string,
+  args: string[],
+): Promise<{ url: string; key: string; stop(): Promise<void> }> {
+  const child = spawn(join(dir, 'node_modules/.bin/rcs'), ['mock', ...args], {
+    cwd: dir,
+    env: ENV,
+  });
   let url = '';
   let key = '';
   for await (const line of createInterface({ input: child.stdout! })) {
@@ -451,7 +457,7 @@ async function startMock(dir: string, args: string[]): Promise<{ url: string; ke
  * night every warehouse table equals that night's Parquet file (EXCEPT ALL both ways is empty).
  */
 describe('rcs init nightly, installed from the tarball: three nights against rcs mock --day', () => {
-  it('each night merges the changes, and every table equals the night\'s Parquet files', async () => {
+  it("each night merges the changes, and every table equals the night's Parquet files", async () => {
     const dir = project('nightly');
     sh('npm', ['install', tarballs.cli], dir);
     // `npm install @duckdb/node-api` as the recipe's README says: the workspace's copy (the same
@@ -485,8 +491,14 @@ describe('rcs init nightly, installed from the tarball: three nights against rcs
     // Nights 1 and 2 are merges, with inserts, updates and deletes among them.
     for (const night of nights.slice(1)) {
       expect(night).not.toMatch(/reloaded/);
-      const counts = [...night.matchAll(/\+(\d+) ~(\d+) -(\d+)/g)].map((m) => m.slice(1).map(Number));
-      for (const at of [0, 1, 2]) expect(counts.some((c) => c[at]! > 0), night).toBe(true);
+      const counts = [...night.matchAll(/\+(\d+) ~(\d+) -(\d+)/g)].map((m) =>
+        m.slice(1).map(Number),
+      );
+      for (const at of [0, 1, 2])
+        expect(
+          counts.some((c) => c[at]! > 0),
+          night,
+        ).toBe(true);
     }
   }, 900_000);
 });

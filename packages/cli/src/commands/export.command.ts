@@ -1,5 +1,5 @@
-import { Option } from '@commander-js/extra-typings';
 import { fileURLToPath } from 'node:url';
+import { Option } from '@commander-js/extra-typings';
 import { usageError } from '../errors.js';
 import { didYouMean } from './did-you-mean.js';
 import { examples, type RegisterCommand, TIMEOUT_HELP } from './kit.js';

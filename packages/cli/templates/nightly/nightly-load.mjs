@@ -29,8 +29,8 @@
 // (rolled back; a marker file makes the next night reload every table from its snapshot);
 // 2 bad arguments.
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 

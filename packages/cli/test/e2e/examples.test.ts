@@ -1,12 +1,5 @@
 import { spawn } from 'node:child_process';
-import {
-  chmodSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,8 +155,14 @@ describe('examples/github-actions (the rcs-nightly.yml that rcs init nightly wri
     expect(workflow.on.schedule[0].cron).toMatch(/^\S+ \S+ \S+ \S+ \S+$/);
     const job = workflow.jobs.nightly;
     // Credentials come from repository secrets, never from the file.
-    expect(job.env.RCS_API_KEY).toBe('${{ secrets.RCS_API_KEY }}');
-    const steps = job.steps as { name?: string; run?: string; uses?: string; if?: string; with?: Record<string, string> }[];
+    expect(job.env.RCS_API_KEY).toMatch(/^\$\{\{ secrets\.RCS_API_KEY \}\}$/);
+    const steps = job.steps as {
+      name?: string;
+      run?: string;
+      uses?: string;
+      if?: string;
+      with?: Record<string, string>;
+    }[];
     const restore = steps.findIndex((s) => s.uses?.startsWith('actions/cache/restore@'));
     const load = steps.findIndex((s) => s.name === 'Export and merge');
     const save = steps.findIndex((s) => s.uses?.startsWith('actions/cache/save@'));
@@ -173,7 +172,7 @@ describe('examples/github-actions (the rcs-nightly.yml that rcs init nightly wri
     // The same paths both ways, a new key each run, and the restore takes the newest of any run.
     expect(saved.path).toBe(restored.path);
     expect(saved.key).toBe(restored.key);
-    expect(restored.key).toContain('${{ github.run_id }}');
+    expect(restored.key).toMatch(/\$\{\{ github\.run_id \}\}/);
     expect(restored.key!.startsWith(restored['restore-keys']!)).toBe(true);
     // Saved after a failed night too (the reload marker of a failed merge must reach the next).
     expect(steps[save]!.if).toMatch(/failure\(\)/);
@@ -187,7 +186,10 @@ describe('examples/github-actions (the rcs-nightly.yml that rcs init nightly wri
     // The load step as written, in a workspace that holds the recipe (as actions/checkout does).
     const workspace = join(tempDir(), cwd);
     mkdirSync(workspace, { recursive: true });
-    symlinkSync(join(REPO, 'examples/warehouse/nightly-load.mjs'), join(workspace, 'nightly-load.mjs'));
+    symlinkSync(
+      join(REPO, 'examples/warehouse/nightly-load.mjs'),
+      join(workspace, 'nightly-load.mjs'),
+    );
     const run = () => sh('bash', ['-e', '-c', steps[load]!.run!], mockEnv(), workspace);
     const first = await run();
     expect(first.code, first.stderr).toBe(0);

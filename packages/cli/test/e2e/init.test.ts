@@ -2,7 +2,14 @@
  * `rcs init nightly [DIR]`: the nightly job of the repository's examples/, written from the
  * files the package ships (templates/nightly), each created exclusively, all or nothing.
  */
-import { accessSync, constants, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assertBuilt, REPO, runCli, tempDir } from './helpers.js';
@@ -19,9 +26,12 @@ describe('rcs init nightly', () => {
     const dir = join(cwd, 'rcs-nightly');
     expect(readdirSync(dir).sort()).toEqual(FILES);
     for (const name of FILES) {
-      expect(readFileSync(join(dir, name), 'utf8'), name).toBe(readFileSync(join(TEMPLATES, name), 'utf8'));
+      expect(readFileSync(join(dir, name), 'utf8'), name).toBe(
+        readFileSync(join(TEMPLATES, name), 'utf8'),
+      );
     }
-    for (const name of ['nightly.sh', 'nightly-load.mjs']) accessSync(join(dir, name), constants.X_OK);
+    for (const name of ['nightly.sh', 'nightly-load.mjs'])
+      accessSync(join(dir, name), constants.X_OK);
     // cron's PATH lacks node, and `npx rcs` outside the project goes to the registry.
     expect(r.stdout).toContain(
       `PATH=${[...new Set([dirname(process.execPath), '/usr/bin', '/bin'])].join(':')} RCS_PROFILE=prod ${join(dir, 'nightly.sh')} >>`,
