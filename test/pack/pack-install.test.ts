@@ -356,6 +356,17 @@ describe('the READMEs, as a newcomer reads and runs them', () => {
       join(dir, 'node_modules/@rcs/export/FORMATS.md'),
       join(dir, 'node_modules/@rcs/export'),
     ],
+    // The fixture format, where `rcs mock --fixture` users and the mock's integrators look.
+    [
+      '@rcs/mock FIXTURE.md',
+      join(dir, 'node_modules/@rcs/mock/FIXTURE.md'),
+      join(dir, 'node_modules/@rcs/mock'),
+    ],
+    [
+      '@rcs/cli MOCK-FIXTURE.md',
+      join(dir, 'node_modules/@rcs/cli/MOCK-FIXTURE.md'),
+      join(dir, 'node_modules/@rcs/cli'),
+    ],
   ];
 
   it('every link resolves where the reader is: in the tarball, or an absolute https URL', () => {
