@@ -352,6 +352,11 @@ describe('the READMEs, as a newcomer reads and runs them', () => {
       join(dir, 'node_modules/@rcs/cli'),
     ],
     [
+      '@rcs/cli templates/nightly/README.md (what rcs init nightly writes)',
+      join(dir, 'node_modules/@rcs/cli/templates/nightly/README.md'),
+      join(dir, 'node_modules/@rcs/cli'),
+    ],
+    [
       '@rcs/export FORMATS.md',
       join(dir, 'node_modules/@rcs/export/FORMATS.md'),
       join(dir, 'node_modules/@rcs/export'),

@@ -251,11 +251,15 @@ describe.skipIf(!CHROMIUM)('the browser example in Chromium', () => {
       requests.map((s) => `00-${s.traceId}-${s.spanId}-01`).sort(),
     );
     await page.close();
-    // The setup these spans came from is the one the client README gives a browser app.
-    const setup = /\/\/ #region browser-setup[^\n]*\n([\s\S]*?)\/\/ #endregion/.exec(
-      readFileSync(join(HERE, 'src/tracing.ts'), 'utf8'),
-    )?.[1];
-    expect(setup).toMatch(/StackContextManager[\s\S]*BatchSpanProcessor/);
-    expect(readFileSync(join(REPO, 'packages/client/README.md'), 'utf8')).toContain(setup);
   });
+});
+
+// The setup whose spans the test above checks in Chromium is the one the client README gives a
+// browser app, verbatim.
+it('the client README shows the browser OpenTelemetry setup that runs in this page', () => {
+  const setup = /\/\/ #region browser-setup[^\n]*\n([\s\S]*?)\/\/ #endregion/.exec(
+    readFileSync(join(HERE, 'src/tracing.ts'), 'utf8'),
+  )?.[1];
+  expect(setup).toMatch(/StackContextManager[\s\S]*BatchSpanProcessor/);
+  expect(readFileSync(join(REPO, 'packages/client/README.md'), 'utf8')).toContain(setup);
 });
