@@ -70,4 +70,15 @@ describe('rcs init nightly', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/nightly/);
   });
+
+  it('rcs export --help says where EXPORT.md and FORMATS.md are, and both are there', async () => {
+    const r = await runCli(['export', '--help'], { cwd: tempDir('rcs-init-') });
+    const dir = /Both are in (\S+) \(the installed @rcs\/cli\)/.exec(r.stdout)?.[1];
+    expect(dir, r.stdout).toBeDefined();
+    for (const doc of ['EXPORT.md', 'FORMATS.md']) accessSync(join(dir!, doc), constants.R_OK);
+    // The CLI's copy of the change contract is the export engine's own text.
+    expect(readFileSync(join(dir!, 'FORMATS.md'), 'utf8')).toBe(
+      readFileSync(join(REPO, 'packages/export/FORMATS.md'), 'utf8'),
+    );
+  });
 });
