@@ -11,7 +11,5 @@ export const registerInit: RegisterCommand = (root, kit) => {
     .addArgument(new Argument('<recipe>', 'the recipe').choices(['nightly'] as const))
     .argument('[dir]', 'where its files go (no file there is ever replaced)', 'rcs-nightly')
     .addHelpText('after', examples(['rcs init nightly', 'rcs init nightly /opt/rcs-nightly']))
-    .action(
-      kit.action(async (ctx, recipe, dir) => (await import('./init.js')).run({ recipe, dir }, ctx)),
-    );
+    .action(kit.action(async (ctx, _recipe, dir) => (await import('./init.js')).run({ dir }, ctx)));
 };
