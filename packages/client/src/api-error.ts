@@ -20,11 +20,7 @@ import { parseRetryAfter } from './retry-after.js';
 /** How much of a non-JSON body goes into a message: enough to recognise, not a whole page. */
 const SNIPPET = 200;
 
-/**
- * How much of an error body is read at all: its first 8 KiB (in UTF-16 units). A problem+json is
- * far shorter and a message shows one line, so what a hostile or broken peer sends past this is
- * not scanned (redacted, parsed, searched) by anything; a longer body is kept as that much text.
- */
+/** An error body is read for its first 8 KiB only: a problem+json is far shorter (README). */
 export const ERROR_BODY_SCAN = 8192;
 
 export interface ParsedBody {
@@ -64,10 +60,10 @@ export function parseErrorBody(text: string, redact: Redactor = (t) => t): Parse
   } catch {
     json = undefined;
   }
-  // Each string is redacted once, where it is read: JSON after parsing (an escaped `\/` or
-  // `\u0040` is a plain `/` or `@` there), other text whole.
-  if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
-    const o = redactValue(json, redact) as Record<string, unknown>;
+  // Redacted once, where read: JSON after parsing (an escaped `\/` is a `/` there), text whole.
+  const body = redactValue(json, redact);
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const o = body as Record<string, unknown>;
     const nested =
       o.error !== null && typeof o.error === 'object' ? (o.error as Record<string, unknown>) : {};
     const errors = readIssues(o.errors);
@@ -84,14 +80,11 @@ export function parseErrorBody(text: string, redact: Redactor = (t) => t): Parse
       body: o,
     };
   }
-  if (json !== undefined) {
-    const body = redactValue(json, redact);
-    return { summary: JSON.stringify(body).slice(0, SNIPPET), body };
-  }
+  if (json !== undefined) return { summary: JSON.stringify(body).slice(0, SNIPPET), body };
   const page = redact(trimmed);
   if (/^<(!doctype|html|\?xml|head|body)/i.test(page)) {
     // An HTML page: usually a proxy or load balancer, not the API. Its <title> is the best hint.
-    // `[^<>]*` ends at the next tag, so no start is scanned past it (a `<title<title…` page).
+    // `[^<>]*` stops at the next tag: linear on a `<title<title…` page.
     const t = /<title\b[^<>]*>([^<]*)<\/title>/i.exec(page)?.[1]?.trim();
     return {
       summary: `an HTML page${t ? ` "${t}"` : ''} (a proxy or gateway answered, not the API)`,

@@ -55,11 +55,7 @@ function forms(secret: string): string[] {
   ];
 }
 
-/**
- * From `://` to the `@` before the next `/` or blank: each match starts only at a `://`, and its
- * scan ends at the next `/` (the start of any later `://`), so the text is read once (no
- * `\b[a-z][a-z0-9+.-]*` scheme before it: that is tried from every letter of `a-a-a-…` to its end).
- */
+/** Starts at `://` only and ends by the next `/`: linear (a scheme before it is not: `a-a-…`). */
 const USERINFO = /:\/\/[^/\s@]*@/g;
 
 /** Deep-redacts a parsed JSON value (strings anywhere inside, names too). */

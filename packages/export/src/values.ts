@@ -99,11 +99,7 @@ function shown(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-/**
- * How deep a value may nest. The API's records nest a few levels; a value far deeper would
- * overflow the stack of every reader that walks it (this check, JSON.stringify, the Parquet
- * shredder), so it is refused here by name rather than failing later with a bare RangeError.
- */
+/** Records nest a few levels; far deeper overflows every reader's stack: refused here by name. */
 const MAX_NESTING = 1000;
 const NESTED_TOO_DEEP = `a value nested deeper than ${MAX_NESTING} levels, which no export format is made to hold`;
 
@@ -111,7 +107,6 @@ const NESTED_TOO_DEEP = `a value nested deeper than ${MAX_NESTING} levels, which
 class Impossible {
   path = '';
   constructor(
-    /** The value as the message shows it. */
     readonly shown: string,
     readonly why: string,
   ) {}

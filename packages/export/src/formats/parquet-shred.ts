@@ -55,7 +55,6 @@ export class Misfit {
   constructor(
     readonly type: FieldShape['type'],
     readonly value: unknown,
-    /** Why a value of the right kind still does not fit, when it is one. */
     readonly why?: string,
   ) {}
 
@@ -172,8 +171,7 @@ export function shred(node: ShredNode, value: unknown, def: number, rep: number)
       return;
     case 'double':
       if (typeof value !== 'number') throw new Misfit(node.type, value);
-      // -0 is written as 0, as JSONL and CSV write it (JSON.stringify(-0) and String(-0) are
-      // "0"): one value in every format. (-0 + 0 is +0; any other number is unchanged.)
+      // -0 + 0 is 0: -0 is written as 0, as JSONL and CSV write it (one rule, FORMATS.md).
       node.leaf.addNumber(value + 0, present, rep);
       return;
     case 'boolean':
@@ -185,8 +183,7 @@ export function shred(node: ShredNode, value: unknown, def: number, rep: number)
       const ms =
         typeof value === 'string' && DATE_TIME.test(value) ? Date.parse(value) : Number.NaN;
       if (Number.isNaN(ms)) throw new Misfit(node.type, value);
-      // Date.parse drops the digits past the millisecond: a value that has any is refused, never
-      // truncated (trailing zeros, `.123000`, are the millisecond itself).
+      // Date.parse would drop digits past the millisecond: refused, never truncated.
       if (FINER_THAN_MS.test(value as string)) throw new Misfit(node.type, value, FINER);
       node.leaf.addNumber(ms, present, rep);
       return;
