@@ -450,7 +450,7 @@ describe('rcs export against the generated demo dataset', () => {
 describe('rcs export exactness checks over HTTP (a wrapper fetch misbehaves on one page)', () => {
   let mock: MockServer;
   beforeAll(async () => {
-    mock = await startMockServer({ port: 0, records: 3000, seed: 5 });
+    mock = await startMockServer({ port: 0, records: 2900, seed: 5 }); // 201-300 users: 3 pages
   });
   afterAll(async () => {
     await mock.close();
