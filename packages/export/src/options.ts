@@ -213,7 +213,7 @@ export function planExport(options: ExportOptions): ExportPlan {
   const force = options.force ?? false;
   if (force && out === '-') {
     throw usageError(
-      "--force applies to --out DIR (it replaces another service's export there), not to -",
+      "`force` applies to `out` DIR (it replaces another service's export there), not to -",
     );
   }
   if (ack !== undefined && !isRunId(ack)) {

@@ -16,13 +16,14 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, type Stats } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { ExportError } from '../errors.js';
 
 const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_TRUNC } = constants;
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 /** A file of rcs's that is a link or not a regular file: refused, never read or written. */
-export class UnsafeFileError extends Error {
+export class UnsafeFileError extends ExportError {
   override name = 'UnsafeFileError';
   /** ELOOP (a symbolic link) or EINVAL (not a regular file): the CLI names it a file error. */
   readonly code: string;
