@@ -5,6 +5,7 @@
  * release. Everything a user needs is in `@rcs/client` (README.md).
  */
 export { readBounded } from './bounded-body.js';
+export { ProxiedFailure, ProxyTunnelError, proxyOf } from './network-failure.js';
 export {
   type Anomaly,
   type EngineOptions,
