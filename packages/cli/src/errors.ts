@@ -17,6 +17,14 @@ export class CliError extends Error {
 export const usageError = (message: string) => new CliError(EXIT.usage, message);
 
 /**
+ * @rcs/export's UnsafeFileError (a link or a FIFO planted in place of a file of ours), told by its
+ * name: importing the class from the engine's main entry would load the whole engine into
+ * `rcs upload` and every traced run.
+ */
+export const isUnsafeFile = (error: unknown): error is Error =>
+  error instanceof Error && error.name === 'UnsafeFileError';
+
+/**
  * The abort reason when the user presses Ctrl-C (SIGINT), the process gets SIGTERM, or the reader
  * of stdout went away (`rcs … | head`, reported as SIGPIPE).
  */

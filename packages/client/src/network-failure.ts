@@ -84,7 +84,7 @@ export class RequestNotSentError extends Error {
 /**
  * A proxy did not open the tunnel (CONNECT), so the request never left this machine; `kind` says
  * how. It carries no socket code of its own: undici answers UND_ERR_SOCKET on a connect by
- * reconnecting at once, forever (the CONNECT flood cli.md "Networks" rules out).
+ * reconnecting at once, forever (the CONNECT flood cli.md "Networks" rules out). @internal
  */
 export class ProxyTunnelError extends RequestNotSentError {
   override name = 'ProxyTunnelError';
@@ -110,7 +110,7 @@ export class ProxyTunnelError extends RequestNotSentError {
   readonly status: number | undefined;
 }
 
-/** A failure of a request sent through a proxy, wrapped so that its line can name the proxy. */
+/** A failure of a request sent through a proxy, wrapped so that its line can name the proxy. @internal */
 export class ProxiedFailure extends Error {
   override name = 'ProxiedFailure';
   constructor(
@@ -177,7 +177,7 @@ export function causeCode(
   return undefined;
 }
 
-/** The proxy a failed request went through, from its cause chain, if it went through one. */
+/** The proxy a failed request went through, from its cause chain, if it went through one. @internal */
 export function proxyOf(error: unknown): ProxyInUse | undefined {
   for (const e of causeChain(error)) {
     if (e instanceof ProxiedFailure || e instanceof ProxyTunnelError) return e.proxy;

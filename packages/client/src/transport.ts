@@ -142,6 +142,7 @@ const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 
+/** @internal */
 export function isLoopbackHost(hostname: string): boolean {
   // URL gives IPv6 hosts in brackets ("[::1]").
   const bare =

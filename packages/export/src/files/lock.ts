@@ -61,7 +61,7 @@ const BOOT_ID_FILE = '/proc/sys/kernel/random/boot_id';
 /** How often a waiting process looks at the lock again. */
 const POLL_MS = 100;
 
-/** Who holds a lock (or a takeover's claim), as its file says. */
+/** Who holds a lock (or a takeover's claim), as its file says. @internal */
 export interface LockOwner {
   pid: number;
   host: string;
@@ -86,7 +86,7 @@ export class ExportLockedError extends ExportError {
   override name = 'ExportLockedError';
 }
 
-/** A lock this run holds, renewed until released. */
+/** A lock this run holds, renewed until released. @internal */
 export interface FileLock {
   path: string;
   /** Throws when the lock is no longer ours (taken over after our lease expired). */
@@ -374,6 +374,7 @@ async function takeOver(
   }
 }
 
+/** @internal */
 export interface LockOptions {
   /** The lease this run promises, and assumes of a lock that promised none (LOCK_LEASE_MS). */
   leaseMs?: number;
@@ -430,7 +431,7 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 /**
  * Takes the lock file `path`. When another live process holds it: refuses (ExportLockedError,
- * export wording), or with `wait`, waits until it is released or its owner is gone.
+ * export wording), or with `wait`, waits until it is released or its owner is gone. @internal
  */
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<FileLock> {
   // Messages name the directory as the caller gave it (`out`, not its absolute path).

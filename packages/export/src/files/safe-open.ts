@@ -40,7 +40,7 @@ export class UnsafeFileError extends ExportError {
   }
 }
 
-/** What a synchronous open is for: read, append (created if missing), update in place, truncate. */
+/** What a synchronous open is for: read, append (created if missing), update in place, truncate. @internal */
 export type OpenPurpose = 'read' | 'append' | 'update' | 'truncate';
 
 const PURPOSE_FLAGS: Record<OpenPurpose, number> = {
@@ -53,7 +53,7 @@ const PURPOSE_FLAGS: Record<OpenPurpose, number> = {
 /**
  * Opens `path` for `purpose` without following a link in its place; returns the descriptor. For
  * code that writes synchronously (the upload ledger, its lock, the trace file). Throws
- * UnsafeFileError for a link or a non-regular file, or the open's own error (ENOENT, EACCES, …).
+ * UnsafeFileError for a link or a non-regular file, or the open's own error (ENOENT, EACCES, …). @internal
  */
 export function openNoFollowSync(path: string, purpose: OpenPurpose, mode = 0o600): number {
   const flags = PURPOSE_FLAGS[purpose];
