@@ -44,7 +44,7 @@ export interface ExportOptions {
    * (FORMATS.md "The change contract").
    */
   ack?: string | undefined;
-  /** `--full`: compare with no earlier run (every record an insert). */
+  /** `full`: compare with no earlier run (every record an insert). */
   full?: boolean | undefined;
   /**
    * `--force`: write into a directory whose manifest names another service (files/service.ts);
