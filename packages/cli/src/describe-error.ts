@@ -48,12 +48,7 @@ function unauthorizedMessage(sources: CredentialSources): string {
 
 /** What a user checks on a 404: the base URL, and for a session read, the id too. */
 function notFoundMessage(e: { method?: string | undefined; url?: string | undefined }): string {
-  let path: string | undefined;
-  try {
-    path = e.url ? new URL(e.url).pathname : undefined;
-  } catch {
-    path = undefined;
-  }
+  const path = e.url && URL.canParse(e.url) ? new URL(e.url).pathname : undefined;
   const root =
     "is --base-url the API's root? It is the service's origin, such as https://api.example.com";
   if (path && e.method === 'GET' && /\/api\/v1\/real-call-sessions\/[^/]+$/.test(path)) {
@@ -121,8 +116,8 @@ function describeWithoutRequestId(error: unknown, credentials: CredentialSources
     };
   }
   if (!(error instanceof Error)) return { exitCode: EXIT.failure, message: safeLine(error) };
-  const [, exitCode, line] = LINES.find(([kind]) => error instanceof kind) as Line<Error>;
-  return { exitCode, message: line(error, credentials) };
+  const [, exitCode, message] = LINES.find(([kind]) => error instanceof kind) as Line<Error>;
+  return { exitCode, message: message(error, credentials) };
 }
 
 /** One row of the table: a class of error (its subclasses too), its exit code, its line. */

@@ -16,11 +16,7 @@ export class CliError extends Error {
 
 export const usageError = (message: string) => new CliError(EXIT.usage, message);
 
-/**
- * @rcs/export's UnsafeFileError (a link or a FIFO planted in place of a file of ours), told by its
- * name: importing the class from the engine's main entry would load the whole engine into
- * `rcs upload` and every traced run.
- */
+/** @rcs/export's UnsafeFileError, by name: its class would load the engine into `rcs upload`. */
 export const isUnsafeFile = (error: unknown): error is Error =>
   error instanceof Error && error.name === 'UnsafeFileError';
 

@@ -33,17 +33,16 @@ export type NetworkFailureKind =
   | 'blocked-port'
   /** The fetch said the request never left this machine (`RequestNotSentError`). */
   | 'not-sent'
-  /** The proxy refused the connection. */
+  /**
+   * A proxy did not open the tunnel (`ProxyTunnelError`): it refused the connection, its name
+   * resolves nowhere, it closed without a tunnel, it did not answer CONNECT in time, it answered
+   * 407 (credentials missing or refused), or another status (403, 502, …).
+   */
   | 'proxy-refused'
-  /** The proxy's host name resolves nowhere. */
   | 'proxy-dns'
-  /** The proxy accepted the connection and closed it without opening the tunnel. */
   | 'proxy-dropped'
-  /** The proxy did not answer the CONNECT in time. */
   | 'proxy-no-answer'
-  /** The proxy answered 407: it wants credentials, or refused those it was given. */
   | 'proxy-auth'
-  /** The proxy answered the CONNECT with another status (403, 502, …). */
   | 'proxy-status';
 
 /** A proxy as it may be shown: `http://host:port`, the variable it came from, and whether it carries credentials. */

@@ -127,9 +127,8 @@ export class ResourceExportError extends ExportError {
 }
 
 /**
- * A failure names its export: the engine's own errors are thrown as they are, with `resource`
- * (an integrator tests `instanceof ChangesStateError`, as the README lists it), anything else is
- * wrapped; an interrupted run fails with the signal's reason.
+ * The engine's own errors go out as they are, with `resource` (README: `instanceof
+ * ChangesStateError`); anything else is wrapped; an aborted run fails with the signal's reason.
  */
 function named(entry: ExportEntry, error: unknown, signal: AbortSignal): unknown {
   if (signal.aborted) return signal.reason;

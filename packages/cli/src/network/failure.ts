@@ -63,11 +63,7 @@ export function describeFailure(failure: NetworkFailure, where: string | undefin
 
 function originOf(where: string | undefined): string {
   if (!where) return 'the service';
-  try {
-    return new URL(where).origin;
-  } catch {
-    return where;
-  }
+  return URL.canParse(where) ? new URL(where).origin : where;
 }
 
 /** The port a URL is reached on: its own, or its scheme's (443 for https://, not http's 80). */
