@@ -7,10 +7,11 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRcsClient, EXPORT_TABLE, type RcsClient } from '@rcs/client';
-import { csvColumnsOf, recordShapeOf, SESSION_ITEM_SHAPE } from '@rcs/export';
+import { recordShapeOf, SESSION_ITEM_SHAPE } from '@rcs/export';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { csvColumnsOf } from '../../../export/src/formats/columns.js';
 import type { ExportOptions } from '../../src/commands/export.js';
 import { runExport } from '../../src/commands/export.js';
 import { InterruptedError } from '../../src/errors.js';
