@@ -168,7 +168,7 @@ describe('fixture validation names the JSON path (mock-fixture.md)', () => {
       (f) => {
         delete f.organizations[0].teams;
       },
-      /organizations\[0\]\.teams/,
+      /organizations\[0\]: missing (\w+, )*teams/,
     ],
   ];
   it.each(cases)('%s', (_name, mutate, path) => {
