@@ -20,6 +20,7 @@ import {
   WaitTimeoutError,
 } from '@rcs/client';
 import {
+  baseUrlHint,
   CliError,
   type CredentialSources,
   InterruptedError,
@@ -199,7 +200,7 @@ function connectionMessage(e: ConnectionError): string {
     }; check your network${proxy ? ' and the proxy' : ''}, or allow longer with --timeout SECONDS (or RCS_NETWORK_TIMEOUT)`;
   }
   if (failure) return safeLine(describeFailure(failure, e.url));
-  return `could not reach the service: ${safeLine(e.message)}; check --base-url / RCS_BASE_URL and your network`;
+  return `could not reach the service: ${safeLine(e.message)}; check ${baseUrlHint()} and your network`;
 }
 
 /** R3, R8, D2, D3: the 422 reasons, each with what the user can do about it. */

@@ -76,7 +76,14 @@ export interface ExportDeps {
   tracing?: ClientTracing | undefined;
 }
 
-const REQUEST_OPTION_KEYS = ['signal', 'timeoutMs', 'maxRetries', 'idempotent', 'stats'] as const;
+const REQUEST_OPTION_KEYS = [
+  'signal',
+  'timeoutMs',
+  'maxRetries',
+  'retryForMs',
+  'idempotent',
+  'stats',
+] as const;
 
 /** D7 for all nine, plus D8's `archived` on tracks. */
 const QUERY_KEYS = ['page', 'limit', 'archived'] as const;
