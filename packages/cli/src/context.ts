@@ -320,6 +320,8 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
     ]);
     const redact = makeRedactor([settings.apiKey, settings.token]);
     redactSecrets = redact;
+    // (safeLine: a request id or URL from the service cannot move the terminal.)
+    const note = (m: string) => io.stderr.write(`[rcs] ${safeLine(redact(m))}\n`);
     const create = io.createClient ?? createRcsClient;
     const deadlineMs = requestDeadlineMs(io.env, deadline);
     const fetch = await networkFetch(
@@ -333,9 +335,8 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
         apiKey: settings.apiKey,
         token: settings.token,
         userAgent: `rcs-cli/${io.version}`,
-        // The client's default, shared: a refused connection or an unknown host is a wrong base
-        // URL far more often than an outage, so it fails within about a second, unless the user
-        // asked to wait for the service (--retry-for; the client logs each attempt on `warn`).
+        // Default 0, the client's: a refused connection is a wrong base URL more often than an
+        // outage, so it fails in about a second unless --retry-for asks to wait for the service.
         retryForMs: settings.retryForMs,
         deadlineMs,
         ...(fetch ? { fetch } : {}),
@@ -343,16 +344,12 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
         ...(ctx.tracer ? { tracing: ctx.tracer.clientTracing } : {}),
         // --verbose logs method, URL, status and retries; never a header, and redacted anyway.
         // A wait for the service (--retry-for) is one line per attempt, verbose or not.
-        // (safeLine: a request id or URL from the service cannot move the terminal.)
         logger: {
-          debug: (m) => {
-            if (verbose) io.stderr.write(`[rcs] ${safeLine(redact(m))}\n`);
-          },
-          warn: (m, data) => {
-            if (data?.retryForLeftMs === undefined) {
-              if (verbose) io.stderr.write(`[rcs] ${safeLine(redact(m))}\n`);
-            } else if (!quiet) ctx.error(safeLine(m));
-          },
+          debug: (m) => verbose && note(m),
+          warn: (m, data) =>
+            data?.retryForLeftMs === undefined
+              ? verbose && note(m)
+              : quiet || ctx.error(safeLine(m)),
         },
       });
     } catch (error) {

@@ -18,33 +18,23 @@ export const DEFAULT_BACKOFF: Required<BackoffOptions> = {
 };
 
 /**
- * The one backoff formula: step `n` is `min(max, initial·factor^n)`, and the wait a uniform
+ * The one backoff formula: step `n` is `min(maxMs, initialMs·factor^n)`, and the wait a uniform
  * share of it from `floor` (0: "full jitter", which spreads the retries of many clients after a
  * shared failure) to the whole step. Polling a session uses `floor` ½ ("equal jitter") and a
  * gentler factor: a poll is expected, not a failure, and must never become a tight loop.
  */
-export function backoffDelay(
-  n: number,
-  { initialMs, maxMs, factor = 2, floor = 0 }: BackoffCurve,
-): number {
+export function backoffDelay(n: number, initialMs: number, maxMs: number, factor = 2, floor = 0) {
   const step = Math.min(maxMs, initialMs * factor ** n);
   return Math.round(step * (floor + Math.random() * (1 - floor)));
-}
-
-export interface BackoffCurve {
-  initialMs: number;
-  maxMs: number;
-  factor?: number;
-  floor?: number;
 }
 
 /** The longest a Node timer holds (2^31-1 ms); a larger delay would fire at once, with a warning. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Waits `ms`, or until `signal` aborts (rejecting with its reason): the one abortable pause of
- * every package. setTimeout-based, so fake timers drive it in tests; a wait past the longest timer
- * is taken in turns rather than overflowing into a timer that fires at once.
+ * Waits `ms` (at most the longest timer, 24.8 days), or until `signal` aborts (rejecting with
+ * its reason): the one abortable pause of every package. setTimeout-based, so fake timers drive
+ * it in tests.
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -52,24 +42,17 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       reject(signal.reason);
       return;
     }
-    const end = Date.now() + ms;
-    let timer: ReturnType<typeof setTimeout>;
     const onAbort = () => {
       clearTimeout(timer);
       reject(signal?.reason);
     };
-    const arm = (left: number) => {
-      timer = setTimeout(
-        () => {
-          const rest = end - Date.now();
-          if (rest > 0 && left >= MAX_TIMER_MS) return arm(rest);
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-        Math.min(Math.max(0, left), MAX_TIMER_MS),
-      );
-    };
-    arm(ms);
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -57,16 +57,14 @@ export interface RcsClientOptions extends BackoffOptions {
   allowInsecureHttp?: boolean | undefined;
   /**
    * Retries after a refused connection or an unknown host while the service has never answered,
-   * which usually means a wrong `baseUrl` (default 1, as in `rcs`: a typo fails in about a
-   * second). `retryForMs` is the way to wait for a service that is down.
+   * which usually means a wrong `baseUrl` (default 1, as in `rcs`: a typo fails in a second).
    */
   unreachableRetries?: number | undefined;
   /**
-   * How long a request keeps trying while the service is down or cannot be reached (a refused or
-   * dropped connection, a name that does not resolve, a gateway's 502/503/504), counted from its
-   * first failure in a row. Default 0, as `rcs --retry-for`: no waiting beyond `maxRetries`.
-   * Every attempt of such a wait is reported on `logger.warn` (else `console.warn`); the time
-   * waited does not count against `deadlineMs`.
+   * How long a request keeps trying while the service is down or cannot be reached (no
+   * connection, a gateway's 502/503/504), from its first failure in a row; not counted against
+   * `deadlineMs`. Default 0, as `rcs --retry-for`. Each attempt is a line on `logger.warn`, else
+   * `console.warn`: never a silent wait.
    */
   retryForMs?: number | undefined;
   /** The largest answer body read (default 32 MiB, far above a page of 100 records). */

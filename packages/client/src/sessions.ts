@@ -151,12 +151,7 @@ export function createSessions(deps: SessionDeps): SessionsApi {
         }
         // Exponential (×1.5) under a cap, with "equal jitter": never less than half the step,
         // so polling never degenerates into a tight loop (backoff.ts).
-        let pause = backoffDelay(n, {
-          initialMs: initial,
-          maxMs: maxInterval,
-          factor: 1.5,
-          floor: 0.5,
-        });
+        let pause = backoffDelay(n, initial, maxInterval, 1.5, 0.5);
         if (askedMs !== undefined) pause = Math.max(pause, Math.min(askedMs, deps.maxRetryAfterMs));
         span?.addEvent('rcs.poll.wait', {
           'rcs.wait.duration_ms': pause,

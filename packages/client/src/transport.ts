@@ -63,10 +63,7 @@ export interface TransportConfig extends BackoffOptions {
    * answered: before that, these mean a wrong base URL; after it, a passing outage.
    */
   unreachableRetries?: number | undefined;
-  /**
-   * How long a request keeps trying while the service is down or unreachable (no connection, a
-   * gateway's 502/503/504), from the first failure in a row; 0: only the retries above.
-   */
+  /** How long a request keeps trying while the service is down (client.ts); 0: not at all. */
   retryForMs?: number | undefined;
   /** The largest answer body read; a larger one fails the request unread. */
   maxResponseBytes: number;
@@ -150,7 +147,6 @@ const RETRY_IDEMPOTENT = new Set([408, 429, 500, 502, 503, 504]);
 const RETRY_NON_IDEMPOTENT = new Set([429, 503]);
 /** A gateway or the service saying it is down, rather than refusing this request. */
 const OUTAGE_STATUS = new Set([502, 503, 504]);
-
 const seconds = (ms: number) => `${Math.ceil(ms / 100) / 10} s`;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -277,7 +273,9 @@ interface Attempt {
  * one, looked up per call so that MSW or any later patch of `globalThis.fetch` is seen).
  */
 export function createTransport(config: TransportConfig) {
-  const backoff = { ...DEFAULT_BACKOFF, ...definedOnly(config) };
+  const backoff = { ...DEFAULT_BACKOFF };
+  for (const k of Object.keys(backoff) as (keyof BackoffOptions)[])
+    backoff[k] = config[k] ?? backoff[k];
   const hasCredentials = Boolean(config.apiKey || config.token);
   /** Whether this service ever answered: then a refused connection is an outage, not a typo. */
   let answered = false;
@@ -334,7 +332,7 @@ export function createTransport(config: TransportConfig) {
       const where = { method, url: request.url };
 
       const retryForMs = options.retryForMs ?? config.retryForMs ?? 0;
-      /** When the retry-for window of the outage under way ends (none: the service answers). */
+      /** When the window of the outage under way ends (retryForMs). */
       let outageEnds: number | undefined;
       let retries = 0;
       for (let n = 0; ; n++) {
@@ -364,14 +362,11 @@ export function createTransport(config: TransportConfig) {
           span?.answered(res);
           if (res.status === 429) count('rateLimited');
           asked = parseRetryAfter(res.headers.get('retry-after'));
-          // The shared pause is capped like every wait: a Retry-After of an hour (or of a date in
-          // year 9999) is the caller's to decide on, not a stall of every later request.
-          const pause = asked === undefined ? undefined : Math.min(asked, backoff.maxRetryAfterMs);
-          config.pacer?.onAnswer(res.status, pause, attempt.sentAt);
-          // The service said when; past the cap we stop and let the caller decide.
-          if (!(await worthRetrying(res, idempotent)) || (asked ?? 0) > backoff.maxRetryAfterMs) {
-            return res;
-          }
+          // The service said when; past the cap the caller decides, and the shared pause of the
+          // other requests is cut to the cap (an hour, or year 9999, must not stall them).
+          const capped = asked && Math.min(asked, backoff.maxRetryAfterMs);
+          config.pacer?.onAnswer(res.status, capped, attempt.sentAt);
+          if (!(await worthRetrying(res, idempotent)) || capped !== asked) return res;
         } else {
           config.logger?.debug?.(failure.message, { attempt: n + 1 });
           // A request that may have reached the service is never sent again (unknown outcome).
@@ -382,9 +377,7 @@ export function createTransport(config: TransportConfig) {
           if (res) return res;
           throw failure;
         };
-        let waitMs =
-          asked ??
-          backoffDelay(n, { initialMs: backoff.initialDelayMs, maxMs: backoff.maxDelayMs });
+        let waitMs = asked ?? backoffDelay(n, backoff.initialDelayMs, backoff.maxDelayMs);
         // The service is down or cannot be reached: with `retryForMs`, its window decides.
         const net = res ? undefined : classifyNetworkFailure(failure);
         const outage = retryForMs > 0 && (res ? OUTAGE_STATUS.has(res.status) : net !== undefined);
@@ -407,7 +400,6 @@ export function createTransport(config: TransportConfig) {
           // No wait past the deadline: the last answer or failure is the request's outcome.
           if (retries >= maxRetries || deadline.passedBy(waitMs)) return outcome();
           if (
-            !res &&
             !answered &&
             retries >= (config.unreachableRetries ?? Number.POSITIVE_INFINITY) &&
             isUnreachable(failure)
@@ -473,16 +465,14 @@ export function createTransport(config: TransportConfig) {
     let released = !config.pacer;
     let sentAt: number | undefined;
     try {
-      // The pacer's hold (after a 429) is part of the attempt: under its timeout, the deadline
-      // and the caller's signal, like every wait.
+      // The pacer's hold after a 429 is part of the attempt: under its timeout and signal.
       if (config.pacer) {
         const asked = Date.now();
         sentAt = await config.pacer.acquire(signal);
         released = true;
-        // Held back by the rate controller: an event with the time it waited, from the call to
-        // the time the pacer let the request go. Not to the time this code resumes: that adds
-        // the event loop's delay in resuming it (a busy export: 50-400 ms a run), which no rate
-        // limit caused. (An attempt let go at once: the same instant, or the clock's tick.)
+        // Held back by the rate controller: the time from the call to the time the pacer let the
+        // request go, not to the time this code resumes (the event loop's delay in resuming it,
+        // which no rate limit caused). (Let go at once: the same instant, or the clock's tick.)
         const held = sentAt - asked;
         // Stryker disable next-line EqualityOperator: a hold of 1 ms is the clock's tick (above), not a wait
         if (held > 1) {
@@ -616,37 +606,18 @@ async function followSameOrigin(
   }
 }
 
-/** A request's deadline, or none. */
-interface Deadline {
-  /** The deadline as configured, for messages. */
-  ms: number;
-  /** Milliseconds left (at least 1, so that a timer still runs and fails the attempt). */
-  left(): number;
-  /** Whether waiting `ms` more would reach the deadline. */
-  passedBy(ms: number): boolean;
-}
-
-function deadlineOf(deadlineMs: number | undefined): Deadline {
-  if (deadlineMs === undefined) {
-    return {
-      ms: Number.POSITIVE_INFINITY,
-      left: () => Number.POSITIVE_INFINITY,
-      passedBy: () => false,
-    };
-  }
+/**
+ * A request's deadline (none: at infinity): `ms` as configured, for messages; `left()` at least
+ * 1 ms, so that a timer still runs and fails the attempt; `passedBy(ms)`: whether waiting `ms`
+ * more would reach it.
+ */
+function deadlineOf(deadlineMs = Number.POSITIVE_INFINITY) {
   const end = Date.now() + deadlineMs;
   return {
     ms: deadlineMs,
     left: () => Math.max(1, end - Date.now()),
     // Stryker disable next-line EqualityOperator: a wait that ends exactly at the deadline leaves no time for an attempt either way
-    passedBy: (ms) => Date.now() + ms >= end,
+    passedBy: (ms: number) => Date.now() + ms >= end,
   };
 }
-
-function definedOnly(o: BackoffOptions): BackoffOptions {
-  const out: BackoffOptions = {};
-  if (o.initialDelayMs !== undefined) out.initialDelayMs = o.initialDelayMs;
-  if (o.maxDelayMs !== undefined) out.maxDelayMs = o.maxDelayMs;
-  if (o.maxRetryAfterMs !== undefined) out.maxRetryAfterMs = o.maxRetryAfterMs;
-  return out;
-}
+type Deadline = ReturnType<typeof deadlineOf>;

@@ -53,11 +53,7 @@ export interface ExportOptions {
   force?: boolean | undefined;
   /** The data is a demo's (`rcs demo`): the manifest says so, and real exports are kept apart. */
   demo?: boolean | undefined;
-  /**
-   * While the service is down or unreachable, each page keeps trying this long (the client's
-   * `retryForMs`, which applies when this is not given; default 0), one line per attempt on the
-   * client's logger (else `console.warn`).
-   */
+  /** While the service is down, each page keeps trying this long (the client's `retryForMs`). */
   retryForMs?: number | undefined;
 }
 
@@ -223,10 +219,6 @@ export function planExport(options: ExportOptions): ExportPlan {
       "--force applies to --out DIR (it replaces another service's export there), not to -",
     );
   }
-  const retryForMs = options.retryForMs;
-  if (retryForMs !== undefined && !(Number.isFinite(retryForMs) && retryForMs >= 0)) {
-    throw usageError(`\`retryForMs\` must be a number of milliseconds ≥ 0, got ${retryForMs}`);
-  }
   if (ack !== undefined && !isRunId(ack)) {
     throw usageError(
       `\`ack\` takes a run id as the manifest's changes.runId gives it (like 20261125T204512Z-3fa9c1), got "${ack}"`,
@@ -249,6 +241,6 @@ export function planExport(options: ExportOptions): ExportPlan {
     rowGroupRows,
     rowGroupBytes,
     compression,
-    retryForMs,
+    retryForMs: options.retryForMs,
   };
 }

@@ -37,9 +37,8 @@ function secondsOf(name: string, raw: string): number {
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, '': 1_000 };
 
 /**
- * A duration as `--retry-for`, RCS_RETRY_FOR and the config key `retry-for` take it, in
- * milliseconds: a number with a unit (`90s`, `10m`, `1h`, `500ms`) or bare seconds, 0 allowed
- * (no waiting), at most a day; anything else is a usage error (exit 2) naming `name`.
+ * `--retry-for`, RCS_RETRY_FOR, `retry-for` in milliseconds: `90s`, `10m`, `1h`, `500ms` or bare
+ * seconds, 0 to a day; anything else is a usage error (exit 2) naming `name`.
  */
 export function parseDuration(name: string, raw: string): number {
   const [, amount, unit = ''] = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim()) ?? [];

@@ -101,9 +101,8 @@ class OpenSpans implements SpanProcessor {
 }
 
 /**
- * The most one export to the collector may take (the exporters' own default, 10 s, or
- * OTEL_EXPORTER_OTLP_TIMEOUT, gives way to it): a collector that never answers holds the end of a
- * run this long at most, past `--timeout` (docs/cli-reference.md "Tracing").
+ * The most one export to the collector may take, whatever OTEL_EXPORTER_OTLP_TIMEOUT says: a
+ * collector that never answers holds the end of a run this long at most (cli-reference "Tracing").
  */
 const OTLP_EXPORT_TIMEOUT_MS = 2_000;
 
