@@ -12,7 +12,7 @@ import { sleep } from './backoff.js';
  *   request was *sent* (the service's windows count arrivals), in the second before the refused
  *   request was sent. Requests sent in that second may still be in flight (slow pages), so the
  *   measure is taken again once the pause is over and the rate raised to it: the first measure
- *   alone can come out far below the limit (bench/cli measures how often).
+ *   alone can come out far below the limit (bench/cli, rate-limit.mjs).
  * - Every second of good answers adds `INCREASE` requests per second, probing for more.
  *
  * Requests are spaced evenly at the current rate, so a limit counted in fixed one-second windows

@@ -248,6 +248,10 @@ void sameShapes;
 const sessionFits: z.output<typeof sessionSchema> extends RealCallSession ? true : false = true;
 void sessionFits;
 
+const FORMAT_HINT =
+  'the format is FIXTURE.md of @rcs/mock (fixtures/acme.json is an example); ' +
+  '`rcs mock --write-fixture FILE` or generateDemoFixture() writes a complete fixture to edit';
+
 /** A fixture that failed validation; `issues` lists every problem as `path: message`. */
 export class FixtureError extends Error {
   constructor(readonly issues: string[]) {
@@ -268,15 +272,23 @@ function formatPath(path: readonly PropertyKey[]): string {
 
 /** Validates and normalises a fixture object (D6 emails lowercase); throws FixtureError. */
 export function loadFixture(json: unknown): Fixture {
-  const parsed = fixtureSchema.safeParse(json);
+  const parsed = fixtureSchema.safeParse(json, { reportInput: true });
   if (!parsed.success) {
-    throw new FixtureError(
-      parsed.error.issues.map((i) => {
+    // Missing keys: one line per object naming all of them, and where the format is described.
+    const missing = new Map<string, string[]>();
+    const issues: string[] = [];
+    for (const i of parsed.error.issues) {
+      if (i.code === 'invalid_type' && i.input === undefined && i.path.length > 0) {
+        const at = formatPath(i.path.slice(0, -1));
+        missing.set(at, [...(missing.get(at) ?? []), String(i.path.at(-1))]);
+      } else {
         const message =
           i.code === 'unrecognized_keys' ? `unknown key(s) ${i.keys.join(', ')}` : i.message;
-        return `${formatPath(i.path)}: ${message}`;
-      }),
-    );
+        issues.push(`${formatPath(i.path)}: ${message}`);
+      }
+    }
+    const absent = [...missing].map(([at, keys]) => `${at}: missing ${keys.join(', ')}`);
+    throw new FixtureError([...absent, ...issues, ...(absent.length > 0 ? [FORMAT_HINT] : [])]);
   }
   const problems = integrityProblems(parsed.data);
   if (problems.length > 0) throw new FixtureError(problems);

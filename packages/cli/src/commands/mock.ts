@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CliContext } from '../context.js';
 import { CliError } from '../errors.js';
@@ -9,8 +10,10 @@ export interface MockOptions {
   port?: string;
   host?: string;
   fixture?: string;
+  writeFixture?: string;
   seed?: string;
   records?: string;
+  day?: string;
   processingMs?: string;
   latencyMs?: string;
   faultRate?: string;
@@ -62,12 +65,19 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
   const port = integer('--port', opts.port, 65535) ?? 4010;
   const seed = integer('--seed', opts.seed, Number.MAX_SAFE_INTEGER);
   const records = integer('--records', opts.records, 10_000_000);
+  const day = integer('--day', opts.day, 10_000);
   const processingMs = parseNonNegativeNumber('--processing-ms', opts.processingMs);
   const latencyMs = parseNonNegativeNumber('--latency-ms', opts.latencyMs, 600_000);
   const faultRate = parseNonNegativeNumber('--fault-rate', opts.faultRate, 1);
   const rateLimit = parseNonNegativeNumber('--rate-limit', opts.rateLimit);
   const dropAfterCreate = parseNonNegativeNumber('--drop-after-create', opts.dropAfterCreate, 1);
 
+  if (opts.fixture !== undefined && (day !== undefined || opts.writeFixture !== undefined)) {
+    throw new CliError(
+      EXIT.usage,
+      '--day and --write-fixture apply to the demo data, not to --fixture',
+    );
+  }
   if (opts.cors === false && opts.corsOrigin !== undefined) {
     throw new CliError(EXIT.usage, '--no-cors and --cors-origin cannot be used together');
   }
@@ -79,6 +89,21 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
         : true;
 
   const mock = await import('@rcs/mock/node');
+  if (opts.writeFixture !== undefined) {
+    const data = mock.generateDemoFixture({ seed, records, day });
+    try {
+      // Exclusive create: an existing file (or a link in its place) is never replaced.
+      await writeFile(resolve(ctx.cwd, opts.writeFixture), `${JSON.stringify(data, null, 2)}\n`, {
+        flag: 'wx',
+      });
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException;
+      const why = e.code === 'EEXIST' ? 'the file exists and is never replaced' : e.message;
+      throw new CliError(EXIT.usage, `--write-fixture ${opts.writeFixture}: ${why}`);
+    }
+    ctx.log(`Wrote ${opts.writeFixture}; serve it with: rcs mock --fixture ${opts.writeFixture}`);
+    return EXIT.ok;
+  }
   let fixture: unknown;
   if (opts.fixture !== undefined) {
     try {
@@ -101,6 +126,7 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
       ...(fixture !== undefined ? { fixture } : {}),
       ...(seed !== undefined ? { seed } : {}),
       ...(records !== undefined ? { records } : {}),
+      ...(day !== undefined ? { day } : {}),
       ...(processingMs !== undefined ? { processingMs } : {}),
       faults,
       cors,
