@@ -10,7 +10,7 @@ import { EXIT } from './exit-codes.js';
  * atomically (a crash never leaves half a file), and its secrets are never printed.
  */
 
-export const CONFIG_KEYS = ['base-url', 'api-key', 'token'] as const;
+export const CONFIG_KEYS = ['base-url', 'api-key', 'token', 'retry-for'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 export const SECRET_KEYS: readonly ConfigKey[] = ['api-key', 'token'];
 export const DEFAULT_PROFILE = 'default';

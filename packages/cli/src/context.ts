@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FetchFunction, RcsClient } from '@rcs/client';
 import {
+  type ConfigKey,
   configPath,
   DEFAULT_PROFILE,
   type Profile,
@@ -10,7 +11,7 @@ import {
 } from './config.js';
 import { CliError, type CredentialSources, noteCredentialSources, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
-import { type RequestDeadline, requestDeadlineMs } from './network/deadline.js';
+import { parseDuration, type RequestDeadline, requestDeadlineMs } from './network/deadline.js';
 import { createProgress, type Progress } from './output/progress.js';
 import { safeLine } from './output/sanitize.js';
 import type { RunTracer } from './tracing/request.js';
@@ -28,6 +29,7 @@ export interface GlobalOptions {
   quiet?: boolean;
   verbose?: boolean;
   traceFile?: string;
+  retryFor?: string;
 }
 
 /** Everything a command touches outside itself, injected so that commands run in tests too. */
@@ -94,7 +96,9 @@ export interface ResolvedSettings {
   baseUrl: string | undefined;
   apiKey: string | undefined;
   token: string | undefined;
-  /** Where each credential came from, as the user gave it (the 401 hint names it). */
+  /** `--retry-for`, RCS_RETRY_FOR or the profile's `retry-for`, in milliseconds (default 0). */
+  retryForMs: number;
+  /** Where each setting came from, as the user gave it (the hints name it). */
   sources: CredentialSources;
 }
 
@@ -181,8 +185,19 @@ export async function resolveSettings(
   }
   assertOneLine(apiKey, `the API key from ${sources.apiKey}`);
   assertOneLine(token, `the token from ${sources.token}`);
-  const baseUrl = globals.baseUrl ?? (env.RCS_BASE_URL || undefined) ?? profile?.['base-url'];
-  return { profile: profileName, baseUrl, apiKey, token, sources };
+  // Each setting by the same precedence, with the name of where it came from.
+  const setting = (flag: string | undefined, variable: string, key: ConfigKey) => {
+    if (flag !== undefined) return { value: flag, from: `--${key}` };
+    if (env[variable]) return { value: env[variable], from: variable };
+    const value = profile?.[key];
+    return { value, from: `${key} in the config file ${path} (profile ${profileName})` };
+  };
+  const base = setting(globals.baseUrl, 'RCS_BASE_URL', 'base-url');
+  if (base.value !== undefined) sources.baseUrl = base.from;
+  const retryFor = setting(globals.retryFor, 'RCS_RETRY_FOR', 'retry-for');
+  const retryForMs =
+    retryFor.value === undefined ? 0 : parseDuration(retryFor.from, retryFor.value);
+  return { profile: profileName, baseUrl: base.value, apiKey, token, retryForMs, sources };
 }
 
 // C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
@@ -305,6 +320,8 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
     ]);
     const redact = makeRedactor([settings.apiKey, settings.token]);
     redactSecrets = redact;
+    // (safeLine: a request id or URL from the service cannot move the terminal.)
+    const note = (m: string) => io.stderr.write(`[rcs] ${safeLine(redact(m))}\n`);
     const create = io.createClient ?? createRcsClient;
     const deadlineMs = requestDeadlineMs(io.env, deadline);
     const fetch = await networkFetch(
@@ -318,21 +335,22 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
         apiKey: settings.apiKey,
         token: settings.token,
         userAgent: `rcs-cli/${io.version}`,
-        // A refused connection or an unknown host is a wrong base URL far more often than an
-        // outage: one retry, then the error with its hint, within about a second.
-        unreachableRetries: 1,
+        // Default 0, the client's: a refused connection is a wrong base URL more often than an
+        // outage, so it fails in about a second unless --retry-for asks to wait for the service.
+        retryForMs: settings.retryForMs,
         deadlineMs,
         ...(fetch ? { fetch } : {}),
         // A traced run: each request a span, under the span current at its call.
         ...(ctx.tracer ? { tracing: ctx.tracer.clientTracing } : {}),
         // --verbose logs method, URL, status and retries; never a header, and redacted anyway.
-        logger: verbose
-          ? {
-              // (safeLine: a request id or URL from the service cannot move the terminal.)
-              debug: (m) => io.stderr.write(`[rcs] ${safeLine(redact(m))}\n`),
-              warn: (m) => io.stderr.write(`[rcs] ${safeLine(redact(m))}\n`),
-            }
-          : undefined,
+        // A wait for the service (--retry-for) is one line per attempt, verbose or not.
+        logger: {
+          debug: (m) => verbose && note(m),
+          warn: (m, data) =>
+            data?.retryForLeftMs === undefined
+              ? verbose && note(m)
+              : quiet || ctx.error(safeLine(m)),
+        },
       });
     } catch (error) {
       // e.g. a malformed URL, or credentials over plain http to a remote host.
@@ -342,7 +360,7 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
           `refusing to send credentials over plain http to ${new URL(settings.baseUrl).host}: use an https:// base URL (plain http is allowed only to this machine, e.g. the mock)`,
         );
       }
-      throw usageError(`${message} (check --base-url / RCS_BASE_URL)`);
+      throw usageError(`${message} (check ${settings.sources.baseUrl})`);
     }
   }
 

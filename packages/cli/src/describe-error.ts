@@ -22,6 +22,7 @@ import {
 } from '@rcs/client';
 import { proxyOf } from '@rcs/client/internal';
 import {
+  baseUrlHint,
   CliError,
   type CredentialSources,
   InterruptedError,
@@ -202,7 +203,7 @@ function connectionMessage(e: ConnectionError): string {
   }
   // (A request stopped before it was sent, with nothing more said: the generic line.)
   if (failure && failure.kind !== 'not-sent') return safeLine(describeFailure(failure, e.url));
-  return `could not reach the service: ${safeLine(e.message)}; check --base-url / RCS_BASE_URL and your network`;
+  return `could not reach the service: ${safeLine(e.message)}; check ${baseUrlHint()} and your network`;
 }
 
 /** R3, R8, D2, D3: the 422 reasons, each with what the user can do about it. */

@@ -82,6 +82,8 @@ export interface CredentialSources {
   token?: string | undefined;
   /** Set when a credential came from the config file: the command that replaces it. */
   replaceWith?: string | undefined;
+  /** Where the base URL came from: `--base-url`, `RCS_BASE_URL`, or the config file and profile. */
+  baseUrl?: string | undefined;
 }
 
 let credentialSources: CredentialSources = {};
@@ -92,3 +94,6 @@ export function noteCredentialSources(sources: CredentialSources): void {
 
 /** The sources context.ts noted for this run (describe-error.ts names them on a 401). */
 export const notedCredentialSources = (): CredentialSources => credentialSources;
+
+/** The setting to check in a hint about the base URL: where this run's came from. */
+export const baseUrlHint = (): string => credentialSources.baseUrl ?? '--base-url / RCS_BASE_URL';

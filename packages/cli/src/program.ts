@@ -54,6 +54,10 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): RootCommand {
     .option('--token <jwt>', 'bearer token (env RCS_TOKEN)')
     .option('--token-file <file>', 'read the bearer token from a file')
     .option('--profile <name>', 'config file profile (env RCS_PROFILE)')
+    .option(
+      '--retry-for <duration>',
+      'while the service is down or unreachable, keep trying this long: 90s, 10m, 1h (env RCS_RETRY_FOR; default 0)',
+    )
     .option('--json', 'machine output on stdout')
     .option('-q, --quiet', 'less on stderr')
     .option('-v, --verbose', 'log requests on stderr (never secrets)')

@@ -7,12 +7,12 @@ import { sleep } from './backoff.js';
  * - Until the service first answers 429 nothing is paced, so an unlimited service costs nothing.
  * - On a 429 (at most once per second, so that a burst of 429s from requests already in flight
  *   counts once) the rate becomes `DECREASE` × the rate the service accepted in the last second,
- *   and every request waits until the `Retry-After` the service asked for (D2) has passed.
- *   "Accepted in the last second" counts good answers by the time their request was *sent* (the
- *   service's windows count arrivals), in the second before the refused request was sent. At
- *   the 429, requests sent in that second may still be in flight (slow pages), so the measure is
- *   taken again once the pause is over and their answers are in, and the rate raised to it: the
- *   first measure alone could come out far below the limit (bench/cli, rate-limit.mjs).
+ *   and every request waits until the `Retry-After` the service asked for (D2, capped by the
+ *   transport) has passed. "Accepted in the last second" counts good answers by the time their
+ *   request was *sent* (the service's windows count arrivals), in the second before the refused
+ *   request was sent. Requests sent in that second may still be in flight (slow pages), so the
+ *   measure is taken again once the pause is over and the rate raised to it: the first measure
+ *   alone can come out far below the limit (bench/cli, rate-limit.mjs).
  * - Every second of good answers adds `INCREASE` requests per second, probing for more.
  *
  * Requests are spaced evenly at the current rate, so a limit counted in fixed one-second windows

@@ -56,10 +56,17 @@ export interface RcsClientOptions extends BackoffOptions {
   /** Allow credentials over plain http to a non-loopback host. Off by default. */
   allowInsecureHttp?: boolean | undefined;
   /**
-   * Retries after a refused connection or an unknown host, which usually mean a wrong `baseUrl`
-   * (default: `maxRetries`). The CLI uses 1, so a typo fails in about a second.
+   * Retries after a refused connection or an unknown host while the service has never answered,
+   * which usually means a wrong `baseUrl` (default 1, as in `rcs`: a typo fails in a second).
    */
   unreachableRetries?: number | undefined;
+  /**
+   * How long a request keeps trying while the service is down or cannot be reached (no
+   * connection, a gateway's 502/503/504), from its first failure in a row; not counted against
+   * `deadlineMs`. Default 0, as `rcs --retry-for`. Each attempt is a line on `logger.warn`, else
+   * `console.warn`: never a silent wait.
+   */
+  retryForMs?: number | undefined;
   /** The largest answer body read (default 32 MiB, far above a page of 100 records). */
   maxResponseBytes?: number | undefined;
   /**
@@ -107,6 +114,7 @@ const OPTION_KEYS: readonly string[] = [
   'maxDelayMs',
   'maxRetryAfterMs',
   'unreachableRetries',
+  'retryForMs',
   'maxResponseBytes',
   'adaptiveRate',
   'requestIdHeader',
@@ -187,10 +195,15 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
   if (!Number.isInteger(maxResponseBytes) || maxResponseBytes <= 0) {
     throw new RcsError(`maxResponseBytes must be a positive integer, got ${maxResponseBytes}`);
   }
-  const unreachableRetries =
-    options.unreachableRetries === undefined
-      ? undefined
-      : nonNegativeInteger('unreachableRetries', options.unreachableRetries, 0);
+  const unreachableRetries = nonNegativeInteger(
+    'unreachableRetries',
+    options.unreachableRetries,
+    1,
+  );
+  const retryForMs = options.retryForMs ?? 0;
+  if (!Number.isFinite(retryForMs) || retryForMs < 0) {
+    throw new RcsError(`retryForMs must be a number of milliseconds ≥ 0, got ${retryForMs}`);
+  }
   const requestIdHeader = headerName(options.requestIdHeader);
   const redact = makeRedactor([options.apiKey, options.token]);
   const transport = createTransport({
@@ -208,6 +221,7 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
     maxDelayMs: options.maxDelayMs,
     maxRetryAfterMs: options.maxRetryAfterMs,
     unreachableRetries,
+    retryForMs,
     maxResponseBytes,
     pacer: options.adaptiveRate === false ? undefined : createRatePacer(),
     requestIdHeader,

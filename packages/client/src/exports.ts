@@ -76,7 +76,7 @@ export interface ExportDeps {
   tracing?: ClientTracing | undefined;
 }
 
-const REQUEST_OPTION_KEYS = ['signal', 'timeoutMs', 'maxRetries', 'idempotent', 'stats'] as const;
+const REQUEST_KEYS = ['signal', 'timeoutMs', 'maxRetries', 'retryForMs', 'idempotent', 'stats'];
 
 /** D7 for all nine, plus D8's `archived` on tracks. */
 const QUERY_KEYS = ['page', 'limit', 'archived'] as const;
@@ -105,7 +105,7 @@ function splitOptions(options: Record<string, unknown>): {
   const request: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined) continue;
-    if (has(REQUEST_OPTION_KEYS, key)) request[key] = value;
+    if (has(REQUEST_KEYS, key)) request[key] = value;
     else query[key] = value;
   }
   return { query, request: request as RequestOptions };
@@ -131,11 +131,7 @@ function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
     method: 'list' | 'listBody' | 'all',
     parentSpan?: TracedSpan,
   ): Promise<PageBody<AnyPage>> {
-    assertKnownKeys(
-      options,
-      [...QUERY_KEYS, ...REQUEST_OPTION_KEYS],
-      `exports.${entry.name}.${method}`,
-    );
+    assertKnownKeys(options, [...QUERY_KEYS, ...REQUEST_KEYS], `exports.${entry.name}.${method}`);
     const { query, request } = splitOptions(options);
     if (query.page !== undefined) assertPage(query.page as number);
     if (query.limit !== undefined) assertLimit(query.limit as number);
@@ -170,7 +166,7 @@ function makeAccessor(entry: ExportEntry, deps: ExportDeps): AnyExportAccessor {
   function all(options: Record<string, unknown> = {}) {
     assertKnownKeys(
       options,
-      ['archived', ...PAGINATE_KEYS, ...REQUEST_OPTION_KEYS],
+      ['archived', ...PAGINATE_KEYS, ...REQUEST_KEYS],
       `exports.${entry.name}.all`,
     );
     // Checked at the call, like the paging options, not at the first read.

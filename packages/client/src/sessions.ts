@@ -1,6 +1,6 @@
 import type { Client } from 'openapi-fetch';
 import { requestIdOf } from './api-error.js';
-import { sleep } from './backoff.js';
+import { backoffDelay, MAX_TIMER_MS, sleep } from './backoff.js';
 import { errorOf } from './call.js';
 import {
   ApiError,
@@ -110,7 +110,7 @@ export function createSessions(deps: SessionDeps): SessionsApi {
     }
     // One deadline for the whole wait: it cuts a read in flight as well as a pause.
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    const timer = setTimeout(() => deadline.abort(), Math.min(timeoutMs, MAX_TIMER_MS));
     const signal = options.signal
       ? AbortSignal.any([options.signal, deadline.signal])
       : deadline.signal;
@@ -150,16 +150,15 @@ export function createSessions(deps: SessionDeps): SessionsApi {
           if (error instanceof ApiError) askedMs = error.retryAfterMs;
         }
         // Exponential (×1.5) under a cap, with "equal jitter": never less than half the step,
-        // so polling never degenerates into a tight loop.
-        const step = Math.min(maxInterval, initial * 1.5 ** n);
-        let pause = step / 2 + Math.random() * (step / 2);
+        // so polling never degenerates into a tight loop (backoff.ts).
+        let pause = backoffDelay(n, initial, maxInterval, 1.5, 0.5);
         if (askedMs !== undefined) pause = Math.max(pause, Math.min(askedMs, deps.maxRetryAfterMs));
         span?.addEvent('rcs.poll.wait', {
-          'rcs.wait.duration_ms': Math.round(pause),
+          'rcs.wait.duration_ms': pause,
           'rcs.wait.source': askedMs === undefined ? 'backoff' : 'retry-after',
           'rcs.session.state': lastState,
         });
-        await sleep(Math.round(pause), signal);
+        await sleep(pause, signal);
       }
     } catch (error) {
       const failure =

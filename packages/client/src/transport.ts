@@ -1,6 +1,12 @@
 import type { RatePacer } from './adaptive-rate.js';
 import { parseErrorBody, requestIdOf } from './api-error.js';
-import { type BackoffOptions, DEFAULT_BACKOFF, fullJitterDelay, sleep } from './backoff.js';
+import {
+  type BackoffOptions,
+  backoffDelay,
+  DEFAULT_BACKOFF,
+  MAX_TIMER_MS,
+  sleep,
+} from './backoff.js';
 import { type ByteStream, readBoundedChunks } from './bounded-body.js';
 import { certificateFailure } from './certificate.js';
 import { ConnectionError, RcsError, TimeoutError } from './errors.js';
@@ -17,6 +23,8 @@ export interface RequestOptions {
   /** Per attempt, covering the answer's headers and body. */
   timeoutMs?: number | undefined;
   maxRetries?: number | undefined;
+  /** The client's `retryForMs`, for this request. */
+  retryForMs?: number | undefined;
   /**
    * Whether sending the request twice is harmless. Defaults to true for GET/HEAD/PUT/DELETE/
    * OPTIONS and false for POST/PATCH. Set it on a POST only when the service de-duplicates.
@@ -55,6 +63,8 @@ export interface TransportConfig extends BackoffOptions {
    * answered: before that, these mean a wrong base URL; after it, a passing outage.
    */
   unreachableRetries?: number | undefined;
+  /** How long a request keeps trying while the service is down (client.ts); 0: not at all. */
+  retryForMs?: number | undefined;
   /** The largest answer body read; a larger one fails the request unread. */
   maxResponseBytes: number;
   /** Shared pacing of every request of this client (AIMD on 429s), or none. */
@@ -135,6 +145,9 @@ const RETRY_IDEMPOTENT = new Set([408, 429, 500, 502, 503, 504]);
  * The upload can be retried"). A 502 from a gateway without that code could hide a created session.
  */
 const RETRY_NON_IDEMPOTENT = new Set([429, 503]);
+/** A gateway or the service saying it is down, rather than refusing this request. */
+const OUTAGE_STATUS = new Set([502, 503, 504]);
+const seconds = (ms: number) => `${Math.ceil(ms / 100) / 10} s`;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
@@ -273,7 +286,9 @@ interface Attempt {
  * one, looked up per call so that MSW or any later patch of `globalThis.fetch` is seen).
  */
 export function createTransport(config: TransportConfig) {
-  const backoff = { ...DEFAULT_BACKOFF, ...definedOnly(config) };
+  const backoff = { ...DEFAULT_BACKOFF };
+  for (const k of Object.keys(backoff) as (keyof BackoffOptions)[])
+    backoff[k] = config[k] ?? backoff[k];
   const hasCredentials = Boolean(config.apiKey || config.token);
   /** Whether this service ever answered: then a refused connection is an outage, not a typo. */
   let answered = false;
@@ -319,7 +334,7 @@ export function createTransport(config: TransportConfig) {
       const idempotent = options.idempotent ?? SAFE_METHODS.has(method);
       const maxRetries = Math.max(0, options.maxRetries ?? config.maxRetries);
       const timeoutMs = options.timeoutMs ?? config.timeoutMs;
-      const deadline = deadlineOf(config.deadlineMs);
+      let deadline = deadlineOf(config.deadlineMs);
       const callerSignal = options.signal ?? request.signal;
       const headers = new Headers(request.headers);
       if (config.apiKey) headers.set('X-API-KEY', config.apiKey);
@@ -329,7 +344,11 @@ export function createTransport(config: TransportConfig) {
       const body = request.body === null ? undefined : await request.arrayBuffer();
       const where = { method, url: request.url };
 
-      for (let retry = 0; ; retry++) {
+      const retryForMs = options.retryForMs ?? config.retryForMs ?? 0;
+      /** When the window of the outage under way ends (retryForMs). */
+      let outageEnds: number | undefined;
+      let retries = 0;
+      for (let n = 0; ; n++) {
         const attempt = await sendOnce(
           (signal) =>
             new Request(request.url, {
@@ -343,67 +362,80 @@ export function createTransport(config: TransportConfig) {
             }),
           { callerSignal, timeoutMs, deadline, idempotent, where, headers, body, span, count },
         );
-        let waitMs: number | undefined;
-        if (attempt.response) {
-          const res = attempt.response;
+        const res = attempt.response;
+        const failure = attempt.failure as ConnectionError;
+        let asked: number | undefined;
+        if (res) {
           answered = true;
           const requestId = requestIdOf(res.headers, config.requestIdHeader);
           config.logger?.debug?.(
             `${method} ${request.url} -> ${res.status}${requestId ? ` (request id ${requestId})` : ''}`,
-            { status: res.status, attempt: retry + 1, requestId },
+            { status: res.status, attempt: n + 1, requestId },
           );
           span?.answered(res);
           if (res.status === 429) count('rateLimited');
-          const asked = parseRetryAfter(res.headers.get('retry-after'));
-          config.pacer?.onAnswer(res.status, asked, attempt.sentAt);
-          if (retry >= maxRetries || !(await worthRetrying(res, idempotent))) return res;
-          // The service said when; past the cap we stop and let the caller decide (past the
-          // deadline too: the check before every wait, below).
-          if ((asked ?? 0) > backoff.maxRetryAfterMs) return res;
-          waitMs = asked;
+          asked = parseRetryAfter(res.headers.get('retry-after'));
+          // The service said when; past the cap the caller decides, and the shared pause of the
+          // other requests is cut to the cap (an hour, or year 9999, must not stall them).
+          const capped = asked && Math.min(asked, backoff.maxRetryAfterMs);
+          config.pacer?.onAnswer(res.status, capped, attempt.sentAt);
+          if (!(await worthRetrying(res, idempotent)) || capped !== asked) return res;
         } else {
-          const failure = attempt.failure as ConnectionError;
-          config.logger?.debug?.(failure.message, {
-            attempt: retry + 1,
-          });
+          config.logger?.debug?.(failure.message, { attempt: n + 1 });
           // A request that may have reached the service is never sent again (unknown outcome).
           // A failure that a retry cannot help (https to a plain-http port) is final.
-          if (
-            retry >= maxRetries ||
-            failure.mayHaveBeenCreated ||
-            deadline.passedBy(0) ||
-            classifyNetworkFailure(failure)?.final
-          ) {
-            throw failure;
-          }
+          if (failure.mayHaveBeenCreated || classifyNetworkFailure(failure)?.final) throw failure;
+        }
+        const outcome = () => {
+          if (res) return res;
+          throw failure;
+        };
+        let waitMs = asked ?? backoffDelay(n, backoff.initialDelayMs, backoff.maxDelayMs);
+        // The service is down or cannot be reached: with `retryForMs`, its window decides.
+        const net = res ? undefined : classifyNetworkFailure(failure);
+        const outage = retryForMs > 0 && (res ? OUTAGE_STATUS.has(res.status) : net !== undefined);
+        if (outage) {
+          outageEnds ??= Date.now() + retryForMs;
+          const left = outageEnds - Date.now();
+          if (left <= 0) return outcome();
+          waitMs = Math.min(waitMs, left);
+          const what = res
+            ? `answered ${res.status}`
+            : `${net?.kind} (${net?.code ?? 'no answer'})`;
+          // Never a silent wait: one line per attempt, to the logger or else the console.
+          (config.logger?.warn ?? console.warn)(
+            `${method} ${request.url}: ${what}; trying again in ${seconds(waitMs)}, ` +
+              `for up to ${seconds(left)} more`,
+            { waitMs, retryForLeftMs: left },
+          );
+        } else {
+          outageEnds = undefined;
+          // No wait past the deadline: the last answer or failure is the request's outcome.
+          if (retries >= maxRetries || deadline.passedBy(waitMs)) return outcome();
           if (
             !answered &&
-            retry >= (config.unreachableRetries ?? Number.POSITIVE_INFINITY) &&
+            retries >= (config.unreachableRetries ?? Number.POSITIVE_INFINITY) &&
             isUnreachable(failure)
           ) {
-            throw failure;
+            return outcome();
           }
-        }
-        const retryAfter = waitMs !== undefined;
-        waitMs ??= fullJitterDelay(retry, backoff);
-        // No wait past the deadline: the last answer or failure is the request's outcome.
-        if (deadline.passedBy(waitMs)) {
-          if (attempt.response) return attempt.response;
-          throw attempt.failure as ConnectionError;
+          retries++;
+          config.logger?.warn?.(
+            `retrying ${method} ${request.url} in ${waitMs} ms (retry ${retries} of ${maxRetries})`,
+            { retry: retries, waitMs },
+          );
         }
         count('retries');
-        if (attempt.response?.status === 429) count('rateLimitWaitMs', waitMs);
+        if (res?.status === 429) count('rateLimitWaitMs', waitMs);
         span?.retrying(
-          attempt.response ? String(attempt.response.status) : errorType(attempt.failure),
-          retry + 1,
+          res ? String(res.status) : errorType(failure),
+          n + 1,
           waitMs,
-          retryAfter,
-        );
-        config.logger?.warn?.(
-          `retrying ${method} ${request.url} in ${waitMs} ms (retry ${retry + 1} of ${maxRetries})`,
-          { retry: retry + 1, waitMs },
+          asked !== undefined,
         );
         await sleep(waitMs, callerSignal);
+        // Time spent waiting out an outage is not the request's: its deadline starts again.
+        if (outage) deadline = deadlineOf(config.deadlineMs);
       }
     }
   }
@@ -423,25 +455,6 @@ export function createTransport(config: TransportConfig) {
     },
   ): Promise<Attempt> {
     ctx.callerSignal.throwIfAborted();
-    ctx.count('requests');
-    ctx.count('bytesSent', ctx.body?.byteLength ?? 0);
-    const asked = config.pacer ? Date.now() : 0;
-    const sentAt = config.pacer ? await config.pacer.acquire(ctx.callerSignal) : undefined;
-    // Held back by the rate controller (after a 429): an event with the time it waited, from the
-    // call to the time the pacer let the request go. Not to the time this code resumes: that
-    // adds the event loop's delay in resuming it (a busy export: 50-400 ms a run), which no
-    // rate limit caused. (An attempt let go at once: the same instant, or the clock's tick.)
-    const held = sentAt === undefined ? 0 : sentAt - asked;
-    // Stryker disable next-line EqualityOperator: a hold of 1 ms is the clock's tick (above), not a wait
-    if (held > 1) {
-      ctx.count('rateLimitWaitMs', held);
-      ctx.span?.paced(held);
-    }
-    // Each attempt on the wire is a span of its own: its request carries that span's W3C trace
-    // context, so the service's spans join the trace under the attempt that reached it.
-    for (const [name, value] of Object.entries(ctx.span?.attempt() ?? {})) {
-      ctx.headers.set(name, value);
-    }
     // One fresh controller per attempt, linked to the caller's signal by a listener that is
     // removed afterwards. This is AbortSignal.any by hand: a Request built on a long-lived signal
     // (or on AbortSignal.any of one) leaves a listener on it in undici, ~1.3 kB per request, which
@@ -453,7 +466,7 @@ export function createTransport(config: TransportConfig) {
     let timedOut = false;
     // The attempt's own timeout, or what is left of the request's deadline when that is sooner.
     const left = ctx.deadline.left();
-    const timeoutMs = Math.min(ctx.timeoutMs, left);
+    const timeoutMs = Math.min(ctx.timeoutMs, left, MAX_TIMER_MS);
     // setTimeout rather than AbortSignal.timeout: fake timers drive it in tests, and it is cleared.
     const timer = setTimeout(() => {
       timedOut = true;
@@ -461,7 +474,32 @@ export function createTransport(config: TransportConfig) {
     }, timeoutMs);
     const signal = attempt.signal;
     const base = config.fetch ?? globalThis.fetch;
+    /** Whether the pacer let the request go: until then it surely was not sent. */
+    let released = !config.pacer;
+    let sentAt: number | undefined;
     try {
+      // The pacer's hold after a 429 is part of the attempt: under its timeout and signal.
+      if (config.pacer) {
+        const asked = Date.now();
+        sentAt = await config.pacer.acquire(signal);
+        released = true;
+        // Held back by the rate controller: the time from the call to the time the pacer let the
+        // request go, not to the time this code resumes (the event loop's delay in resuming it,
+        // which no rate limit caused). (Let go at once: the same instant, or the clock's tick.)
+        const held = sentAt - asked;
+        // Stryker disable next-line EqualityOperator: a hold of 1 ms is the clock's tick (above), not a wait
+        if (held > 1) {
+          ctx.count('rateLimitWaitMs', held);
+          ctx.span?.paced(held);
+        }
+      }
+      ctx.count('requests');
+      ctx.count('bytesSent', ctx.body?.byteLength ?? 0);
+      // Each attempt on the wire is a span of its own: its request carries that span's W3C trace
+      // context, so the service's spans join the trace under the attempt that reached it.
+      for (const [name, value] of Object.entries(ctx.span?.attempt() ?? {})) {
+        ctx.headers.set(name, value);
+      }
       const res = await followSameOrigin(build(signal), base, ctx, signal);
       // Read the body inside the timeout, so a stalled body is a timeout too, not a hang.
       const read = NULL_BODY_STATUS.has(res.status)
@@ -502,7 +540,7 @@ export function createTransport(config: TransportConfig) {
       // A certificate does not fix itself on a retry: final, with the remedy.
       const certificate = certificateFailure(error, new URL(ctx.where.url).host);
       if (certificate) throw certificate;
-      const unsent = neverSent(error);
+      const unsent = !released || neverSent(error);
       // Once a non-idempotent request may have reached the service, its outcome is unknown; a
       // fetch that was still connecting (a proxy that never opened its tunnel) says it was not.
       if (timedOut) {
@@ -582,37 +620,18 @@ async function followSameOrigin(
   }
 }
 
-/** A request's deadline, or none. */
-interface Deadline {
-  /** The deadline as configured, for messages. */
-  ms: number;
-  /** Milliseconds left (at least 1, so that a timer still runs and fails the attempt). */
-  left(): number;
-  /** Whether waiting `ms` more would reach the deadline. */
-  passedBy(ms: number): boolean;
-}
-
-function deadlineOf(deadlineMs: number | undefined): Deadline {
-  if (deadlineMs === undefined) {
-    return {
-      ms: Number.POSITIVE_INFINITY,
-      left: () => Number.POSITIVE_INFINITY,
-      passedBy: () => false,
-    };
-  }
+/**
+ * A request's deadline (none: at infinity): `ms` as configured, for messages; `left()` at least
+ * 1 ms, so that a timer still runs and fails the attempt; `passedBy(ms)`: whether waiting `ms`
+ * more would reach it.
+ */
+function deadlineOf(deadlineMs = Number.POSITIVE_INFINITY) {
   const end = Date.now() + deadlineMs;
   return {
     ms: deadlineMs,
     left: () => Math.max(1, end - Date.now()),
     // Stryker disable next-line EqualityOperator: a wait that ends exactly at the deadline leaves no time for an attempt either way
-    passedBy: (ms) => Date.now() + ms >= end,
+    passedBy: (ms: number) => Date.now() + ms >= end,
   };
 }
-
-function definedOnly(o: BackoffOptions): BackoffOptions {
-  const out: BackoffOptions = {};
-  if (o.initialDelayMs !== undefined) out.initialDelayMs = o.initialDelayMs;
-  if (o.maxDelayMs !== undefined) out.maxDelayMs = o.maxDelayMs;
-  if (o.maxRetryAfterMs !== undefined) out.maxRetryAfterMs = o.maxRetryAfterMs;
-  return out;
-}
+type Deadline = ReturnType<typeof deadlineOf>;

@@ -53,6 +53,8 @@ export interface ExportOptions {
   force?: boolean | undefined;
   /** The data is a demo's (`rcs demo`): the manifest says so, and real exports are kept apart. */
   demo?: boolean | undefined;
+  /** While the service is down, each page keeps trying this long (the client's `retryForMs`). */
+  retryForMs?: number | undefined;
 }
 
 export const DEFAULT_OUT_DIR = 'rcs-export';
@@ -94,6 +96,7 @@ export interface ExportPlan {
   rowGroupRows: number;
   rowGroupBytes: number;
   compression: ParquetCompression;
+  retryForMs?: number | undefined;
 }
 
 const NAMES = EXPORT_TABLE.map((e) => e.resource).join(', ');
@@ -238,5 +241,6 @@ export function planExport(options: ExportOptions): ExportPlan {
     rowGroupRows,
     rowGroupBytes,
     compression,
+    retryForMs: options.retryForMs,
   };
 }

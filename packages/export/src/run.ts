@@ -57,6 +57,7 @@ export interface ExportClient {
       archived?: 'include' | 'only';
       signal?: AbortSignal;
       maxRetries?: number;
+      retryForMs?: number;
     }): Promise<PageBody<unknown>>;
   };
   /** Request counts (`RcsClient.stats`): the manifest's run summary. */
@@ -109,6 +110,7 @@ function listerFor(client: ExportClient, entry: ExportEntry, plan: ExportPlan) {
       signal,
       maxRetries: EXPORT_MAX_RETRIES,
       ...(archived ? { archived } : {}),
+      ...(plan.retryForMs === undefined ? {} : { retryForMs: plan.retryForMs }),
     });
 }
 

@@ -120,6 +120,37 @@ describe('exportResources', () => {
     expect(await readFile(join(out, 'users.jsonl'), 'utf8')).toBe(before);
     expect((await readdir(out)).sort()).toEqual(['manifest.json', 'users.jsonl']);
   });
+
+  it('retryForMs: each page waits for a service that is down at the start, saying so on every attempt', async () => {
+    // A port nothing listens on until the client says it is waiting for the service.
+    const free = await startMockServer({ port: 0, records: 300 });
+    const port = new URL(free.url).port;
+    await free.close();
+    const lines: string[] = [];
+    let up: Promise<MockServer> | undefined;
+    const down = createRcsClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: server.info.apiKey ?? '',
+      logger: {
+        warn: (line) => {
+          lines.push(line);
+          up ??= startMockServer({ port: Number(port), records: 300 });
+        },
+      },
+    });
+    const out = join(dir, 'blip');
+    const { manifest } = await exportResources({
+      client: down,
+      out,
+      resources: ['teams'],
+      retryForMs: 60_000,
+    });
+    const [teams] = manifest.resources;
+    expect(teams).toMatchObject({ resource: 'teams', count: teams?.total });
+    expect(teams?.count).toBeGreaterThan(0);
+    expect(lines[0]).toMatch(/refused \(ECONNREFUSED\); trying again in/);
+    await (await up)?.close();
+  });
 });
 
 describe('one directory, one service', () => {

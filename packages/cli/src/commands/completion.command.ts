@@ -41,7 +41,7 @@ function describeProgram(program: Command<any, any, any>, resources: string[]): 
     if (name === 'completion') out.argChoices = ['bash', 'zsh', 'fish'];
     if (name === 'init') out.argChoices = ['nightly'];
     if (name === 'set' || name === 'get' || name === 'unset')
-      out.argChoices = ['base-url', 'api-key', 'token'];
+      out.argChoices = ['base-url', 'api-key', 'token', 'retry-for'];
     if (name === 'upload' || name === 'check') out.files = true;
     return out;
   };

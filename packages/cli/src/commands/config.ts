@@ -12,6 +12,7 @@ import {
 import { assertNoUrlCredentials, type CliContext, readAll } from '../context.js';
 import { CliError, usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
+import { parseDuration } from '../network/deadline.js';
 import { safeLine } from '../output/sanitize.js';
 
 export interface ConfigOptions {
@@ -102,6 +103,7 @@ export async function run(opts: ConfigOptions, ctx: CliContext): Promise<number>
     }
     assertNoUrlCredentials(value, 'base-url');
   }
+  if (key === 'retry-for') parseDuration('retry-for', value);
   if (SECRET_KEYS.includes(key) && opts.value !== '-') {
     // Always on stderr, also in scripts: the secret is now in the shell history.
     ctx.error(

@@ -34,6 +34,23 @@ function secondsOf(name: string, raw: string): number {
   return seconds;
 }
 
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, '': 1_000 };
+
+/**
+ * `--retry-for`, RCS_RETRY_FOR, `retry-for` in milliseconds: `90s`, `10m`, `1h`, `500ms` or bare
+ * seconds, 0 to a day; anything else is a usage error (exit 2) naming `name`.
+ */
+export function parseDuration(name: string, raw: string): number {
+  const [, amount, unit = ''] = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim()) ?? [];
+  const ms = Math.round(Number(amount) * (UNIT_MS[unit] as number));
+  if (amount === undefined || ms > MAX_SECONDS * 1000) {
+    throw usageError(
+      `${name} must be a duration such as 90s, 10m or 1h (at most a day), got ${JSON.stringify(raw)}`,
+    );
+  }
+  return ms;
+}
+
 /**
  * What a command's `--timeout` means for its requests: on a command without a wait for DONE it
  * is the network deadline (`timeoutSeconds`, instead of RCS_NETWORK_TIMEOUT); on `upload --wait`

@@ -5,6 +5,7 @@
  * client's transport reads too; this module only words them.
  */
 import type { NetworkFailure, NetworkFailureKind } from '@rcs/client';
+import { baseUrlHint } from '../errors.js';
 
 /** What happened, for a direct failure of this kind. */
 const DIRECT: Record<Exclude<NetworkFailureKind, `proxy-${string}`>, string> = {
@@ -32,9 +33,9 @@ export function describeFailure(failure: NetworkFailure, where: string | undefin
   const target = failure.target ?? originOf(where);
   switch (failure.kind) {
     case 'blocked-port':
-      return `cannot send to ${originOf(where)}: fetch refuses ${blockedPort(where)}, one of the ports the Fetch standard blocks because other protocols use them; run the service on another port and set --base-url / RCS_BASE_URL to it`;
+      return `cannot send to ${originOf(where)}: fetch refuses ${blockedPort(where)}, one of the ports the Fetch standard blocks because other protocols use them; run the service on another port and set ${baseUrlHint()} to it`;
     case 'plain-http':
-      return `this server speaks plain http; use ${plainUrl(where)} in --base-url / RCS_BASE_URL (${originOf(where)} answered without TLS)`;
+      return `this server speaks plain http; use ${plainUrl(where)} in ${baseUrlHint()} (${originOf(where)} answered without TLS)`;
     case 'proxy-auth':
       return proxy?.hasCredentials
         ? `the proxy asked for credentials (407) and refused those in ${variable} (${proxy.shown}); check the user name and password`
@@ -54,9 +55,9 @@ export function describeFailure(failure: NetworkFailure, where: string | undefin
     default: {
       const what = `${DIRECT[failure.kind]}${code} at ${where ?? 'the service'}`;
       if (proxy) {
-        return `could not reach the service through the proxy ${named}: ${what}; check --base-url / RCS_BASE_URL and the proxy`;
+        return `could not reach the service through the proxy ${named}: ${what}; check ${baseUrlHint()} and the proxy`;
       }
-      return `could not reach the service: ${what}; check --base-url / RCS_BASE_URL and your network`;
+      return `could not reach the service: ${what}; check ${baseUrlHint()} and your network`;
     }
   }
 }

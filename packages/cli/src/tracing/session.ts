@@ -100,6 +100,12 @@ class OpenSpans implements SpanProcessor {
   async shutdown(): Promise<void> {}
 }
 
+/**
+ * The most one export to the collector may take, whatever OTEL_EXPORTER_OTLP_TIMEOUT says: a
+ * collector that never answers holds the end of a run this long at most (cli-reference "Tracing").
+ */
+const OTLP_EXPORT_TIMEOUT_MS = 2_000;
+
 /** OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL; http/protobuf by default. */
 function otlpExporter(env: NodeJS.ProcessEnv, warn: (m: string) => void): SpanExporter {
   const protocol = (
@@ -107,13 +113,14 @@ function otlpExporter(env: NodeJS.ProcessEnv, warn: (m: string) => void): SpanEx
     env.OTEL_EXPORTER_OTLP_PROTOCOL ||
     'http/protobuf'
   ).trim();
-  if (protocol === 'http/json') return new JsonExporter();
+  const config = { timeoutMillis: OTLP_EXPORT_TIMEOUT_MS };
+  if (protocol === 'http/json') return new JsonExporter(config);
   if (protocol !== 'http/protobuf') {
     warn(
       `tracing: OTLP protocol ${protocol} is not supported (http/protobuf, http/json); using http/protobuf`,
     );
   }
-  return new ProtobufExporter();
+  return new ProtobufExporter(config);
 }
 
 const errorTypeOf = (error: unknown) => (error instanceof Error ? error.name : '_OTHER');

@@ -1,10 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   emptyRequestStats,
   type RcsClient,
   type RealCallSession,
   type RequestStats,
 } from '@rcs/client';
+import { sleep } from '@rcs/client/internal';
 import type { CliContext } from '../context.js';
 import { describeError } from '../describe-error.js';
 import { CliError, InterruptedError, interruptedExitCode } from '../errors.js';
@@ -267,7 +267,7 @@ export class UploadTask {
     const label = `${safeLine(result.file)} (${safeLine(sessionId)})`;
     this.progress.set(result.file, `${label}: waiting for the score`);
     try {
-      if (delayMs > 0) await sleep(delayMs, undefined, { signal: this.stop.signal });
+      if (delayMs > 0) await sleep(delayMs, this.stop.signal);
       const session = await this.client.sessions.waitUntilDone(sessionId, {
         timeoutMs: this.config.timeoutMs,
         signal: this.stop.signal,

@@ -586,7 +586,7 @@ describe('https:// to a plain-http port', () => {
     });
     expect(r.code).toBe(1);
     expect(failed(r)).toBe(
-      `this server speaks plain http; use http://127.0.0.1:${origin.port} in --base-url / RCS_BASE_URL (https://127.0.0.1:${origin.port} answered without TLS)`,
+      `this server speaks plain http; use http://127.0.0.1:${origin.port} in RCS_BASE_URL (https://127.0.0.1:${origin.port} answered without TLS)`,
     );
     expect(r.stderr).not.toMatch(/tlsany_meth|EPROTO|wrong version number/);
   });

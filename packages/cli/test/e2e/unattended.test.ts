@@ -260,7 +260,7 @@ describe('an unreachable service (item 3)', () => {
     expect(r.code).toBe(1);
     expect(retries(r.stderr).length).toBeLessThanOrEqual(1);
     expect(r.stderr).toMatch(/could not reach the service: .*ECONNREFUSED/);
-    expect(r.stderr).toMatch(/check --base-url/);
+    expect(r.stderr).toMatch(/check RCS_BASE_URL and your network/);
   });
 
   it('an unknown host fails after one retry, with the hint', async () => {

@@ -103,7 +103,7 @@ describe('rcs upload batches', () => {
     const r = await runCli(['upload', 'a.srt', '--email', rep], { cwd: dir, env: closed });
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toMatch(
-      /^rcs: a\.srt: could not reach the service: .*ECONNREFUSED.*check --base-url/,
+      /^rcs: a\.srt: could not reach the service: .*ECONNREFUSED.*check RCS_BASE_URL and your network/,
     );
     expect(readLedger(join(dir, '.rcs-ledger.jsonl'))).toMatchObject([{ status: 'failed' }]);
     const again = await runCli(['upload', 'a.srt', '--email', rep], { cwd: dir, env: closed });
