@@ -5,6 +5,7 @@ import { RcsError } from './errors.js';
 import { type AnyExportAccessor, createExports, type ExportsApi } from './exports.js';
 import type { paths } from './generated/openapi.js';
 import { defaultExport } from './interop.js';
+import { checkNumber } from './number-option.js';
 import { makeRedactor } from './redact.js';
 import { createSessions, type SessionsApi } from './sessions.js';
 import type { ClientTracing } from './tracing.js';
@@ -143,12 +144,6 @@ function normaliseBaseUrl(raw: unknown): string {
   return url.href.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
 }
 
-function nonNegativeInteger(name: string, v: number | undefined, fallback: number): number {
-  if (v === undefined) return fallback;
-  if (!Number.isInteger(v) || v < 0) throw new RcsError(`${name} must be an integer ≥ 0, got ${v}`);
-  return v;
-}
-
 /** A header name as fetch's Headers accepts it (RFC 9110 token), or undefined for the default. */
 function headerName(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
@@ -174,7 +169,9 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
   const hasCredentials = Boolean(options.apiKey || options.token);
   // Fail at construction, not at the first request, when credentials would go out in clear.
   assertSecureTransport(new URL(baseUrl), hasCredentials, options.allowInsecureHttp);
-  const maxRetries = nonNegativeInteger('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES);
+  const maxRetries = checkNumber('maxRetries', options.maxRetries ?? DEFAULT_MAX_RETRIES, {
+    min: 0,
+  });
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new RcsError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
@@ -183,14 +180,15 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
   if (deadlineMs !== undefined && (!Number.isFinite(deadlineMs) || deadlineMs <= 0)) {
     throw new RcsError(`deadlineMs must be a positive number of milliseconds, got ${deadlineMs}`);
   }
-  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  if (!Number.isInteger(maxResponseBytes) || maxResponseBytes <= 0) {
-    throw new RcsError(`maxResponseBytes must be a positive integer, got ${maxResponseBytes}`);
-  }
+  const maxResponseBytes = checkNumber(
+    'maxResponseBytes',
+    options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    { min: 1 },
+  );
   const unreachableRetries =
     options.unreachableRetries === undefined
       ? undefined
-      : nonNegativeInteger('unreachableRetries', options.unreachableRetries, 0);
+      : checkNumber('unreachableRetries', options.unreachableRetries, { min: 0 });
   const requestIdHeader = headerName(options.requestIdHeader);
   const redact = makeRedactor([options.apiKey, options.token]);
   const transport = createTransport({

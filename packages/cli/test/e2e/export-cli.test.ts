@@ -140,15 +140,19 @@ describe('rcs export (built CLI, spawned)', () => {
   });
 
   it.each([
-    [['--concurrency', 'abc'], '--concurrency must be a whole number from 1 to 64, got "abc"'],
-    [['--concurrency', '0'], '--concurrency must be a whole number from 1 to 64, got "0"'],
+    [
+      ['--concurrency', 'abc'],
+      "option '--concurrency <n>' argument 'abc' is invalid. It must be a number in digits",
+    ],
+    [['--concurrency', '0'], '--concurrency must be a whole number from 1 to 64, got 0'],
+    [['--concurrency', '1.5'], '--concurrency must be a whole number from 1 to 64, got 1.5'],
     [
       ['--format', 'parquet', '--row-group-rows', '1e5'],
-      '--row-group-rows must be a whole number from 1 to 100000000, got "1e5"',
+      "option '--row-group-rows <n>' argument '1e5' is invalid. It must be a number in digits",
     ],
     [
       ['--format', 'parquet', '--row-group-bytes', '0'],
-      '--row-group-bytes must be a whole number from 1 to 1073741824, got "0"',
+      '--row-group-bytes must be a whole number from 1 to 1073741824, got 0',
     ],
     [['--row-group-rows', '1000'], '--row-group-rows applies to --format parquet only'],
     [['--compression', 'zstd'], '--compression applies to --format parquet only'],

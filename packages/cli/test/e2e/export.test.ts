@@ -317,7 +317,7 @@ describe('rcs export usage errors (exit 2, before any request)', () => {
     [{ resources: ['users', 'teams'], out: '-' }, /--out - streams exactly one export/],
     [{ resources: ['all'], out: '-' }, /--out - streams exactly one export/],
     [{ bom: true }, /--bom applies to --format csv only/],
-    [{ concurrency: 0 }, /--concurrency must be an integer from 1 to 64/],
+    [{ concurrency: 0 }, /--concurrency must be a whole number from 1 to 64/],
     [
       { resources: ['users'], archived: 'include' as const },
       /--archived applies to the tracks export only/,
