@@ -5,6 +5,7 @@
  * release. Everything a user needs is in `@rcs/client` (README.md).
  */
 export { readBounded } from './bounded-body.js';
+export { DATE_TIME, dateTimeProblem, instantOf } from './date-time.js';
 export { checkNumber, type NumberRange, numberIn, rangeText } from './number-option.js';
 export {
   type Anomaly,
