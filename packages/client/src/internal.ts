@@ -4,9 +4,10 @@
  * `exports` rather than its files. Not for users: no semver promise, and it may change in any
  * release. Everything a user needs is in `@rcs/client` (README.md).
  */
+export { sleep } from './backoff.js';
 export { readBounded } from './bounded-body.js';
 export { DATE_TIME, dateTimeProblem, instantOf } from './date-time.js';
-export { checkNumber, type NumberRange, numberIn, rangeText } from './number-option.js';
+export { checkNumber, type NumberRange } from './number-option.js';
 export {
   type Anomaly,
   type EngineOptions,

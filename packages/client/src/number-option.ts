@@ -14,7 +14,7 @@ export interface NumberRange {
 }
 
 /** "a whole number from 1 to 64", "a number of at least 0". */
-export function rangeText({ min, max, fraction }: NumberRange): string {
+function rangeText({ min, max, fraction }: NumberRange): string {
   const kind = fraction ? 'a number' : 'a whole number';
   if (max === undefined) return `${kind} of at least ${min}`;
   return max === Number.POSITIVE_INFINITY
@@ -23,7 +23,7 @@ export function rangeText({ min, max, fraction }: NumberRange): string {
 }
 
 /** `value` when it is a number in `range`; else undefined. */
-export function numberIn(n: unknown, range: NumberRange): number | undefined {
+function numberIn(n: unknown, range: NumberRange): number | undefined {
   if (typeof n !== 'number') return undefined;
   const { min, max = Number.MAX_SAFE_INTEGER, fraction } = range;
   if (n === Number.POSITIVE_INFINITY) return max === n ? n : undefined;

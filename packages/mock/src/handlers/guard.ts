@@ -1,3 +1,4 @@
+import { sleep } from '@rcs/client/internal';
 import type { OrgData } from '../dataset.js';
 import type { FaultKind } from '../faults.js';
 import { internalErrorBody, ProblemError, problemResponse } from '../problem.js';
@@ -8,8 +9,6 @@ export interface Guarded {
   org: OrgState;
   now: number;
 }
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** The credential a rate limit counts against (D2: per key); anonymous callers share one. */
 function credentialOf(headers: Headers): string {
