@@ -1,7 +1,7 @@
 /**
  * The one check of a number option for every package: the client's and the export engine's
- * options, the Parquet writer's, the `rcs` flags (through commander's argParser). The message
- * names the option and says what it takes, so no caller needs words of its own.
+ * options, the Parquet writer's, the `rcs` flags (once commander's argParser made them numbers).
+ * The message names the option and says what it takes, so no caller needs words of its own.
  */
 import { RcsError } from './errors.js';
 
