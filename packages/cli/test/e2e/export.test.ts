@@ -11,6 +11,7 @@ import { csvColumnsOf, recordShapeOf, SESSION_ITEM_SHAPE } from '@rcs/export';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readJsonl } from '../../../../test/support/files.js';
 import type { ExportOptions } from '../../src/commands/export.js';
 import { runExport } from '../../src/commands/export.js';
 import { InterruptedError } from '../../src/errors.js';
@@ -54,12 +55,6 @@ async function readAll(mock: MockServer, apiKey: string, path: string, query = '
     if (!body.meta.hasNext) return out;
   }
 }
-
-const readJsonl = async (file: string) =>
-  (await readFile(file, 'utf8'))
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Rec);
 
 const readCsv = async (file: string) =>
   parse(await readFile(file, 'utf8'), { bom: true }) as string[][];
