@@ -59,13 +59,10 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
   const records = n('--records', opts.records, { min: 0, max: 10_000_000 });
   const processingMs = n('--processing-ms', opts.processingMs, { min: 0, fraction: true });
   const latencyMs = n('--latency-ms', opts.latencyMs, { min: 0, max: 600_000, fraction: true });
-  const faultRate = n('--fault-rate', opts.faultRate, { min: 0, max: 1, fraction: true });
+  const share = { min: 0, max: 1, fraction: true };
+  const faultRate = n('--fault-rate', opts.faultRate, share);
   const rateLimit = n('--rate-limit', opts.rateLimit, { min: 0, fraction: true });
-  const dropAfterCreate = n('--drop-after-create', opts.dropAfterCreate, {
-    min: 0,
-    max: 1,
-    fraction: true,
-  });
+  const dropAfterCreate = n('--drop-after-create', opts.dropAfterCreate, share);
 
   if (opts.cors === false && opts.corsOrigin !== undefined) {
     throw new CliError(EXIT.usage, '--no-cors and --cors-origin cannot be used together');
