@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkNumber, type NumberRange } from '@rcs/client/internal';
 import type { CliContext } from '../context.js';
@@ -9,8 +10,10 @@ export interface MockOptions {
   port?: number;
   host?: string;
   fixture?: string;
+  writeFixture?: string;
   seed?: number;
   records?: number;
+  day?: number;
   processingMs?: number;
   latencyMs?: number;
   faultRate?: number;
@@ -57,6 +60,7 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
   const port = n('--port', opts.port, { min: 0, max: 65535 }) ?? 4010;
   const seed = n('--seed', opts.seed, { min: 0 });
   const records = n('--records', opts.records, { min: 0, max: 10_000_000 });
+  const day = n('--day', opts.day, { min: 0, max: 1000 });
   const processingMs = n('--processing-ms', opts.processingMs, { min: 0, fraction: true });
   const latencyMs = n('--latency-ms', opts.latencyMs, { min: 0, max: 600_000, fraction: true });
   const share = { min: 0, max: 1, fraction: true };
@@ -64,6 +68,9 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
   const rateLimit = n('--rate-limit', opts.rateLimit, { min: 0, fraction: true });
   const dropAfterCreate = n('--drop-after-create', opts.dropAfterCreate, share);
 
+  if (opts.fixture !== undefined && (day !== undefined || opts.writeFixture !== undefined)) {
+    throw new CliError(EXIT.usage, '--day and --write-fixture are for demo data, not --fixture');
+  }
   if (opts.cors === false && opts.corsOrigin !== undefined) {
     throw new CliError(EXIT.usage, '--no-cors and --cors-origin cannot be used together');
   }
@@ -75,6 +82,19 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
         : true;
 
   const mock = await import('@rcs/mock/node');
+  if (opts.writeFixture !== undefined) {
+    try {
+      const data = JSON.stringify(mock.generateDemoFixture({ seed, records, day }), null, 2);
+      // Exclusive create: an existing file (or a link in its place) is never replaced.
+      await writeFile(resolve(ctx.cwd, opts.writeFixture), `${data}\n`, { flag: 'wx' });
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException;
+      const why = e.code === 'EEXIST' ? 'the file exists and is never replaced' : e.message;
+      throw new CliError(EXIT.usage, `--write-fixture ${opts.writeFixture}: ${why}`);
+    }
+    ctx.log(`Wrote ${opts.writeFixture}; serve it with: rcs mock --fixture ${opts.writeFixture}`);
+    return EXIT.ok;
+  }
   let fixture: unknown;
   if (opts.fixture !== undefined) {
     try {
@@ -84,21 +104,17 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
       throw new CliError(EXIT.usage, `--fixture ${opts.fixture}: ${(error as Error).message}`);
     }
   }
-  const faults: Record<string, number> = {};
-  if (latencyMs !== undefined) faults.latencyMs = latencyMs;
-  if (faultRate !== undefined) faults.faultRate = faultRate;
-  if (rateLimit !== undefined) faults.rateLimit = rateLimit;
-  if (dropAfterCreate !== undefined) faults.dropAfterCreate = dropAfterCreate;
   let server: Awaited<ReturnType<typeof mock.startMockServer>>;
   try {
     server = await mock.startMockServer({
       port,
       host: opts.host ?? '127.0.0.1',
-      ...(fixture !== undefined ? { fixture } : {}),
-      ...(seed !== undefined ? { seed } : {}),
-      ...(records !== undefined ? { records } : {}),
-      ...(processingMs !== undefined ? { processingMs } : {}),
-      faults,
+      fixture,
+      seed,
+      records,
+      day,
+      processingMs,
+      faults: { latencyMs, faultRate, rateLimit, dropAfterCreate },
       cors,
       // A client that hangs up mid-request is normal for a server: one line, and only with -v.
       ...(ctx.verbose
