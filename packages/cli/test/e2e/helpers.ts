@@ -11,7 +11,6 @@ export {
   CLI,
   type MockProcess,
   REPO,
-  type RunOptions,
   type RunResult,
   runCli,
   runCommand,
