@@ -28,7 +28,6 @@ const alias = [
 /** Tests that inspect files instead of behaviour. */
 const SOURCE_READING = [
   'test/purity.test.ts', // transcript: no imports, no dependencies (reads src/)
-  'test/source-scan.test.ts', // client: no node: import (reads src/)
   'test/generated.test.ts', // client: generated types fresh (reads src/generated)
   'test/formats/record-shapes.test.ts', // export: generated record shapes fresh (reads src/generated)
   'test/dist.test.ts', // client: the built bundles (reads dist/)

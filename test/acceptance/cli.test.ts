@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiValidator } from '../../packages/mock/test/helpers/openapi-validator.js';
+import { startMock } from '../support/cli.js';
 import { ACME, type Booted, boot, EXPORTS, FIXTURE_FILE, labeled, OPEN } from './helpers.js';
 
 const RCS = fileURLToPath(new URL('../../packages/cli/dist/rcs.js', import.meta.url));
@@ -943,41 +944,18 @@ describe('check report, manifest, conversion and signals', () => {
 });
 
 describe('rcs mock flags and profiles', () => {
-  /** Starts `rcs mock` with `args`, returns its URL, its stdout so far and a stop function. */
+  /** `rcs mock ARGS`, ready once its --json line is out; stop() sends SIGINT, gives the exit code. */
   async function mock(args: string[]) {
-    const child = start(['mock', '--port', '0', ...args]);
-    let out = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`no URL: ${out}`)), 15_000);
-      child.stdout.on('data', (d) => {
-        out += d;
-        const nl = out.indexOf('\n');
-        if (nl >= 0) {
-          clearTimeout(t);
-          resolve(out.slice(0, nl));
-        }
-      });
-      child.on('close', (c) => reject(new Error(`exited ${c}: ${out}`)));
-    });
-    await new Promise((r) => setTimeout(r, 200));
-    return {
-      url,
-      out: () => out,
-      stop: async () => {
-        const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-        child.kill('SIGINT');
-        return exited;
-      },
-    };
+    const m = await startMock(args);
+    return { ...m, stop: () => m.stop('SIGINT') };
   }
 
   it('--seed makes the demo dataset reproducible; another seed gives other data', async () => {
     const users = async (seed: string) => {
       const s = await mock(['--seed', seed, '--records', '200']);
       try {
-        const key = /API key: (\S+)/.exec(s.out())?.[1] ?? '';
         const res = await fetch(`${s.url}/api/v1/data-exports/users?limit=100`, {
-          headers: { 'x-api-key': key },
+          headers: { 'x-api-key': s.apiKey },
         });
         expect(res.status).toBe(200);
         return JSON.stringify(((await res.json()) as { data: unknown[] }).data);

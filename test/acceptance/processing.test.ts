@@ -3,7 +3,7 @@
  * (R4–R6, D11–D13, D16), participants and their provisioning (R5, R7, D15, D24), scoring and
  * scorecard choice (D19, D20), KPIs (D21), and the session export while processing (D10).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACME, type Booted, boot, FULL, GLOBEX, labeled, OPEN, PLAIN, srt } from './helpers.js';
 
 let m: Booted;
@@ -133,14 +133,18 @@ describe('lifecycle (D18, D19)', () => {
     }
   });
 
-  it('processingMs in real time: DONE after the time has passed', async () => {
+  it('processingMs in real time: DONE after the time has passed (the default clock is Date)', async () => {
+    // Only Date is faked: the sockets and their timers run as usual.
+    vi.useFakeTimers({ toFake: ['Date'] });
     const z = await boot({ processingMs: 300, realTime: true });
     try {
       const c = await z.create({ transcript: PLAIN, meetingName: 'x', userId: ACME.rep.id });
-      await new Promise((r) => setTimeout(r, 450));
+      expect((await z.get(c.body.id)).body.state).not.toBe('DONE');
+      vi.setSystemTime(Date.now() + 450);
       expect((await z.get(c.body.id)).body.state).toBe('DONE');
     } finally {
       await z.close();
+      vi.useRealTimers();
     }
   });
 

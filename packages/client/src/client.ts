@@ -5,6 +5,7 @@ import { RcsError } from './errors.js';
 import { type AnyExportAccessor, createExports, type ExportsApi } from './exports.js';
 import type { paths } from './generated/openapi.js';
 import { defaultExport } from './interop.js';
+import { checkNumber } from './number-option.js';
 import { makeRedactor } from './redact.js';
 import { createSessions, type SessionsApi } from './sessions.js';
 import type { ClientTracing } from './tracing.js';
@@ -151,12 +152,6 @@ function normaliseBaseUrl(raw: unknown): string {
   return url.href.replace(/(?<!\/)\/+$/, '').replace(/\/api\/v1$/, '');
 }
 
-function nonNegativeInteger(name: string, v: number | undefined, fallback: number): number {
-  if (v === undefined) return fallback;
-  if (!Number.isInteger(v) || v < 0) throw new RcsError(`${name} must be an integer ≥ 0, got ${v}`);
-  return v;
-}
-
 /** A header name as fetch's Headers accepts it (RFC 9110 token), or undefined for the default. */
 function headerName(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
@@ -182,7 +177,9 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
   const hasCredentials = Boolean(options.apiKey || options.token);
   // Fail at construction, not at the first request, when credentials would go out in clear.
   assertSecureTransport(new URL(baseUrl), hasCredentials, options.allowInsecureHttp);
-  const maxRetries = nonNegativeInteger('maxRetries', options.maxRetries, DEFAULT_MAX_RETRIES);
+  const maxRetries = checkNumber('maxRetries', options.maxRetries ?? DEFAULT_MAX_RETRIES, {
+    min: 0,
+  });
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new RcsError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
@@ -191,19 +188,15 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
   if (deadlineMs !== undefined && (!Number.isFinite(deadlineMs) || deadlineMs <= 0)) {
     throw new RcsError(`deadlineMs must be a positive number of milliseconds, got ${deadlineMs}`);
   }
-  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  if (!Number.isInteger(maxResponseBytes) || maxResponseBytes <= 0) {
-    throw new RcsError(`maxResponseBytes must be a positive integer, got ${maxResponseBytes}`);
-  }
-  const unreachableRetries = nonNegativeInteger(
-    'unreachableRetries',
-    options.unreachableRetries,
-    1,
+  const maxResponseBytes = checkNumber(
+    'maxResponseBytes',
+    options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    { min: 1 },
   );
-  const retryForMs = options.retryForMs ?? 0;
-  if (!Number.isFinite(retryForMs) || retryForMs < 0) {
-    throw new RcsError(`retryForMs must be a number of milliseconds ≥ 0, got ${retryForMs}`);
-  }
+  const unreachableRetries = checkNumber('unreachableRetries', options.unreachableRetries ?? 1, {
+    min: 0,
+  });
+  const retryForMs = checkNumber('retryForMs', options.retryForMs ?? 0, { min: 0, fraction: true });
   const requestIdHeader = headerName(options.requestIdHeader);
   const redact = makeRedactor([options.apiKey, options.token]);
   const transport = createTransport({

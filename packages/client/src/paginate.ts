@@ -1,6 +1,7 @@
 import pLimitImport from 'p-limit';
 import { RcsError } from './errors.js';
 import { defaultExport } from './interop.js';
+import { checkNumber } from './number-option.js';
 import { PageBody } from './page-body.js';
 import { type Page, type PageMeta, runPages } from './page-engine.js';
 import { type ClientTracing, errorType, type TraceAttributes, type TracedSpan } from './tracing.js';
@@ -86,15 +87,12 @@ const MAX_EXPORT_LIMIT = 100;
 export const DEFAULT_DEDUPE_WINDOW = 10_000;
 
 export function assertLimit(limit: number): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EXPORT_LIMIT) {
-    throw new RcsError(`limit must be an integer from 1 to ${MAX_EXPORT_LIMIT}, got ${limit}`);
-  }
+  checkNumber('limit', limit, { min: 1, max: MAX_EXPORT_LIMIT });
 }
 
+/** Pages start at 1. */
 export function assertPage(page: number): void {
-  if (!Number.isInteger(page) || page < 1) {
-    throw new RcsError(`page must be an integer of at least 1 (pages start at 1), got ${page}`);
-  }
+  checkNumber('page', page, { min: 1 });
 }
 
 function emptyStats(): ExportStats {
@@ -124,14 +122,10 @@ export function paginate<T extends { id: string }>(
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const limit = options.limit ?? DEFAULT_EXPORT_LIMIT;
   // Bad options fail at the call, before any request, naming the option.
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new RcsError(`concurrency must be an integer of at least 1, got ${concurrency}`);
-  }
+  checkNumber('concurrency', concurrency, { min: 1 });
   assertLimit(limit);
   const window = options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW;
-  if (!(window === Number.POSITIVE_INFINITY || (Number.isInteger(window) && window >= 0))) {
-    throw new RcsError(`dedupeWindow must be an integer ≥ 0 or Infinity, got ${window}`);
-  }
+  checkNumber('dedupeWindow', window, { min: 0, max: Number.POSITIVE_INFINITY });
 
   let stats = emptyStats();
 

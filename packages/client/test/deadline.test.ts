@@ -6,7 +6,7 @@ import {
   ServerError,
   TimeoutError,
 } from '@rcs/client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { API_KEY, BASE, SESSION_ID, sessionFixture } from './helpers.js';
 
 // One deadline for every network wait. `deadlineMs` bounds a request with all
@@ -91,7 +91,7 @@ describe('deadlineMs', () => {
       baseUrl: BASE,
       apiKey: API_KEY,
       deadlineMs: 60_000,
-      // Answers after 20 ms, unless its request is aborted first (as fetch does).
+      // Answers after 20 ms (fake timers), unless its request is aborted first (as fetch does).
       fetch: (async (input: Request) => {
         await new Promise((resolve, reject) => {
           const timer = setTimeout(resolve, 20);
@@ -103,7 +103,14 @@ describe('deadlineMs', () => {
         return Response.json(sessionFixture('DONE'));
       }) as typeof globalThis.fetch,
     });
-    await expect(get(client)).resolves.toMatchObject({ id: SESSION_ID, state: 'DONE' });
+    vi.useFakeTimers();
+    try {
+      const answer = get(client);
+      await vi.advanceTimersByTimeAsync(20);
+      await expect(answer).resolves.toMatchObject({ id: SESSION_ID, state: 'DONE' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('no wait between retries runs past it: the last failure ends the request at once', async () => {

@@ -100,10 +100,10 @@ describe('exports.<name>.list: one page', () => {
   });
 
   it.each([
-    [{ limit: 0 }, /limit must be an integer from 1 to 100/],
-    [{ limit: 101 }, /limit must be an integer from 1 to 100/],
-    [{ limit: 2.5 }, /limit must be an integer/],
-    [{ page: 0 }, /page must be an integer of at least 1/],
+    [{ limit: 0 }, /limit must be a whole number from 1 to 100/],
+    [{ limit: 101 }, /limit must be a whole number from 1 to 100/],
+    [{ limit: 2.5 }, /limit must be a whole number/],
+    [{ page: 0 }, /page must be a whole number of at least 1/],
   ])('rejects %o before any request', async (options, message) => {
     const requested = serveUsers(() => range(3));
     await expect(client().exports.users.list(options)).rejects.toThrow(message);
@@ -307,7 +307,7 @@ describe('exports.<name>.all: every record (D9)', () => {
 
   it('checks its options before any request', () => {
     expect(() => client().exports.users.all({ concurrency: 0 })).toThrow(
-      /concurrency must be an integer of at least 1/,
+      /concurrency must be a whole number of at least 1/,
     );
     expect(() => client().exports.users.all({ limit: 500 })).toThrow(RcsError);
   });

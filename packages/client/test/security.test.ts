@@ -79,7 +79,10 @@ describe('options are checked at creation', () => {
     [{ baseUrl: '' }, /baseUrl is required/],
     [{ baseUrl: 'api.example.com' }, /not an absolute URL/],
     [{ baseUrl: 'ftp://api.example.com' }, /http or https/],
-    [{ baseUrl: 'https://a.io', maxRetries: -1 }, /maxRetries must be an integer/],
+    [
+      { baseUrl: 'https://a.io', maxRetries: -1 },
+      /maxRetries must be a whole number of at least 0/,
+    ],
     [{ baseUrl: 'https://a.io', timeoutMs: 0 }, /timeoutMs must be a positive/],
     [
       { baseUrl: 'https://a.io', apikey: 'k' },

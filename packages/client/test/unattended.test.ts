@@ -333,9 +333,9 @@ describe('maxResponseBytes: one answer cannot exhaust memory', () => {
     await expect(tight.sessions.get(SESSION_ID)).rejects.toThrow(/larger than/);
   });
 
-  it('the default is 32 MiB; the option must be a positive integer', () => {
+  it('the default is 32 MiB; the option must be a whole number of at least 1', () => {
     expect(() => createRcsClient({ baseUrl: BASE, maxResponseBytes: 0 })).toThrow(
-      /maxResponseBytes must be a positive integer/,
+      /maxResponseBytes must be a whole number of at least 1/,
     );
   });
 });

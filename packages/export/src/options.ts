@@ -5,6 +5,7 @@
  */
 
 import { EXPORT_TABLE, type ExportEntry } from '@rcs/client';
+import { checkNumber } from '@rcs/client/internal';
 import { isRunId } from './changes/run-id.js';
 import { usageError } from './errors.js';
 import type { ExportFormat } from './files/manifest.js';
@@ -103,11 +104,7 @@ const NAMES = EXPORT_TABLE.map((e) => e.resource).join(', ');
 
 /** A whole-number option, or its default when not given. */
 function wholeNumber(option: string, value: number | undefined, fallback: number, max: number) {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
-    throw usageError(`\`${option}\` must be an integer from 1 to ${max}, got ${String(value)}`);
-  }
-  return value;
+  return checkNumber(`\`${option}\``, value ?? fallback, { min: 1, max }, usageError);
 }
 
 export function planExport(options: ExportOptions): ExportPlan {

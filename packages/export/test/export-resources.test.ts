@@ -85,7 +85,7 @@ describe('exportResources', () => {
     [{ format: 'xml' as 'csv' }, /`format` must be jsonl, csv or parquet, got "xml"/],
     [{ resources: ['userz'] }, /unknown export "userz"/],
     [{ rowGroupRows: 10 }, /`rowGroupRows` applies to `format` parquet only/],
-    [{ format: 'parquet' as const, rowGroupBytes: 0 }, /`rowGroupBytes` must be an integer/],
+    [{ format: 'parquet' as const, rowGroupBytes: 0 }, /`rowGroupBytes` must be a whole number/],
     [{ out: '-', resources: ['users'] }, /use exportResourceToStream/],
   ])('rejects %o before it makes the client', async (over, message) => {
     let made = false;

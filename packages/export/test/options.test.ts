@@ -81,15 +81,15 @@ describe('planExport: each bad input, in words', () => {
       { format: 'parquet' as const, csvRaw: true },
       '`csvRaw` applies to `format` csv only (Parquet is typed and binary)',
     ],
-    [{ concurrency: 0 }, '`concurrency` must be an integer from 1 to 64, got 0'],
-    [{ concurrency: 65 }, '`concurrency` must be an integer from 1 to 64, got 65'],
+    [{ concurrency: 0 }, '`concurrency` must be a whole number from 1 to 64, got 0'],
+    [{ concurrency: 65 }, '`concurrency` must be a whole number from 1 to 64, got 65'],
     [
       { format: 'parquet' as const, rowGroupRows: 100_000_001 },
-      '`rowGroupRows` must be an integer from 1 to 100000000, got 100000001',
+      '`rowGroupRows` must be a whole number from 1 to 100000000, got 100000001',
     ],
     [
       { format: 'parquet' as const, rowGroupBytes: 1.5 },
-      '`rowGroupBytes` must be an integer from 1 to 1073741824, got 1.5',
+      '`rowGroupBytes` must be a whole number from 1 to 1073741824, got 1.5',
     ],
     [
       { format: 'csv' as const, rowGroupBytes: 10 },

@@ -15,11 +15,14 @@ const answer = (page: unknown) => new PageBody(new TextEncoder().encode(JSON.str
 const records = (n: number, prefix = 'r') =>
   Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, n: i }) as ApiRecord);
 
-/** A well-behaved service over `all`, with a per-page hook to misbehave and a random delay. */
+/**
+ * A well-behaved service over `all`, with a per-page hook to misbehave; each page answers after a
+ * random number of turns of the event loop (0-4), so pages finish out of order.
+ */
 function service(
   all: ApiRecord[],
   tamper: (page: ExportPage, n: number) => ExportPage = (p) => p,
-  delay = () => Math.random() * 5,
+  delay = () => Math.floor(Math.random() * 5),
 ) {
   const stats = { inFlight: 0, maxInFlight: 0, requested: [] as number[] };
   const list: PageLister = async (page, limit, signal) => {
@@ -27,7 +30,7 @@ function service(
     stats.inFlight++;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
     try {
-      await new Promise((r) => setTimeout(r, delay()));
+      for (let turns = delay(); turns > 0; turns--) await new Promise((r) => setImmediate(r));
       signal.throwIfAborted();
       const data = all.slice((page - 1) * limit, page * limit);
       const meta = { total: all.length, page, limit, hasNext: page * limit < all.length };

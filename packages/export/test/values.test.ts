@@ -1,6 +1,7 @@
+import { dateTimeProblem } from '@rcs/client/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkRecordValues, dateTimeProblem, ImpossibleValueError } from '../src/values.js';
+import { checkRecordValues, ImpossibleValueError } from '../src/values.js';
 
 const session = (extra: Record<string, unknown>) => ({
   id: 's-1',

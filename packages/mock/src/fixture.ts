@@ -1,3 +1,4 @@
+import { dateTimeProblem } from '@rcs/client/internal';
 import { EMAIL_PATTERN, HEX24_PATTERN, UUID_PATTERN } from '@rcs/transcript';
 import { z } from 'zod';
 import { KINDS, type Kind } from './demo/counts.js';
@@ -24,7 +25,11 @@ type PlayedLanguage = NonNullable<components['schemas']['PlayedLanguage']>;
 const uuid = z.string().regex(UUID_PATTERN, 'invalid UUID');
 const hex24 = z.string().regex(HEX24_PATTERN, 'invalid id (24 lowercase hex characters)');
 const email = z.string().regex(EMAIL_PATTERN, 'invalid email');
-const dateTime = z.iso.datetime({ message: 'invalid date-time (ISO 8601 UTC with Z)' });
+/** mock-fixture.md: ISO 8601 UTC with Z; and a date-time that exists (D29's check). */
+const dateTime = z.string().superRefine((text, ctx) => {
+  const problem = text[10] === 'T' && text.endsWith('Z') ? dateTimeProblem(text) : 'not UTC with Z';
+  if (problem) ctx.addIssue({ code: 'custom', message: `invalid date-time: ${problem}` });
+});
 const language = z.enum(LANGUAGES, {
   message: `invalid language (one of ${LANGUAGES.join(', ')})`,
 });

@@ -104,6 +104,14 @@ describe('loadFixture', () => {
     expect(issues.some((i) => i.startsWith('organizations[0].users[0].createdAt:'))).toBe(true);
   });
 
+  it('refuses a timestamp that does not exist, saying why (D29, not rolled over by Date)', async () => {
+    const f = await acme();
+    f.organizations[0].users[0].createdAt = '2026-02-30T09:00:00Z';
+    expect(issuesOf(f)).toContain(
+      'organizations[0].users[0].createdAt: invalid date-time: a date-time that does not exist (no such day in that month)',
+    );
+  });
+
   it('refuses pre-existing sessions that are not DONE', async () => {
     const f = await acme();
     f.organizations[0].realCallSessions[0].state = 'PENDING';

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Option } from '@commander-js/extra-typings';
 import { usageError } from '../errors.js';
 import { didYouMean } from './did-you-mean.js';
-import { examples, type RegisterCommand, TIMEOUT_HELP } from './kit.js';
+import { examples, numberText, type RegisterCommand, TIMEOUT_HELP } from './kit.js';
 
 /**
  * A mistyped name (`al`, `user`) gets commander's "Did you mean …?" as a mistyped command does;
@@ -38,7 +38,7 @@ export const registerExport: RegisterCommand = (root, kit) => {
         .default('jsonl' as const),
     )
     .option('--out <dir>', 'output directory, or - for stdout (one resource)')
-    .option('--concurrency <n>', 'requests in flight at once (default 8)')
+    .option('--concurrency <n>', 'requests in flight at once (default 8)', numberText)
     .addOption(
       new Option('--archived <mode>', 'tracks only: include or only the archived tracks').choices([
         'include',
@@ -51,10 +51,15 @@ export const registerExport: RegisterCommand = (root, kit) => {
       '--allow-drift',
       'accept an export whose count drifted while it ran (warns in the manifest)',
     )
-    .option('--row-group-rows <n>', 'Parquet: cut a row group at this many rows (default 100000)')
+    .option(
+      '--row-group-rows <n>',
+      'Parquet: cut a row group at this many rows (default 100000)',
+      numberText,
+    )
     .option(
       '--row-group-bytes <n>',
       'Parquet: or at this many bytes of uncompressed data, if first (default 67108864, 64 MiB)',
+      numberText,
     )
     .addOption(
       new Option(
@@ -93,7 +98,7 @@ export const registerExport: RegisterCommand = (root, kit) => {
           import('./export.js'),
         ]);
         suggestExportNames(resources, EXPORT_RESOURCES);
-        // Every option, the integer flags included, is checked in runExport (exit 2).
+        // Every other option is checked in runExport (exit 2).
         return runExport(
           {
             resources,

@@ -12,9 +12,6 @@ import {
   ExportUsageError,
   exportResources,
   exportResourceToStream,
-  MAX_CONCURRENCY,
-  MAX_ROW_GROUP_BYTES,
-  MAX_ROW_GROUP_ROWS,
   type Manifest,
   planExport,
   ResourceExportError,
@@ -27,31 +24,13 @@ import { EXIT } from '../exit-codes.js';
 import { parseSeconds, type RequestDeadline } from '../network/deadline.js';
 import { createExportProgress, formatCount, renderTable } from '../output/export-progress.js';
 import { safeLine } from '../output/sanitize.js';
-import { parsePositiveInt } from './validate-flags.js';
 
 type Figures = Record<string, string | number | undefined>;
 
-type IntegerFlags = 'concurrency' | 'rowGroupRows' | 'rowGroupBytes';
-
-/** The engine's options, with the integer flags as typed on the command line. */
-export interface ExportOptions extends Omit<EngineOptions, IntegerFlags> {
-  concurrency?: number | string | undefined;
-  rowGroupRows?: number | string | undefined;
-  rowGroupBytes?: number | string | undefined;
+/** The engine's options and `--timeout`. */
+export interface ExportOptions extends EngineOptions {
   /** `--timeout`, seconds as typed: the network deadline of each request (cli.md "Networks"). */
   timeout?: string | undefined;
-}
-
-/** The integer flags as typed, checked by the CLI's one integer-flag parser (exit 2). */
-function engineOptions({ timeout: _network, ...options }: ExportOptions): EngineOptions {
-  const whole = (flag: string, value: number | string | undefined, max: number) =>
-    typeof value === 'string' ? parsePositiveInt(flag, value, max) : value;
-  return {
-    ...options,
-    concurrency: whole('--concurrency', options.concurrency, MAX_CONCURRENCY),
-    rowGroupRows: whole('--row-group-rows', options.rowGroupRows, MAX_ROW_GROUP_ROWS),
-    rowGroupBytes: whole('--row-group-bytes', options.rowGroupBytes, MAX_ROW_GROUP_BYTES),
-  };
 }
 
 /**
@@ -128,15 +107,16 @@ function finishedOf(manifest: Manifest, dir: string): Finished {
   };
 }
 
-export async function runExport(options: ExportOptions, ctx: CliContext): Promise<number> {
-  let settings: EngineOptions;
+export async function runExport(
+  { timeout, ...settings }: ExportOptions,
+  ctx: CliContext,
+): Promise<number> {
   let plan: ReturnType<typeof planExport>;
   let deadline: RequestDeadline | undefined;
   try {
     // Every option is checked before anything else, the API key included (exit 2).
-    const timeoutSeconds = parseSeconds('--timeout', options.timeout);
+    const timeoutSeconds = parseSeconds('--timeout', timeout);
     if (timeoutSeconds !== undefined) deadline = { timeoutSeconds };
-    settings = engineOptions(options);
     plan = planExport(settings);
   } catch (caught) {
     const error = asCliError(caught);

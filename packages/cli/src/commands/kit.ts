@@ -5,7 +5,7 @@
  * Flags and options agree at compile time: commander's extra typings give each action the types
  * its flags declare, and `run` takes them without a cast.
  */
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, InvalidArgumentError } from '@commander-js/extra-typings';
 import type { CliContext, CliIO } from '../context.js';
 
 /** The root command, with the global flags of cli.md. */
@@ -32,6 +32,20 @@ export const examples = (lines: string[]) =>
 /** For repeatable flags (`--speaker A --speaker B`). */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/**
+ * commander's argParser of a number flag: digits, maybe with a decimal point (no sign, exponent
+ * or hex), else a usage error (exit 2) naming the flag. Its range is checked where it is used,
+ * by the one number check of every package (@rcs/client's checkNumber, which names the flag and
+ * the range): importing the client here would load it for `rcs --help`.
+ */
+export function numberText(raw: string): number {
+  const text = raw.trim();
+  if (!/^\d+(\.\d+)?$/.test(text)) {
+    throw new InvalidArgumentError('It must be a number in digits (no sign or exponent)');
+  }
+  return Number(text);
 }
 
 /**

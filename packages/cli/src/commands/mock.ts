@@ -1,25 +1,25 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { checkNumber, type NumberRange } from '@rcs/client/internal';
 import type { CliContext } from '../context.js';
-import { CliError } from '../errors.js';
+import { CliError, usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { safeLine } from '../output/sanitize.js';
-import { parseNonNegativeNumber } from './validate-flags.js';
 
 export interface MockOptions {
-  port?: string;
+  port?: number;
   host?: string;
   fixture?: string;
   writeFixture?: string;
-  seed?: string;
-  records?: string;
-  day?: string;
-  processingMs?: string;
-  latencyMs?: string;
-  faultRate?: string;
-  rateLimit?: string;
+  seed?: number;
+  records?: number;
+  day?: number;
+  processingMs?: number;
+  latencyMs?: number;
+  faultRate?: number;
+  rateLimit?: number;
   /** Share (0-1) of created sessions whose answer is lost (the connection is dropped). */
-  dropAfterCreate?: string;
+  dropAfterCreate?: number;
   /** commander's --no-cors: false when given. */
   cors?: boolean;
   corsOrigin?: string[];
@@ -48,29 +48,25 @@ function parseOrigin(raw: string): string {
   return url.origin;
 }
 
-function integer(flag: string, raw: string | undefined, max: number): number | undefined {
-  const n = parseNonNegativeNumber(flag, raw, max);
-  if (n !== undefined && !Number.isInteger(n)) {
-    throw new CliError(EXIT.usage, `${flag} must be a whole number, got "${raw}"`);
-  }
-  return n;
-}
-
 /**
  * `rcs mock`: the mock API over real HTTP (mock-fixture.md). The first stdout line is the base URL
  * (scripts read it); with the demo dataset the next lines give the API key and rep emails. Runs
  * until SIGINT/SIGTERM, then exits 0. The mock is imported only here, so other commands start fast.
  */
 export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
-  const port = integer('--port', opts.port, 65535) ?? 4010;
-  const seed = integer('--seed', opts.seed, Number.MAX_SAFE_INTEGER);
-  const records = integer('--records', opts.records, 10_000_000);
-  const day = integer('--day', opts.day, 1000);
-  const processingMs = parseNonNegativeNumber('--processing-ms', opts.processingMs);
-  const latencyMs = parseNonNegativeNumber('--latency-ms', opts.latencyMs, 600_000);
-  const faultRate = parseNonNegativeNumber('--fault-rate', opts.faultRate, 1);
-  const rateLimit = parseNonNegativeNumber('--rate-limit', opts.rateLimit);
-  const dropAfterCreate = parseNonNegativeNumber('--drop-after-create', opts.dropAfterCreate, 1);
+  // Each number flag in its range, or exit 2 naming it.
+  const n = (flag: string, value: number | undefined, range: NumberRange) =>
+    value === undefined ? undefined : checkNumber(flag, value, range, usageError);
+  const port = n('--port', opts.port, { min: 0, max: 65535 }) ?? 4010;
+  const seed = n('--seed', opts.seed, { min: 0 });
+  const records = n('--records', opts.records, { min: 0, max: 10_000_000 });
+  const day = n('--day', opts.day, { min: 0, max: 1000 });
+  const processingMs = n('--processing-ms', opts.processingMs, { min: 0, fraction: true });
+  const latencyMs = n('--latency-ms', opts.latencyMs, { min: 0, max: 600_000, fraction: true });
+  const share = { min: 0, max: 1, fraction: true };
+  const faultRate = n('--fault-rate', opts.faultRate, share);
+  const rateLimit = n('--rate-limit', opts.rateLimit, { min: 0, fraction: true });
+  const dropAfterCreate = n('--drop-after-create', opts.dropAfterCreate, share);
 
   if (opts.fixture !== undefined && (day !== undefined || opts.writeFixture !== undefined)) {
     throw new CliError(EXIT.usage, '--day and --write-fixture are for demo data, not --fixture');

@@ -1,4 +1,4 @@
-import { collect, examples, type RegisterCommand } from './kit.js';
+import { collect, examples, numberText, type RegisterCommand } from './kit.js';
 
 /** `rcs upload` (cli.md): flags here, the run in ./upload.js (loaded when the command runs). */
 export const registerUpload: RegisterCommand = (root, kit) => {
@@ -21,7 +21,7 @@ export const registerUpload: RegisterCommand = (root, kit) => {
       '--timeout <seconds>',
       'with --wait: the longest wait per session, exit 5 (default 600); without: the seconds a request may take, retries included (default 60)',
     )
-    .option('--concurrency <n>', 'uploads in flight at once (default 4)')
+    .option('--concurrency <n>', 'uploads in flight at once (default 4)', numberText)
     .option('--ledger <file>', 'ledger of finished uploads (default .rcs-ledger.jsonl)')
     .option('--force', 'upload again even if the ledger says it was uploaded')
     .option(

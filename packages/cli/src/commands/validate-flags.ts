@@ -6,32 +6,6 @@ import { usageError } from '../errors.js';
 /** `--timeout` of `upload --wait` and `sessions wait`, in seconds. */
 export const DEFAULT_WAIT_SECONDS = 600;
 
-export function parsePositiveInt(
-  flag: string,
-  raw: string | undefined,
-  max: number,
-): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!/^\d+$/.test(String(raw).trim()) || !Number.isSafeInteger(n) || n < 1 || n > max) {
-    throw usageError(`${flag} must be a whole number from 1 to ${max}, got "${raw}"`);
-  }
-  return n;
-}
-
-export function parseNonNegativeNumber(
-  flag: string,
-  raw: string | undefined,
-  max = Number.MAX_SAFE_INTEGER,
-): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (String(raw).trim() === '' || !Number.isFinite(n) || n < 0 || n > max) {
-    throw usageError(`${flag} must be a number from 0 to ${max}, got "${raw}"`);
-  }
-  return n;
-}
-
 /** R1, D5: exactly one of --email / --user-id designates the rep. */
 export function repDesignator(
   opts: { email?: string | undefined; userId?: string | undefined },

@@ -10,7 +10,7 @@ export interface UploadOptions {
   wait?: boolean;
   /** Seconds, as typed: with --wait the wait for DONE per session, else the network deadline. */
   timeout?: string;
-  concurrency?: string;
+  concurrency?: number;
   ledger?: string;
   force?: boolean;
   /** --dry-run: say what each file would come to (and which ledger line decided it); send nothing. */

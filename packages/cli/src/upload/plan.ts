@@ -1,11 +1,7 @@
-import {
-  DEFAULT_WAIT_SECONDS,
-  hex24,
-  parsePositiveInt,
-  repDesignator,
-} from '../commands/validate-flags.js';
+import { checkNumber } from '@rcs/client/internal';
+import { DEFAULT_WAIT_SECONDS, hex24, repDesignator } from '../commands/validate-flags.js';
 import type { CliContext } from '../context.js';
-import { CliError } from '../errors.js';
+import { CliError, usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { parseSeconds, type RequestDeadline } from '../network/deadline.js';
 import { safeLine } from '../output/sanitize.js';
@@ -40,8 +36,12 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
   const rep = repDesignator(opts, true);
   const missionId = hex24('--mission-id', opts.missionId);
   const scorecardId = hex24('--scorecard-id', opts.scorecardId);
-  const concurrency =
-    parsePositiveInt('--concurrency', opts.concurrency, 64) ?? DEFAULT_UPLOAD_CONCURRENCY;
+  const concurrency = checkNumber(
+    '--concurrency',
+    opts.concurrency ?? DEFAULT_UPLOAD_CONCURRENCY,
+    { min: 1, max: 64 },
+    usageError,
+  );
   const timeout = parseSeconds('--timeout', opts.timeout);
   const waitSeconds = timeout ?? DEFAULT_WAIT_SECONDS;
   const deadline: RequestDeadline | undefined = opts.wait

@@ -1,4 +1,5 @@
 import type { RcsClient } from '@rcs/client';
+import { instantOf } from '@rcs/client/internal';
 import { normalizeEmail, storedTranscript } from '@rcs/transcript';
 import { contentHash, type LedgerRecord } from './ledger.js';
 
@@ -35,8 +36,11 @@ export type Resolution =
 interface Wanted {
   upload: UnknownUpload;
   userId: string | undefined;
-  since: number;
-  matches: { id: string; createdAt: string }[];
+  /** undefined: the ledger's time is not a date-time that exists (D29's check). */
+  since: number | undefined;
+  matches: { id: string; createdAt: string; at: number }[];
+  /** Why a session of the rep with the text cannot be placed before or after the intent. */
+  unplaced?: string;
 }
 
 function lower(v: unknown): string | undefined {
@@ -84,7 +88,7 @@ export async function resolveUnknownUploads(
       upload.rep.email !== undefined
         ? users.ids.get(normalizeEmail(upload.rep.email))
         : lower(upload.rep.userId),
-    since: Date.parse(upload.record.at) - CLOCK_SKEW_MS,
+    since: instantOf(upload.record.at),
     matches: [],
   }));
   // The service stores the text with non-email labels taken out (D16); a service that stores it
@@ -102,16 +106,18 @@ export async function resolveUnknownUploads(
     if (typeof session.transcript !== 'string') continue;
     const candidates = byHash.get(contentHash(session.transcript));
     if (!candidates) continue;
-    const createdAt = Date.parse(session.createdAt);
+    const at = instantOf(session.createdAt);
     for (const w of candidates) {
-      const own = session.id === w.upload.record.sessionId;
-      if (
-        w.userId !== undefined &&
-        lower(session.learnerUserId) === w.userId &&
-        (own || (createdAt >= w.since && !recordedSessionIds.has(session.id)))
-      ) {
-        w.matches.push({ id: session.id, createdAt: session.createdAt });
-      }
+      if (w.userId === undefined || lower(session.learnerUserId) !== w.userId) continue;
+      const match = { id: session.id, createdAt: session.createdAt, at: at ?? Number.NaN };
+      if (session.id === w.upload.record.sessionId) w.matches.push(match);
+      else if (recordedSessionIds.has(session.id)) continue;
+      // A time that does not exist (Date.parse would roll it over, or give NaN) proves nothing.
+      else if (at === undefined) {
+        w.unplaced ??= `session ${session.id} (same rep, same text) has a createdAt that is not a date-time`;
+      } else if (w.since === undefined) {
+        w.unplaced ??= `the ledger's time of the upload is not a date-time (${w.upload.record.at})`;
+      } else if (at >= w.since - CLOCK_SKEW_MS) w.matches.push(match);
     }
   }
   const complete = sessions.stats.missing === 0 && sessions.stats.total !== undefined;
@@ -119,12 +125,11 @@ export async function resolveUnknownUploads(
     if (w.matches.length > 0) {
       // The session the ledger line names, else the first created after the intent.
       const own = w.matches.find((m) => m.id === w.upload.record.sessionId);
-      const first = [...w.matches].sort(
-        (a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt),
-      )[0];
+      const first = [...w.matches].sort((a, b) => a.at - b.at)[0];
       const pick = own ?? first;
       if (pick) return { kind: 'found', sessionId: pick.id, createdAt: pick.createdAt };
     }
+    if (w.unplaced) return { kind: 'undetermined', reason: w.unplaced };
     if (!complete) {
       return {
         kind: 'undetermined',

@@ -2,16 +2,15 @@
  * `rcs export` as users run it: the built CLI (`npm run build` first) spawned as a process, with
  * real signals, against the mock over HTTP.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { EXPORT_TABLE } from '@rcs/client';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { assertBuilt, type RunResult, runCli } from './helpers.js';
 
 /** The rows of each row group of a Parquet file, in order, as DuckDB reads its footer. */
 async function rowGroupsOf(path: string): Promise<number[]> {
@@ -28,36 +27,16 @@ async function rowGroupsOf(path: string): Promise<number[]> {
   }
 }
 
-const RCS = fileURLToPath(new URL('../../dist/rcs.js', import.meta.url));
-
 interface Run {
   child: ChildProcess;
-  done: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  done: Promise<RunResult>;
 }
 
 function rcs(args: string[], mock: MockServer, cwd: string): Run {
-  const child = spawn(process.execPath, [RCS, ...args], {
-    cwd,
-    env: {
-      PATH: process.env.PATH,
-      HOME: cwd,
-      RCS_BASE_URL: mock.url,
-      RCS_API_KEY: mock.info.apiKey,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (c: Buffer) => {
-    stdout += c.toString('utf8');
-  });
-  child.stderr!.on('data', (c: Buffer) => {
-    stderr += c.toString('utf8');
-  });
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-  return { child, done };
+  let child: ChildProcess | undefined;
+  const env = { RCS_BASE_URL: mock.url, RCS_API_KEY: mock.info.apiKey };
+  const done = runCli(args, { cwd, env, onSpawn: (c) => (child = c) });
+  return { child: child!, done };
 }
 
 /** Until `check` holds: a file appearing in another process's output directory. */
@@ -80,7 +59,7 @@ describe('rcs export (built CLI, spawned)', () => {
   let mock: MockServer;
   let slow: MockServer;
   beforeAll(async () => {
-    if (!existsSync(RCS)) throw new Error(`${RCS} is missing: run \`npm run build\` first`);
+    assertBuilt();
     mock = await startMockServer({ port: 0, records: 2000, seed: 11 });
     slow = await startMockServer({ port: 0, records: 4000, seed: 11, faults: { latencyMs: 50 } });
   });
@@ -140,15 +119,19 @@ describe('rcs export (built CLI, spawned)', () => {
   });
 
   it.each([
-    [['--concurrency', 'abc'], '--concurrency must be a whole number from 1 to 64, got "abc"'],
-    [['--concurrency', '0'], '--concurrency must be a whole number from 1 to 64, got "0"'],
+    [
+      ['--concurrency', 'abc'],
+      "option '--concurrency <n>' argument 'abc' is invalid. It must be a number in digits",
+    ],
+    [['--concurrency', '0'], '--concurrency must be a whole number from 1 to 64, got 0'],
+    [['--concurrency', '1.5'], '--concurrency must be a whole number from 1 to 64, got 1.5'],
     [
       ['--format', 'parquet', '--row-group-rows', '1e5'],
-      '--row-group-rows must be a whole number from 1 to 100000000, got "1e5"',
+      "option '--row-group-rows <n>' argument '1e5' is invalid. It must be a number in digits",
     ],
     [
       ['--format', 'parquet', '--row-group-bytes', '0'],
-      '--row-group-bytes must be a whole number from 1 to 1073741824, got "0"',
+      '--row-group-bytes must be a whole number from 1 to 1073741824, got 0',
     ],
     [['--row-group-rows', '1000'], '--row-group-rows applies to --format parquet only'],
     [['--compression', 'zstd'], '--compression applies to --format parquet only'],

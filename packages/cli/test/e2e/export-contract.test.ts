@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readJsonl, sha } from '../../../../test/support/files.js';
 import { HOSTILE_API_KEY, hostileFixture } from '../support/hostile-fixture.js';
 import { pagesOf, startRawExportServer } from '../support/raw-export-server.js';
 import { assertBuilt, CLI, runCli, runCommand, tempDir } from './helpers.js';
@@ -29,19 +30,8 @@ afterAll(async () => {
 const exportAt = (url: string, args: string[]) =>
   runCli(['export', ...args], { cwd, env: { RCS_BASE_URL: url, RCS_API_KEY: HOSTILE_API_KEY } });
 
-const readJsonl = async (path: string) =>
-  (await readFile(path, 'utf8'))
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as { op: string; id: string });
-
 const manifestOf = async (dir: string) =>
   JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-
-const sha = async (path: string) =>
-  createHash('sha256')
-    .update(await readFile(path))
-    .digest('hex');
 
 const user = (i: number, name = `U${i}`) =>
   JSON.stringify({

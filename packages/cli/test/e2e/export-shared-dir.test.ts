@@ -10,7 +10,6 @@
  *   writes through it to the file it points to.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   chmod,
   lstat,
@@ -27,6 +26,7 @@ import {
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha } from '../../../../test/support/files.js';
 import { HOSTILE_API_KEY, hostileFixture } from '../support/hostile-fixture.js';
 import { assertBuilt, runCli, tempDir } from './helpers.js';
 
@@ -47,11 +47,6 @@ const exportTo = (args: string[]) =>
     cwd,
     env: { RCS_BASE_URL: mock.url, RCS_API_KEY: HOSTILE_API_KEY },
   });
-
-const sha = async (path: string) =>
-  createHash('sha256')
-    .update(await readFile(path))
-    .digest('hex');
 
 /** The change snapshots in `dir`, each with its checksum. */
 async function snapshotsIn(dir: string): Promise<Record<string, string>> {

@@ -11,6 +11,7 @@ import { recordShapeOf, SESSION_ITEM_SHAPE } from '@rcs/export';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readJsonl } from '../../../../test/support/files.js';
 import { csvColumnsOf } from '../../../export/src/formats/columns.js';
 import type { ExportOptions } from '../../src/commands/export.js';
 import { runExport } from '../../src/commands/export.js';
@@ -55,12 +56,6 @@ async function readAll(mock: MockServer, apiKey: string, path: string, query = '
     if (!body.meta.hasNext) return out;
   }
 }
-
-const readJsonl = async (file: string) =>
-  (await readFile(file, 'utf8'))
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Rec);
 
 const readCsv = async (file: string) =>
   parse(await readFile(file, 'utf8'), { bom: true }) as string[][];
@@ -318,7 +313,7 @@ describe('rcs export usage errors (exit 2, before any request)', () => {
     [{ resources: ['users', 'teams'], out: '-' }, /--out - streams exactly one export/],
     [{ resources: ['all'], out: '-' }, /--out - streams exactly one export/],
     [{ bom: true }, /--bom applies to --format csv only/],
-    [{ concurrency: 0 }, /--concurrency must be an integer from 1 to 64/],
+    [{ concurrency: 0 }, /--concurrency must be a whole number from 1 to 64/],
     [
       { resources: ['users'], archived: 'include' as const },
       /--archived applies to the tracks export only/,
@@ -549,7 +544,8 @@ describe('rcs export exactness checks over HTTP (a wrapper fetch misbehaves on o
       inFlight++;
       max = Math.max(max, inFlight);
       try {
-        await new Promise((r) => setTimeout(r, 5));
+        // A few turns of the event loop: the others start meanwhile, as they would on a network.
+        for (let turn = 0; turn < 3; turn++) await new Promise((r) => setImmediate(r));
         return await fetch(input, init);
       } finally {
         inFlight--;

@@ -1,82 +1,25 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, vi } from 'vitest';
+import { type MockProcess, REPO } from '../../../../test/support/cli.js';
 
-/** The built CLI: e2e tests run what users run (`npm run build` first). */
-export const CLI = fileURLToPath(new URL('../../dist/rcs.js', import.meta.url));
-export const REPO = fileURLToPath(new URL('../../../../', import.meta.url));
+export {
+  assertBuilt,
+  baseEnv,
+  CLI,
+  type MockProcess,
+  REPO,
+  type RunResult,
+  runCli,
+  runCommand,
+  startMock,
+  tempDir,
+} from '../../../../test/support/cli.js';
+
 export const FIXTURES = join(REPO, 'test/shared/fixtures/transcripts');
 export const ACME_FIXTURE = join(REPO, 'packages/mock/fixtures/acme.json');
-
-export function assertBuilt(): void {
-  if (!existsSync(CLI))
-    throw new Error(`${CLI} is missing: run \`npm run build\` before the e2e tests`);
-}
-
-export interface RunResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-export interface RunOptions {
-  cwd: string;
-  env?: Record<string, string | undefined>;
-  input?: string;
-  /** Called with the child right after spawn (e.g. to send SIGINT later). */
-  onSpawn?: (child: ChildProcess) => void;
-}
-
-/** A clean environment: no RCS_* from the developer's shell, config in the temp dir, no colour. */
-export function baseEnv(dir: string): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '',
-    HOME: dir,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    NO_COLOR: '1',
-  };
-}
-
-/** Spawns `node dist/rcs.js …` with the same Node as the tests (the pinned Node 24). */
-export function runCli(args: string[], options: RunOptions): Promise<RunResult> {
-  return runCommand(process.execPath, [CLI, ...args], options);
-}
-
-/**
- * Spawns any command in a clean environment (baseEnv plus `env`; undefined removes a variable),
- * without blocking this process (an in-process mock keeps answering), and collects its output.
- */
-export function runCommand(bin: string, args: string[], options: RunOptions): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const env: Record<string, string> = { ...baseEnv(options.cwd) };
-    for (const [k, v] of Object.entries(options.env ?? {})) {
-      if (v === undefined) delete env[k];
-      else env[k] = v;
-    }
-    const child = spawn(bin, args, { cwd: options.cwd, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    if (options.input !== undefined) child.stdin.end(options.input);
-    else child.stdin.end();
-    options.onSpawn?.(child);
-  });
-}
-
-export function tempDir(prefix = 'rcs-e2e-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
 
 export function readLedger(path: string): Record<string, unknown>[] {
   if (!existsSync(path)) return [];
@@ -102,49 +45,6 @@ export function labeledCall(rep: string, n: number, customer = 'buyer@client.exa
     `${rep}: Then the next step is a follow up on the calendar for Thursday.`,
     '',
   ].join('\n');
-}
-
-export interface MockProcess {
-  url: string;
-  apiKey: string;
-  repEmails: string[];
-  child: ChildProcess;
-  /** SIGTERM, and waits for the process to end. */
-  stop(): Promise<void>;
-}
-
-/**
- * A real `rcs mock` process on loopback (cli.md: the first stdout line is the base URL, then
- * `API key: …` and `Rep emails: …` with the demo dataset). Stop it with `stop()`.
- */
-export async function startMock(args: string[] = []): Promise<MockProcess> {
-  const dir = tempDir('rcs-mock-');
-  const port = args.includes('--port') ? [] : ['--port', '0'];
-  const child = spawn(process.execPath, [CLI, 'mock', ...port, ...args], { env: baseEnv(dir) });
-  let out = '';
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-  });
-  const lines = await new Promise<string[]>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const all = out.split('\n');
-      if (all.length > 3) resolve(all);
-    });
-    child.on('close', (code) => reject(new Error(`rcs mock exited ${code}: ${err}`)));
-  });
-  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
-  return {
-    url: lines[0] ?? '',
-    apiKey: (lines[1] ?? '').replace(/^API key: /, ''),
-    repEmails: (lines[2] ?? '').replace(/^Rep emails: /, '').split(', '),
-    child,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await closed;
-    },
-  };
 }
 
 /**

@@ -1,7 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, baseEnv, CLI, runCli, tempDir } from './helpers.js';
+import { assertBuilt, runCli, startMock, tempDir } from './helpers.js';
 
 // `rcs mock` beside a front-end (D26, cli.md): CORS on by default, --no-cors, --cors-origin, and
 // a client that hangs up mid-request is one line with --verbose, nothing without.
@@ -12,45 +12,9 @@ afterEach(() => {
 });
 
 async function mock(args: string[]) {
-  const dir = tempDir();
-  const child = spawn(process.execPath, [CLI, 'mock', '--port', '0', ...args], {
-    env: baseEnv(dir),
-  });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      const first = out.split('\n');
-      if (first.length > 2) resolve(first[0]!);
-    });
-    child.on('close', (code) => reject(new Error(`rcs mock exited ${code}: ${err}`)));
-    setTimeout(() => reject(new Error(`no output: ${out}`)), 15_000);
-  });
-  const key = out.split('\n')[1]!.slice('API key: '.length);
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  /** Resolves once stderr holds `count` lines matching `pattern`. */
-  const stderrLines = (pattern: RegExp, count: number) =>
-    new Promise<string[]>((resolve) => {
-      const check = () => {
-        const lines = err.split('\n').filter((l) => pattern.test(l));
-        if (lines.length < count) return;
-        child.stderr.off('data', check);
-        resolve(lines);
-      };
-      child.stderr.on('data', check);
-      check();
-    });
-  /** Stops the mock and resolves when it has exited: all it had to say is said. */
-  const stop = async () => {
-    child.kill('SIGTERM');
-    await exited;
-  };
-  return { url, key, stderr: () => err, stderrLines, stop };
+  const m = await startMock(args);
+  children.push(m.child);
+  return { ...m, key: m.apiKey };
 }
 
 const preflight = (url: string, origin: string) =>

@@ -18,6 +18,7 @@ import {
   labeledCall,
   runCli,
   signalTaken,
+  startMock,
   tempDir,
 } from './helpers.js';
 
@@ -53,32 +54,16 @@ interface Mock {
   answers(): Answer[];
 }
 
-async function startMock(args: string[]): Promise<Mock> {
-  const dir = tempDir();
-  const child = spawn(process.execPath, [CLI, 'mock', '--port', '0', '--json', '-v', ...args], {
-    env: baseEnv(dir),
-  });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    err += d;
-  });
-  const info = await new Promise<{ url: string; apiKey?: string; repEmails?: string[] }>(
-    (resolve, reject) => {
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0] as string));
-      });
-      child.on('close', (code) => reject(new Error(`rcs mock exited ${code}: ${err}`)));
-    },
-  );
+async function startTracedMock(args: string[]): Promise<Mock> {
+  const mock = await startMock(['-v', ...args]);
+  children.push(mock.child);
   return {
-    url: info.url,
-    key: info.apiKey ?? '',
-    reps: info.repEmails ?? [],
+    url: mock.url,
+    key: mock.apiKey,
+    reps: mock.repEmails,
     answers: () =>
-      err
+      mock
+        .stderr()
         .split('\n')
         .filter((l) => / request-id=/.test(l))
         .map((line) => ({
@@ -231,7 +216,7 @@ describe('rcs traced with OpenTelemetry', () => {
     'rcs export all over %s, faults and a rate limit on, under a caller trace: one trace, command → export → request spans, retries and rate-limit waits as events, the mock saw each span, no secret',
     async (protocol, contentType) => {
       collector.clear();
-      const mock = await startMock([
+      const mock = await startTracedMock([
         '--records',
         '600',
         '--fault-rate',
@@ -352,7 +337,7 @@ describe('rcs traced with OpenTelemetry', () => {
     async (protocol, contentType) => {
       collector.clear();
       // Three creates at once against one request a second: 429s for sure; faults at random.
-      const mock = await startMock([
+      const mock = await startTracedMock([
         '--fixture',
         ACME_FIXTURE,
         '--seed',
@@ -496,7 +481,7 @@ describe('rcs traced with OpenTelemetry', () => {
   );
 
   it('Ctrl-C mid-export: exit 130, and the trace file holds the command and export spans, ended as failed', async () => {
-    const mock = await startMock(['--records', '2000', '--latency-ms', '400']);
+    const mock = await startTracedMock(['--records', '2000', '--latency-ms', '400']);
     const dir = tempDir();
     const trace = join(dir, 'trace.jsonl');
     let child: ChildProcess | undefined;
@@ -530,7 +515,7 @@ describe('rcs traced with OpenTelemetry', () => {
     'a graceful stop that cannot finish (a reader of stdout that stopped reading), ended by %s: the run still writes every span, the open ones ended as interrupted, to the trace file (and at the deadline to the collector)',
     async (_how, signals) => {
       collector.clear();
-      const mock = await startMock(['--records', '20000', '--latency-ms', '100']);
+      const mock = await startTracedMock(['--records', '20000', '--latency-ms', '100']);
       const dir = tempDir();
       const trace = join(dir, 'trace.jsonl');
       // Standard output is a pipe this test never reads: once it is full, the export waits for a
@@ -611,7 +596,7 @@ describe('rcs traced with OpenTelemetry', () => {
   );
 
   it('with no OpenTelemetry variable and no --trace-file, no OpenTelemetry module is loaded; with one, it is', async () => {
-    const mock = await startMock([]);
+    const mock = await startTracedMock([]);
     const dir = tempDir();
     // A module hook that lists every module the run loads that holds OpenTelemetry's API (its
     // global registration key, in every bundle of @opentelemetry/api; Node's in-thread hooks).
@@ -666,7 +651,7 @@ describe('rcs traced: a retried request is one CLIENT span per attempt (OpenTele
     'rcs sessions get answered %i, then 201 (D4): two CLIENT spans under the command, the second with resend_count 1, each request carrying its own span; the retry an event of the command',
     async (status) => {
       collector.clear();
-      const mock = await startMock([]);
+      const mock = await startTracedMock([]);
       const listed = await fetch(`${mock.url}/api/v1/data-exports/real-call-sessions?limit=1`, {
         headers: { 'x-api-key': mock.key },
       });

@@ -4,7 +4,6 @@
  * inserts, updates and deletes, and an interrupted run that must leave the last good state.
  */
 import type { ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { EXPORT_TABLE } from '@rcs/client';
 import { recordShapeOf, SESSION_ITEM_SHAPE } from '@rcs/export';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readJsonl, sha } from '../../../../test/support/files.js';
 import {
   actualRow,
   expectedRow,
@@ -22,27 +22,12 @@ import { assertBuilt, runCli, tempDir } from './helpers.js';
 
 type Rec = { id: string } & Record<string, unknown>;
 
-async function readJsonl(path: string): Promise<Rec[]> {
-  const text = await readFile(path, 'utf8');
-  return text === ''
-    ? []
-    : text
-        .trimEnd()
-        .split('\n')
-        .map((l) => JSON.parse(l) as Rec);
-}
-
 function exportWith(mock: MockServer, apiKey: string, cwd: string, args: string[]) {
   return runCli(['export', ...args], {
     cwd,
     env: { RCS_BASE_URL: mock.url, RCS_API_KEY: apiKey },
   });
 }
-
-const sha = async (path: string) =>
-  createHash('sha256')
-    .update(await readFile(path))
-    .digest('hex');
 
 let cwd: string;
 beforeAll(() => {

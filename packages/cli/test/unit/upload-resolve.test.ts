@@ -103,6 +103,22 @@ describe('resolveUnknownUploads (D28)', () => {
     expect((await resolveOne(client([session()], { missing: 1 })))?.kind).toBe('found');
   });
 
+  it('a time that is not a date-time that exists proves nothing: undetermined, not sent again (D29)', async () => {
+    // Date.parse rolls 2026-02-30 over to March 2 (before the intent) and reads 'soon' as NaN.
+    for (const createdAt of ['2026-02-30T12:00:00Z', 'soon']) {
+      expect(await resolveOne(client([session({ createdAt })]))).toEqual({
+        kind: 'undetermined',
+        reason: `session ${session().id} (same rep, same text) has a createdAt that is not a date-time`,
+      });
+    }
+    expect(await resolveOne(client([session()]), record({ at: 'yesterday' }))).toEqual({
+      kind: 'undetermined',
+      reason: "the ledger's time of the upload is not a date-time (yesterday)",
+    });
+    // With no session of the rep and the text, the time decides nothing: provably absent.
+    expect(await resolveOne(client([]), record({ at: 'yesterday' }))).toEqual({ kind: 'absent' });
+  });
+
   it('a rep given by email is matched through the users export (D6: any case)', async () => {
     const c = client([session()], { users: [{ id: REP_ID.toUpperCase(), email: 'Rep@Acme.com' }] });
     const [found] = await resolveUnknownUploads(

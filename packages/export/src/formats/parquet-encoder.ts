@@ -16,6 +16,7 @@
  * the CLI a chunk that only this format imports. One export writes at a time (run.ts).
  */
 
+import { checkNumber } from '@rcs/client/internal';
 import snappy from 'snappyjs';
 import { type ParquetFileShape, parquetFileShape } from '../files/manifest.js';
 import type { RecordShape } from '../shape.js';
@@ -106,12 +107,8 @@ function labelOf(record: ApiRecord, index: number): string {
 }
 
 /** A whole number of at least 1, or a clear error naming the option (library callers). */
-function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be a whole number of at least 1, got ${String(value)}`);
-  }
-  return value;
-}
+const positive = (name: string, value: number) =>
+  checkNumber(name, value, { min: 1 }, (message) => new RangeError(message));
 
 /** The codec a file's footer names, and what compresses a page for it (none: as it is). */
 function parquetCodecOf(compression: ParquetCompression): {

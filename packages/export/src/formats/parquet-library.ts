@@ -6,7 +6,8 @@
  * here:
  * - the version is pinned exactly (packages/export/package.json, `"hyparquet-writer": "0.17.0"`,
  *   and the lock file);
- * - every such import is in this module, which lists what it uses (HYPARQUET_WRITER_USES);
+ * - every such import is in this module (biome.json's noRestrictedImports refuses one anywhere
+ *   else), which lists what it uses (HYPARQUET_WRITER_USES);
  * - test/formats/parquet-library.test.ts fails, naming the module, when an upgrade changes one
  *   of them (each is checked against bytes it must write).
  * No code of the library is copied. The rule against deep imports stays for everything a

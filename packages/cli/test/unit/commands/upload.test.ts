@@ -85,7 +85,7 @@ describe('rcs upload run()', () => {
     } as unknown as Partial<RcsClient>;
     const { ctx, out } = fakeContext(dir, client);
     const files = Array.from({ length: 12 }, (_, i) => join(dir, `c${i}.srt`));
-    const code = await run({ files, email: REP, concurrency: '3' }, ctx);
+    const code = await run({ files, email: REP, concurrency: 3 }, ctx);
     expect(code).toBe(0);
     expect(peak).toBe(3);
     expect(Math.max(...ledgerSizes)).toBeGreaterThanOrEqual(9);
@@ -111,7 +111,7 @@ describe('rcs upload run()', () => {
     } as unknown as Partial<RcsClient>;
     const { ctx, err } = fakeContext(dir, client);
     const files = Array.from({ length: 8 }, (_, i) => join(dir, `c${i}.srt`));
-    const code = await run({ files, email: REP, concurrency: '2' }, ctx);
+    const code = await run({ files, email: REP, concurrency: 2 }, ctx);
     expect(code).toBe(4);
     expect(calls).toBeLessThanOrEqual(2);
     expect(err()).toMatch(/credentials were refused/);
