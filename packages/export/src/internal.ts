@@ -14,4 +14,10 @@ export {
   type LockOptions,
   type LockOwner,
 } from './files/lock.js';
-export { type OpenPurpose, openNoFollowSync, UnsafeFileError } from './files/safe-open.js';
+export {
+  followsOwnLinks,
+  type OpenPurpose,
+  openNoFollowSync,
+  readNamedFile,
+  UnsafeFileError,
+} from './files/safe-open.js';

@@ -1,17 +1,32 @@
+import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
+import { followsOwnLinks, UnsafeFileError } from '@rcs/export/internal';
 import { usageError } from '../errors.js';
 
 /** Extensions a directory is searched for: SRT, WebVTT, text exports, and the JSON of Fireflies/Gong. */
 const TRANSCRIPT_EXTENSIONS = ['.srt', '.vtt', '.txt', '.json'];
 
+/** An entry of a named directory that was not taken, and why (in its `--json` line: `reason`). */
+export interface SkippedEntry {
+  file: string;
+  reason: { code: string; message: string };
+}
+
 /**
  * The files an `upload` names: files as given, directories as their transcript files (sorted, not
- * recursive, hidden files skipped). A path that does not exist is a usage error (exit 2) before
- * anything is sent.
+ * recursive, hidden files skipped). A directory gives its regular files only, as `find` and `rsync`
+ * do by default: a link in it is not followed (another user may have planted it in a shared drop
+ * folder, pointing at a file of yours), a FIFO, socket, device or subdirectory is not read; each
+ * is returned as skipped, with why. A path that does not exist is a usage error (exit 2) before
+ * anything is sent, and so is a directory reached through a link another user could have planted.
  */
-export async function expandFiles(args: string[], cwd: string): Promise<string[]> {
+export async function expandFiles(
+  args: string[],
+  cwd: string,
+): Promise<{ files: string[]; skipped: SkippedEntry[] }> {
   const out: string[] = [];
+  const skipped: SkippedEntry[] = [];
   const seen = new Set<string>();
   const add = (p: string) => {
     const abs = resolve(cwd, p);
@@ -24,29 +39,58 @@ export async function expandFiles(args: string[], cwd: string): Promise<string[]
     let info: Awaited<ReturnType<typeof stat>>;
     try {
       info = await stat(resolve(cwd, arg));
+      if (info.isDirectory()) followsOwnLinks(resolve(cwd, arg));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw usageError(
-        code === 'ENOENT' ? `no such file or directory: ${arg}` : `cannot read ${arg} (${code})`,
+        error instanceof UnsafeFileError
+          ? error.message
+          : code === 'ENOENT'
+            ? `no such file or directory: ${arg}`
+            : `cannot read ${arg} (${code})`,
       );
     }
     if (info.isDirectory()) {
-      const names = (await readdir(resolve(cwd, arg)))
+      const entries = (await readdir(resolve(cwd, arg), { withFileTypes: true }))
         .filter(
-          (n) => !n.startsWith('.') && TRANSCRIPT_EXTENSIONS.includes(extname(n).toLowerCase()),
+          (e) =>
+            !e.name.startsWith('.') && TRANSCRIPT_EXTENSIONS.includes(extname(e.name).toLowerCase()),
         )
-        .sort();
-      if (names.length === 0) {
+        .sort((a, b) => (a.name < b.name ? -1 : 1));
+      if (entries.length === 0) {
         throw usageError(
           `the directory ${arg} has no transcript files (${TRANSCRIPT_EXTENSIONS.join(', ')})`,
         );
       }
-      for (const n of names) add(join(arg, n));
+      for (const e of entries) {
+        const why = e.isFile() ? undefined : notAFile(e);
+        if (why) skipped.push({ file: join(arg, e.name), reason: why });
+        else add(join(arg, e.name));
+      }
     } else {
       add(arg);
     }
   }
-  return out;
+  return { files: out, skipped };
+}
+
+/** Why a directory's entry is not read: only its regular files are transcripts. */
+function notAFile(e: Dirent): SkippedEntry['reason'] {
+  if (e.isSymbolicLink()) {
+    return {
+      code: 'symbolic_link',
+      message:
+        'a symbolic link: links in a directory are not followed (it may have been planted to make rcs send another file); name the file itself to upload it',
+    };
+  }
+  const [code, what] = e.isDirectory()
+    ? ['directory', 'a directory (directories are not searched)']
+    : e.isFIFO()
+      ? ['fifo', 'a FIFO (named pipe)']
+      : e.isSocket()
+        ? ['socket', 'a socket']
+        : ['device', 'a device'];
+  return { code, message: `${what}, not a regular file: only regular files are read` };
 }
 
 /** `--speaker "Ana Ruiz=ana@acme.com"` (repeatable) → the importer's speaker map. */
