@@ -1,4 +1,3 @@
-import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { followsOwnLinks, UnsafeFileError } from '@rcs/export/internal';
@@ -54,7 +53,8 @@ export async function expandFiles(
       const entries = (await readdir(resolve(cwd, arg), { withFileTypes: true }))
         .filter(
           (e) =>
-            !e.name.startsWith('.') && TRANSCRIPT_EXTENSIONS.includes(extname(e.name).toLowerCase()),
+            !e.name.startsWith('.') &&
+            TRANSCRIPT_EXTENSIONS.includes(extname(e.name).toLowerCase()),
         )
         .sort((a, b) => (a.name < b.name ? -1 : 1));
       if (entries.length === 0) {
@@ -63,9 +63,10 @@ export async function expandFiles(
         );
       }
       for (const e of entries) {
-        const why = e.isFile() ? undefined : notAFile(e);
-        if (why) skipped.push({ file: join(arg, e.name), reason: why });
-        else add(join(arg, e.name));
+        // None of them: a block device.
+        const [, code, message] = NOT_READ.find(([is]) => e[is]()) ?? NOT_READ[4];
+        if (e.isFile()) add(join(arg, e.name));
+        else skipped.push({ file: join(arg, e.name), reason: { code, message } });
       }
     } else {
       add(arg);
@@ -74,24 +75,18 @@ export async function expandFiles(
   return { files: out, skipped };
 }
 
-/** Why a directory's entry is not read: only its regular files are transcripts. */
-function notAFile(e: Dirent): SkippedEntry['reason'] {
-  if (e.isSymbolicLink()) {
-    return {
-      code: 'symbolic_link',
-      message:
-        'a symbolic link: links in a directory are not followed (it may have been planted to make rcs send another file); name the file itself to upload it',
-    };
-  }
-  const [code, what] = e.isDirectory()
-    ? ['directory', 'a directory (directories are not searched)']
-    : e.isFIFO()
-      ? ['fifo', 'a FIFO (named pipe)']
-      : e.isSocket()
-        ? ['socket', 'a socket']
-        : ['device', 'a device'];
-  return { code, message: `${what}, not a regular file: only regular files are read` };
-}
+/** Why a directory's entry is not read (its `--json` line's `reason`): only regular files are. */
+const NOT_READ = [
+  [
+    'isSymbolicLink',
+    'symbolic_link',
+    'a symbolic link: links in a directory are not followed (one may have been planted to make rcs send another file); name the file itself to upload it',
+  ],
+  ['isDirectory', 'directory', 'a directory: directories are not searched'],
+  ['isFIFO', 'fifo', 'a FIFO (named pipe), not a regular file'],
+  ['isSocket', 'socket', 'a socket, not a regular file'],
+  ['isCharacterDevice', 'device', 'a device, not a regular file'],
+] as const;
 
 /** `--speaker "Ana Ruiz=ana@acme.com"` (repeatable) → the importer's speaker map. */
 export function parseSpeakerMap(values: string[] | undefined): Record<string, string> {

@@ -58,11 +58,11 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
   if (opts.files.length === 0) throw new CliError(EXIT.usage, 'name at least one transcript file');
   const { files, skipped: entries } = await expandFiles(opts.files, ctx.cwd);
   const skipped = entries.map(
-    (entry): Outcome => ({ result: { ...entry, status: 'skipped' }, exitCode: EXIT.ok }),
+    (e): Outcome => ({ result: { ...e, status: 'skipped' }, exitCode: 0 }),
   );
-  for (const { file, reason } of entries) {
-    if (ctx.json) writeJson(ctx, { file, status: 'skipped', reason });
-    else ctx.stdout.write(`skipped  ${safeLine(file)}  (${reason.message})\n`);
+  for (const { result } of skipped) {
+    if (ctx.json) writeJson(ctx, result);
+    else ctx.stdout.write(`skipped  ${safeLine(result.file)}  (${result.reason?.message})\n`);
   }
   if (files.length === 0) {
     throw new CliError(EXIT.usage, 'nothing to upload: no regular transcript file (see above)');
@@ -99,22 +99,10 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
       if (unreadable && problems.every((p) => p.code === 'unreadable_file')) unreadableFiles++;
       if (single) for (const p of problems) ctx.error(safeLine(formatProblem(file, p)));
       else ctx.error(batchLine(file, problems));
-      if (ctx.json) {
-        writeJson(ctx, {
-          file,
-          status: 'failed',
-          error: { code: 'prevalidation_failed', message: 'failed pre-validation', problems },
-          warnings: warningsOf(loaded.warnings),
-        });
-      }
-      rejected.push({
-        result: {
-          file,
-          status: 'failed',
-          error: { code: 'prevalidation_failed', message: 'failed pre-validation', problems },
-        },
-        exitCode: EXIT.usage,
-      });
+      const error = { code: 'prevalidation_failed', message: 'failed pre-validation', problems };
+      const warnings = warningsOf(loaded.warnings);
+      if (ctx.json) writeJson(ctx, { file, status: 'failed', error, warnings });
+      rejected.push({ result: { file, status: 'failed', error }, exitCode: EXIT.usage });
       continue;
     }
     items.push({ loaded, body });

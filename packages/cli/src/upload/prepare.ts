@@ -163,16 +163,16 @@ export function prevalidate(
   const result = prevalidateUpload(body, emailDomains ? { emailDomains } : {});
   const hint = roleLabelsHint(loaded, result, body.email);
   if (hint) loaded.warnings.push(hint);
+  // Line numbers of a converted file are those of the SRT it became.
+  const where = (w: { line?: number | undefined; message: string }) =>
+    loaded.converted && w.line ? `${w.message} (line of the converted SRT)` : w.message;
   // A CSV, JSON, HTML or binary file is accepted by the service (plain text, D11) and
   // scored 0; a warning by default, a problem with --strict (the caller decides).
   const lookalike = result.warnings.find((w) => w.code === 'not_a_transcript');
   const notTranscript: Problem | undefined = lookalike && {
     code: 'not_a_transcript',
     line: lookalike.line,
-    message:
-      loaded.converted && lookalike.line
-        ? `${lookalike.message} (line of the converted SRT)`
-        : lookalike.message,
+    message: where(lookalike),
   };
   const problems = result.problems.map(
     (p): Problem => ({
@@ -180,7 +180,7 @@ export function prevalidate(
       status: p.status,
       ...(p.field !== undefined ? { field: p.field } : {}),
       line: p.line,
-      message: loaded.converted && p.line ? `${p.message} (line of the converted SRT)` : p.message,
+      message: where(p),
     }),
   );
   // D11: a line that is almost a timing line starts a cue with no times, where a strict reader
@@ -188,12 +188,7 @@ export function prevalidate(
   // like any pre-validation problem (--no-validate sends it).
   for (const w of result.warnings) {
     if (w.code !== 'malformed_timing') continue;
-    problems.push({
-      code: 'malformed_timing',
-      field: 'transcript',
-      line: w.line,
-      message: loaded.converted && w.line ? `${w.message} (line of the converted SRT)` : w.message,
-    });
+    problems.push({ code: w.code, field: 'transcript', line: w.line, message: where(w) });
   }
   return { result, problems, notTranscript };
 }

@@ -20,7 +20,15 @@
  * and the directory writable by no one else unless sticky (Linux's fs.protected_symlinks, for
  * every component). It is read with a cap, refused before it is read whole when larger.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, type Stats, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, join, parse, resolve, sep } from 'node:path';
 
@@ -33,10 +41,13 @@ const REFUSALS = {
     'ELOOP',
     "is a symbolic link, refused: rcs never reads or writes its own files through a link (in a directory others can write to, it may have been planted to make rcs write to another file); remove the link, and keep rcs's files in a directory only you can write to",
   ],
-  'not a file': ['EINVAL', 'is not a regular file (a FIFO, device or directory), refused; remove it'],
+  'not a file': [
+    'EINVAL',
+    'is not a regular file (a FIFO, device or directory), refused; remove it',
+  ],
   'foreign link': [
     'ELOOP',
-    'is a symbolic link another user could have made or replaced, refused (it may have been planted to make rcs read another file): rcs follows a link only when the link and its directory are yours or root\'s and no one else can write to the directory (unless it is sticky); name its target instead',
+    "is a symbolic link another user could have made or replaced, refused (it may have been planted to make rcs read another file): rcs follows a link only when the link and its directory are yours or root's and no one else can write to the directory (unless it is sticky); name its target instead",
   ],
   'too large': ['EFBIG', 'is larger than rcs reads of such a file, refused without reading it'],
 } as const;
@@ -156,7 +167,8 @@ export async function readNamedFile(path: string, maxBytes: number): Promise<Buf
   const link = followsOwnLinks(path) ? 'follow' : 'foreign link';
   const handle = await openNoFollow(path, O_RDONLY, undefined, link);
   try {
-    const bytes = (await handle.stat()).size > maxBytes ? undefined : await readUpTo(handle, maxBytes);
+    const bytes =
+      (await handle.stat()).size > maxBytes ? undefined : await readUpTo(handle, maxBytes);
     if (bytes && bytes.length <= maxBytes) return bytes;
     throw new UnsafeFileError(path, 'too large', `more than ${maxBytes} bytes`);
   } finally {
