@@ -60,7 +60,11 @@ export class UnsafeFileError extends Error {
   readonly path: string;
 
   /** `detail` says why, in parentheses (whose the link is; the size and the cap). */
-  constructor(path: string, what: keyof typeof REFUSALS, detail?: string) {
+  constructor(
+    path: string,
+    what: 'link' | 'not a file' | 'foreign link' | 'too large',
+    detail?: string,
+  ) {
     const [code, message] = REFUSALS[what];
     super(`${path} ${message}${detail ? ` (${detail})` : ''}`);
     this.code = code;
