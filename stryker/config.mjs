@@ -65,7 +65,8 @@ export default {
   mutate: MUTATE[pkg],
   ignorePatterns: ['**/dist/**', 'bench', 'examples', 'reports', '**/.tmp/**', 'rcs-export'],
   incremental: true,
-  incrementalFile: `stryker/incremental/${pkg}.json`,
+  // scripts/mutation.mjs unpacks stryker/incremental/<pkg>.json.gz here, and packs it back after.
+  incrementalFile: `reports/stryker-incremental/${pkg}.json`,
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: `reports/mutation/${pkg}.json` },
   thresholds: { high: 95, low: 90, break: BREAK[pkg] },

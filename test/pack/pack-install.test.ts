@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { difference, equalEverywhere } from '../../packages/cli/test/support/warehouse-diff.js';
 import { anchors, codeBlocks, links } from './readme-blocks.js';
 
 // The packages as users get them. Every package is packed (`npm pack`,
@@ -350,9 +352,25 @@ describe('the READMEs, as a newcomer reads and runs them', () => {
       join(dir, 'node_modules/@rcs/cli'),
     ],
     [
+      '@rcs/cli templates/nightly/README.md (what rcs init nightly writes)',
+      join(dir, 'node_modules/@rcs/cli/templates/nightly/README.md'),
+      join(dir, 'node_modules/@rcs/cli'),
+    ],
+    [
       '@rcs/export FORMATS.md',
       join(dir, 'node_modules/@rcs/export/FORMATS.md'),
       join(dir, 'node_modules/@rcs/export'),
+    ],
+    // The fixture format, where `rcs mock --fixture` users and the mock's integrators look.
+    [
+      '@rcs/mock FIXTURE.md',
+      join(dir, 'node_modules/@rcs/mock/FIXTURE.md'),
+      join(dir, 'node_modules/@rcs/mock'),
+    ],
+    [
+      '@rcs/cli MOCK-FIXTURE.md',
+      join(dir, 'node_modules/@rcs/cli/MOCK-FIXTURE.md'),
+      join(dir, 'node_modules/@rcs/cli'),
     ],
   ];
 
@@ -417,6 +435,86 @@ describe('the READMEs, as a newcomer reads and runs them', () => {
           `${where} exited ${r.status}:\n${block.code}\n${r.stdout}\n${r.stderr}`,
         ).toBe(0);
       }
+    }
+  }, 900_000);
+});
+
+/**
+ * `rcs mock` of the installed CLI until it prints its URL and API key. Each night of the
+ * rehearsal is the one service at another moment: the same port (`--port` of the first night).
+ */
+async function startMock(
+  dir: string,
+  args: string[],
+): Promise<{ url: string; key: string; stop(): Promise<void> }> {
+  const child = spawn(join(dir, 'node_modules/.bin/rcs'), ['mock', ...args], {
+    cwd: dir,
+    env: ENV,
+  });
+  let url = '';
+  let key = '';
+  for await (const line of createInterface({ input: child.stdout! })) {
+    if (!url) url = line.trim();
+    key = /^API key: (\S+)/.exec(line)?.[1] ?? key;
+    if (url && key) break;
+  }
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      child.once('close', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return { url, key, stop };
+}
+
+/**
+ * The three-night rehearsal, from the files a user installs: `rcs init nightly` of the packed
+ * CLI writes the job, and its loader, run as written (`node nightly-load.mjs <export-dir>
+ * <warehouse.duckdb>`), merges nights 0, 1 and 2 of `rcs mock --day N` into DuckDB; after each
+ * night every warehouse table equals that night's Parquet file (EXCEPT ALL both ways is empty).
+ */
+describe('rcs init nightly, installed from the tarball: three nights against rcs mock --day', () => {
+  it("each night merges the changes, and every table equals the night's Parquet files", async () => {
+    const dir = project('nightly');
+    sh('npm', ['install', tarballs.cli], dir);
+    // `npm install @duckdb/node-api` as the recipe's README says: the workspace's copy (the same
+    // package; its native binary is 60 MB, not worth a second download per test run).
+    symlinkSync(join(REPO, 'node_modules/@duckdb'), join(dir, 'node_modules/@duckdb'), 'dir');
+    sh(join(dir, 'node_modules/.bin/rcs'), ['init', 'nightly'], dir);
+    const job = join(dir, 'rcs-nightly');
+    let port = '0';
+    const nights: string[] = [];
+    for (const day of ['0', '1', '2']) {
+      const mock = await startMock(dir, ['--day', day, '--port', port]);
+      port = new URL(mock.url).port;
+      try {
+        const r = spawnSync(process.execPath, ['nightly-load.mjs', 'export', 'warehouse.duckdb'], {
+          cwd: job,
+          // No rcs on PATH: the loader runs the @rcs/cli installed beside it.
+          env: { ...ENV, PATH: '/usr/bin:/bin', RCS_BASE_URL: mock.url, RCS_API_KEY: mock.key },
+          encoding: 'utf8',
+          timeout: 300_000,
+        });
+        expect(r.status, `night ${day}:\n${r.stdout}\n${r.stderr}`).toBe(0);
+        nights.push(r.stdout);
+        const diff = await difference(join(job, 'warehouse.duckdb'), join(job, 'export'));
+        equalEverywhere(diff);
+        expect(diff['real-call-session-items rows']![0]).toBeGreaterThan(0);
+      } finally {
+        await mock.stop();
+      }
+    }
+    expect(nights[0]).toMatch(/real-call-sessions: reloaded \d+/);
+    // Nights 1 and 2 are merges, with inserts, updates and deletes among them.
+    for (const night of nights.slice(1)) {
+      expect(night).not.toMatch(/reloaded/);
+      const counts = [...night.matchAll(/\+(\d+) ~(\d+) -(\d+)/g)].map((m) =>
+        m.slice(1).map(Number),
+      );
+      for (const at of [0, 1, 2])
+        expect(
+          counts.some((c) => c[at]! > 0),
+          night,
+        ).toBe(true);
     }
   }, 900_000);
 });

@@ -8,7 +8,8 @@
  *   tarballs are installed, against a real `rcs mock`.
  * - `<lang> no-run`: shown, never run: a command that runs until Ctrl-C, needs a browser, a proxy,
  *   a global install or the repository, or an excerpt that is not a whole program.
- * - `text`, `json`, `yaml`, `csv`: output samples and data, never run (they are not programs).
+ * - `text`, `json`, `yaml`, `csv`, `sql`: output samples, data and statements for another program,
+ *   never run.
  *
  * A block with no info string, or one outside this list, fails the test: every block says
  * whether it runs.
@@ -23,7 +24,7 @@ export interface CodeBlock {
 }
 
 const RUNNABLE = new Set(['sh', 'ts', 'js']);
-const DATA = new Set(['text', 'json', 'yaml', 'csv']);
+const DATA = new Set(['text', 'json', 'yaml', 'csv', 'sql']);
 
 /** Every fenced block; throws naming the line of a block whose info string breaks the convention. */
 export function codeBlocks(markdown: string, name: string): CodeBlock[] {

@@ -1,18 +1,12 @@
 /**
  * The SDK's tracing in a browser: `@rcs/client` with `openTelemetry()` from
- * `@rcs/client/otel` over the OpenTelemetry browser SDK (its in-memory exporter), against the
+ * `@rcs/client/otel` over the OpenTelemetry SDK set up as `browserTracing` below (the client
+ * README's browser setup; here with the SDK's in-memory exporter), against the
  * mock running in this page (its MSW handlers answer the client's fetch directly). The page
  * exposes `traceExport()` for the test: the spans, and the traceparent each request carried.
  */
-import { context } from '@opentelemetry/api';
-import {
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  StackContextManager,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+import { InMemorySpanExporter, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { createRcsClient } from '@rcs/client';
-import { openTelemetry } from '@rcs/client/otel';
 import { createMockApi } from '@rcs/mock';
 import { getResponse } from 'msw';
 
@@ -29,16 +23,35 @@ export interface TracedRun {
   }[];
 }
 
+// #region browser-setup (the client README's "In a browser" shows this function as it is here)
+/**
+ * OpenTelemetry in a page, loaded lazily (the SDK is fetched with the first traced call, not with
+ * the page): a provider, a batching processor to your exporter, and the stack context manager
+ * (a browser has no async hooks: the span active where a call is made is its parent).
+ */
+export async function browserTracing(exporter: SpanExporter) {
+  const [{ context }, sdk, { openTelemetry }] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/sdk-trace'),
+    import('@rcs/client/otel'),
+  ]);
+  context.setGlobalContextManager(new sdk.StackContextManager().enable());
+  const provider = new sdk.TracerProvider({
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter })],
+  });
+  return { provider, tracing: openTelemetry({ tracer: provider.getTracer('my-app') }) };
+}
+// #endregion
+
 async function traceExport(): Promise<TracedRun> {
-  context.setGlobalContextManager(new StackContextManager().enable());
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const { provider, tracing } = await browserTracing(exporter);
   const api = createMockApi({ records: 300 });
   const seen: (string | null)[] = [];
   const rcs = createRcsClient({
     baseUrl: location.origin,
     apiKey: api.info.apiKeys[0],
-    tracing: openTelemetry({ tracer: provider.getTracer('browser-example') }),
+    tracing,
     fetch: async (request) => {
       seen.push(request.headers.get('traceparent'));
       return (await getResponse(api.handlers, request)) ?? new Response(null, { status: 404 });
@@ -62,15 +75,8 @@ async function traceExport(): Promise<TracedRun> {
  * `traceparent` header, so the mock's CORS preflight must allow it (D26). Gives the records read.
  */
 async function traceRemote(baseUrl: string, apiKey: string): Promise<number> {
-  context.setGlobalContextManager(new StackContextManager().enable());
-  const provider = new TracerProvider({
-    spanProcessors: [new SimpleSpanProcessor({ exporter: new InMemorySpanExporter() })],
-  });
-  const rcs = createRcsClient({
-    baseUrl,
-    apiKey,
-    tracing: openTelemetry({ tracer: provider.getTracer('browser-example') }),
-  });
+  const { tracing } = await browserTracing(new InMemorySpanExporter());
+  const rcs = createRcsClient({ baseUrl, apiKey, tracing });
   const page = await rcs.exports.users.list({ limit: 5 });
   return page.data.length;
 }

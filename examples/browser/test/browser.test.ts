@@ -253,3 +253,13 @@ describe.skipIf(!CHROMIUM)('the browser example in Chromium', () => {
     await page.close();
   });
 });
+
+// The setup whose spans the test above checks in Chromium is the one the client README gives a
+// browser app, verbatim.
+it('the client README shows the browser OpenTelemetry setup that runs in this page', () => {
+  const setup = /\/\/ #region browser-setup[^\n]*\n([\s\S]*?)\/\/ #endregion/.exec(
+    readFileSync(join(HERE, 'src/tracing.ts'), 'utf8'),
+  )?.[1];
+  expect(setup).toMatch(/StackContextManager[\s\S]*BatchSpanProcessor/);
+  expect(readFileSync(join(REPO, 'packages/client/README.md'), 'utf8')).toContain(setup);
+});

@@ -5,6 +5,7 @@ import { registerCompletion } from './commands/completion.command.js';
 import { registerConfig } from './commands/config.command.js';
 import { registerDemo } from './commands/demo.command.js';
 import { registerExport } from './commands/export.command.js';
+import { registerInit } from './commands/init.command.js';
 import {
   type CommandKit,
   examples,
@@ -35,6 +36,7 @@ const COMMANDS: readonly RegisterCommand[] = [
   registerExport,
   registerMock,
   registerDemo,
+  registerInit,
   registerConfig,
   registerCompletion,
 ];

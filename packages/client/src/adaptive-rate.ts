@@ -12,7 +12,7 @@ import { sleep } from './backoff.js';
  *   service's windows count arrivals), in the second before the refused request was sent. At
  *   the 429, requests sent in that second may still be in flight (slow pages), so the measure is
  *   taken again once the pause is over and their answers are in, and the rate raised to it: the
- *   first measure alone could come out far below the limit (bench/cli: one run in six at 65 %).
+ *   first measure alone could come out far below the limit (bench/cli, rate-limit.mjs).
  * - Every second of good answers adds `INCREASE` requests per second, probing for more.
  *
  * Requests are spaced evenly at the current rate, so a limit counted in fixed one-second windows

@@ -28,8 +28,8 @@ export interface OpenTelemetryOptions {
   tracer?: Tracer | undefined;
   /**
    * Send each request's `traceparent` / `tracestate` (default true). In a browser these headers
-   * make a cross-origin request need a CORS preflight that allows them; turn this off for a
-   * service that does not (`rcs mock` allows only X-API-Key, Authorization, Content-Type: D26).
+   * make a cross-origin request need a CORS preflight that allows them (`rcs mock` allows both,
+   * D26); turn this off for a service whose CORS does not.
    */
   propagate?: boolean | undefined;
 }

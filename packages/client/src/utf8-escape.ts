@@ -19,7 +19,7 @@ interface NodeLike {
 /**
  * Node's (and Bun's) native validator, where the runtime has one: it reads the bytes without
  * decoding them, where a validating TextDecoder builds a string as large as every answer only to
- * drop it (bench/export: a page of sessions, 20 µs against 240 µs, and no garbage). Browsers and
+ * drop it (an order of magnitude slower on a page of sessions, and garbage). Browsers and
  * workers have no such thing and use the decoder.
  */
 const runtime = (globalThis as NodeLike).process;

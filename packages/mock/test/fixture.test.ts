@@ -1,6 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { FixtureError, generateDemoFixture, loadFixture, loadFixtureFile } from '@rcs/mock/node';
 import { describe, expect, it } from 'vitest';
 import { ACME_FIXTURE, startAcme } from './helpers/mock-server.js';
@@ -43,10 +44,27 @@ describe('loadFixture', () => {
     delete f.organizations[0].apiKeys;
     f.organizations[0].missions[0].id = 'ABC';
     const issues = issuesOf(f);
-    expect(issues.some((i) => i.startsWith('organizations[0].apiKeys:'))).toBe(true);
+    expect(issues).toContain('organizations[0]: missing apiKeys');
     expect(issues).toContain(
       'organizations[0].missions[0].id: invalid id (24 lowercase hex characters)',
     );
+  });
+
+  it('names every missing key of an object in one line, and where the format is described', () => {
+    const root = issuesOf({});
+    expect(root[0]).toBe('(root): missing organizations');
+    expect(root.at(-1)).toMatch(/FIXTURE\.md of @rcs\/mock.*--write-fixture FILE/);
+    const org = issuesOf({ organizations: [{ name: 'Acme' }] });
+    expect(org).toHaveLength(2);
+    expect(org[0]).toBe(
+      'organizations[0]: missing id, apiKeys, settings, users, teams, scorecards, missions, tracks, sprints, trackAssignments, missionAssignments',
+    );
+  });
+
+  it('the CLI ships the same format document as the mock', () => {
+    const doc = (pkg: string, file: string) =>
+      readFileSync(fileURLToPath(new URL(`../../${pkg}/${file}`, import.meta.url)), 'utf8');
+    expect(doc('cli', 'MOCK-FIXTURE.md')).toBe(doc('mock', 'FIXTURE.md'));
   });
 
   it('checks referential integrity and names the missing id', async () => {

@@ -39,6 +39,7 @@ function describeProgram(program: Command<any, any, any>, resources: string[]): 
     };
     if (name === 'export') out.argChoices = resources;
     if (name === 'completion') out.argChoices = ['bash', 'zsh', 'fish'];
+    if (name === 'init') out.argChoices = ['nightly'];
     if (name === 'set' || name === 'get' || name === 'unset')
       out.argChoices = ['base-url', 'api-key', 'token'];
     if (name === 'upload' || name === 'check') out.files = true;

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { Option } from '@commander-js/extra-typings';
 import { usageError } from '../errors.js';
 import { didYouMean } from './did-you-mean.js';
@@ -29,7 +30,7 @@ function suggestExportNames(resources: readonly string[], exportNames: readonly 
 export const registerExport: RegisterCommand = (root, kit) => {
   const command = root
     .command('export')
-    .description('export data to JSONL, CSV or Parquet files (see EXPORT.md)')
+    .description('export data to JSONL, CSV or Parquet files (EXPORT.md of the installed @rcs/cli)')
     .argument('<resource...>', 'the exports to write, or all')
     .addOption(
       new Option('--format <format>', 'file format')
@@ -67,7 +68,7 @@ export const registerExport: RegisterCommand = (root, kit) => {
     )
     .option(
       '--ack <run>',
-      'with --changes: the run id your warehouse applied last; the changes go from that run (EXPORT.md)',
+      'with --changes: the run id your warehouse applied last; the changes go from that run (FORMATS.md)',
     )
     .option('--full', 'with --changes: compare with no earlier run (every record an insert)')
     .option(
@@ -77,13 +78,13 @@ export const registerExport: RegisterCommand = (root, kit) => {
     .option('--timeout <seconds>', TIMEOUT_HELP)
     .addHelpText(
       'after',
-      examples([
+      `${examples([
         'rcs export all',
         'rcs export users teams --format csv --out ./backup',
         'rcs export all --format parquet --changes --out ./warehouse',
         'rcs export all --format parquet --changes --ack 20261125T020000Z-3fa9c1 --out ./warehouse',
         'rcs export real-call-sessions --out - | jq .learnerUserId',
-      ]),
+      ])}\nThe flags, files and exit codes: EXPORT.md; the formats and the change contract: FORMATS.md.\nBoth are in ${fileURLToPath(new URL('..', import.meta.url))} (the installed @rcs/cli).\n`,
     )
     .action(
       kit.action(async (ctx, resources, opts) => {

@@ -91,7 +91,8 @@ function summary(manifest: Manifest): string {
 interface Finished {
   exports: readonly string[];
   records: number;
-  changes: { inserts: number; updates: number; deletes: number } | undefined;
+  /** With --changes: the counts and the run id that the next run's --ack names. */
+  changes: { inserts: number; updates: number; deletes: number; runId: string } | undefined;
   /** The directory as typed, or undefined for standard output. */
   dir: string | undefined;
   durationMs: number;
@@ -104,23 +105,24 @@ interface Finished {
 function finishedLine(f: Finished): string {
   const what = f.exports.length === 1 ? f.exports[0] : `${formatCount(f.exports.length)} exports`;
   const changes = f.changes
-    ? `, changes +${formatCount(f.changes.inserts)} ~${formatCount(f.changes.updates)} -${formatCount(f.changes.deletes)}`
+    ? `, changes +${formatCount(f.changes.inserts)} ~${formatCount(f.changes.updates)} -${formatCount(f.changes.deletes)} (run ${f.changes.runId}, for --ack)`
     : '';
   const where = f.dir === undefined ? 'standard output' : `${f.dir} (manifest.json)`;
   return `rcs export: ${what}, ${formatCount(f.records)} records${changes}, written to ${safeLine(where)} in ${(f.durationMs / 1000).toFixed(1)} s`;
 }
 
 function finishedOf(manifest: Manifest, dir: string): Finished {
-  const tracked = manifest.resources.filter((e) => e.changes !== undefined);
   const sum = (key: 'inserts' | 'updates' | 'deletes') =>
-    tracked.reduce((n, e) => n + (e.changes?.[key] ?? 0), 0);
+    manifest.resources.reduce((n, e) => n + (e.changes?.[key] ?? 0), 0);
   return {
     exports: manifest.resources.map((e) => e.resource),
     records: manifest.resources.reduce((n, e) => n + e.count, 0),
-    changes:
-      tracked.length > 0
-        ? { inserts: sum('inserts'), updates: sum('updates'), deletes: sum('deletes') }
-        : undefined,
+    changes: manifest.changes && {
+      inserts: sum('inserts'),
+      updates: sum('updates'),
+      deletes: sum('deletes'),
+      runId: manifest.changes.runId,
+    },
     dir,
     durationMs: manifest.durationMs,
   };

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { readNamedFile } from '@rcs/export/internal';
 import type { CliContext } from '../context.js';
@@ -10,8 +11,10 @@ export interface MockOptions {
   port?: string;
   host?: string;
   fixture?: string;
+  writeFixture?: string;
   seed?: string;
   records?: string;
+  day?: string;
   processingMs?: string;
   latencyMs?: string;
   faultRate?: string;
@@ -63,12 +66,16 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
   const port = integer('--port', opts.port, 65535) ?? 4010;
   const seed = integer('--seed', opts.seed, Number.MAX_SAFE_INTEGER);
   const records = integer('--records', opts.records, 10_000_000);
+  const day = integer('--day', opts.day, 1000);
   const processingMs = parseNonNegativeNumber('--processing-ms', opts.processingMs);
   const latencyMs = parseNonNegativeNumber('--latency-ms', opts.latencyMs, 600_000);
   const faultRate = parseNonNegativeNumber('--fault-rate', opts.faultRate, 1);
   const rateLimit = parseNonNegativeNumber('--rate-limit', opts.rateLimit);
   const dropAfterCreate = parseNonNegativeNumber('--drop-after-create', opts.dropAfterCreate, 1);
 
+  if (opts.fixture !== undefined && (day !== undefined || opts.writeFixture !== undefined)) {
+    throw new CliError(EXIT.usage, '--day and --write-fixture are for demo data, not --fixture');
+  }
   if (opts.cors === false && opts.corsOrigin !== undefined) {
     throw new CliError(EXIT.usage, '--no-cors and --cors-origin cannot be used together');
   }
@@ -80,6 +87,19 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
         : true;
 
   const mock = await import('@rcs/mock/node');
+  if (opts.writeFixture !== undefined) {
+    try {
+      const data = JSON.stringify(mock.generateDemoFixture({ seed, records, day }), null, 2);
+      // Exclusive create: an existing file (or a link in its place) is never replaced.
+      await writeFile(resolve(ctx.cwd, opts.writeFixture), `${data}\n`, { flag: 'wx' });
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException;
+      const why = e.code === 'EEXIST' ? 'the file exists and is never replaced' : e.message;
+      throw new CliError(EXIT.usage, `--write-fixture ${opts.writeFixture}: ${why}`);
+    }
+    ctx.log(`Wrote ${opts.writeFixture}; serve it with: rcs mock --fixture ${opts.writeFixture}`);
+    return EXIT.ok;
+  }
   let fixture: unknown;
   if (opts.fixture !== undefined) {
     try {
@@ -92,21 +112,17 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
       throw new CliError(EXIT.usage, `--fixture ${opts.fixture}: ${(error as Error).message}`);
     }
   }
-  const faults: Record<string, number> = {};
-  if (latencyMs !== undefined) faults.latencyMs = latencyMs;
-  if (faultRate !== undefined) faults.faultRate = faultRate;
-  if (rateLimit !== undefined) faults.rateLimit = rateLimit;
-  if (dropAfterCreate !== undefined) faults.dropAfterCreate = dropAfterCreate;
   let server: Awaited<ReturnType<typeof mock.startMockServer>>;
   try {
     server = await mock.startMockServer({
       port,
       host: opts.host ?? '127.0.0.1',
-      ...(fixture !== undefined ? { fixture } : {}),
-      ...(seed !== undefined ? { seed } : {}),
-      ...(records !== undefined ? { records } : {}),
-      ...(processingMs !== undefined ? { processingMs } : {}),
-      faults,
+      fixture,
+      seed,
+      records,
+      day,
+      processingMs,
+      faults: { latencyMs, faultRate, rateLimit, dropAfterCreate },
       cors,
       // A client that hangs up mid-request is normal for a server: one line, and only with -v.
       ...(ctx.verbose

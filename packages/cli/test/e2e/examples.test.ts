@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { difference, equalEverywhere } from '../support/warehouse-diff.js';
 import { assertBuilt, CLI, REPO, tempDir } from './helpers.js';
 
 // Each example under examples/ runs against the mock, as CI runs it ("each run in CI").
@@ -99,87 +100,115 @@ describe('examples/integration', () => {
   });
 });
 
-describe('examples/cron', () => {
-  const script = join(REPO, 'examples/cron/nightly-export.sh');
-
-  it('exports all nine to a dated directory', async () => {
-    const root = tempDir();
-    const r = await sh(
-      'bash',
-      [script],
-      { ...mockEnv(), RCS_EXPORT_ROOT: root, RCS_EXPORT_LOCK: join(root, 'lock') },
-      root,
-    );
-    expect(r.code, r.stderr).toBe(0);
-    const day = new Date().toISOString().slice(0, 10);
-    const files = readdirSync(join(root, day));
-    expect(files.filter((f) => f.endsWith('.jsonl'))).toHaveLength(9);
-    expect(files).toContain('manifest.json');
-    expect(r.stdout).toMatch(/wrote .*\d{4}-\d{2}-\d{2}/);
-  });
-
-  it('refuses to overlap a running export (exit 75), and fails loudly when the export fails', async () => {
-    const root = tempDir();
-    const lock = join(root, 'lock');
-    // Hold the lock as a running export would.
-    const holder = spawn('bash', ['-c', `exec 9>"${lock}"; flock 9; echo held; sleep 30`]);
-    await new Promise((resolve) => holder.stdout.once('data', resolve));
-    const overlapped = await sh(
-      'bash',
-      [script],
-      { ...mockEnv(), RCS_EXPORT_ROOT: root, RCS_EXPORT_LOCK: lock },
-      root,
-    );
-    holder.kill();
-    expect(overlapped.code).toBe(75);
-    expect(overlapped.stderr).toMatch(/another run holds/);
-
-    const failed = await sh(
+describe('examples/cron (the nightly.sh that rcs init nightly writes)', () => {
+  const script = join(REPO, 'examples/cron/nightly.sh');
+  const night = (root: string, env: Record<string, string> = {}) =>
+    sh(
       'bash',
       [script],
       {
         ...mockEnv(),
-        RCS_API_KEY: 'wrong-key-0000',
-        RCS_EXPORT_ROOT: root,
-        RCS_EXPORT_LOCK: join(root, 'lock2'),
+        RCS_EXPORT_DIR: join(root, 'export'),
+        RCS_WAREHOUSE: join(root, 'w.duckdb'),
+        ...env,
       },
       root,
     );
+
+  it('runs the night from any working directory: export with --changes, merged into DuckDB', {
+    timeout: 120_000,
+  }, async () => {
+    const root = tempDir();
+    const r = await night(root);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/holds the night's data/);
+    // The export's summary line names the run the warehouse now holds (what --ack takes).
+    const manifest = JSON.parse(readFileSync(join(root, 'export/manifest.json'), 'utf8'));
+    expect(r.stderr).toContain(`(run ${manifest.changes.runId}, for --ack)`);
+    equalEverywhere(await difference(join(root, 'w.duckdb'), join(root, 'export')));
+  });
+
+  it('refuses to overlap a running night (exit 75), and fails loudly when the export fails', async () => {
+    const root = tempDir();
+    const lock = join(root, 'w.duckdb.lock');
+    // Hold the lock as a running night would.
+    const holder = spawn('bash', ['-c', `exec 9>"${lock}"; flock 9; echo held; sleep 30`]);
+    await new Promise((resolve) => holder.stdout.once('data', resolve));
+    const overlapped = await night(root);
+    holder.kill();
+    expect(overlapped.code).toBe(75);
+    expect(overlapped.stderr).toMatch(/another run holds/);
+
+    const failed = await night(root, { RCS_API_KEY: 'wrong-key-0000' });
     expect(failed.code).toBe(4);
     expect(failed.stderr).toMatch(/failed with exit 4/);
   });
 });
 
-describe('examples/github-actions', () => {
-  it('the workflow is scheduled, and its export step run as written fills the artifact path', async () => {
+describe('examples/github-actions (the rcs-nightly.yml that rcs init nightly writes)', () => {
+  it('keeps the export directory and the warehouse in the cache; a night without them starts afresh', {
+    timeout: 300_000,
+  }, async () => {
     const workflow = parse(
-      readFileSync(join(REPO, 'examples/github-actions/nightly-export.yml'), 'utf8'),
+      readFileSync(join(REPO, 'examples/github-actions/rcs-nightly.yml'), 'utf8'),
     );
     expect(workflow.on.schedule[0].cron).toMatch(/^\S+ \S+ \S+ \S+ \S+$/);
-    const steps = workflow.jobs.export.steps as {
+    const job = workflow.jobs.nightly;
+    // Credentials come from repository secrets, never from the file.
+    expect(job.env.RCS_API_KEY).toMatch(/^\$\{\{ secrets\.RCS_API_KEY \}\}$/);
+    const steps = job.steps as {
       name?: string;
       run?: string;
       uses?: string;
+      if?: string;
       with?: Record<string, string>;
     }[];
-    const exportStep = steps.find((s) => s.name === 'Export all nine resources');
-    const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact'));
-    expect(exportStep?.run).toBeDefined();
-    expect(upload?.with?.path).toBe('rcs-export/');
-    // Credentials come from repository secrets, never from the file.
-    expect(workflow.jobs.export.env.RCS_API_KEY).toMatch(/^\$\{\{ secrets\.RCS_API_KEY \}\}$/);
+    const restore = steps.findIndex((s) => s.uses?.startsWith('actions/cache/restore@'));
+    const load = steps.findIndex((s) => s.name === 'Export and merge');
+    const save = steps.findIndex((s) => s.uses?.startsWith('actions/cache/save@'));
+    expect(restore).toBeGreaterThan(-1);
+    expect([restore < load, load < save]).toEqual([true, true]);
+    const [restored, saved] = [steps[restore]!.with!, steps[save]!.with!];
+    // The same paths both ways, a new key each run, and the restore takes the newest of any run.
+    expect(saved.path).toBe(restored.path);
+    expect(saved.key).toBe(restored.key);
+    expect(restored.key).toMatch(/\$\{\{ github\.run_id \}\}/);
+    expect(restored.key!.startsWith(restored['restore-keys']!)).toBe(true);
+    // Saved after a failed night too (the reload marker of a failed merge must reach the next).
+    expect(steps[save]!.if).toMatch(/failure\(\)/);
+    // What the cache keeps is what the load step writes, under the job's working directory.
+    const cwd = job.defaults.run['working-directory'] as string;
+    const [, exportDir, database] = /nightly-load\.mjs (\S+) (\S+)$/.exec(steps[load]!.run!)!;
+    expect(restored.path!.trim().split('\n').sort()).toEqual(
+      [`${cwd}/${exportDir}`, `${cwd}/${database}`].sort(),
+    );
 
-    const workspace = tempDir();
-    const r = await sh('bash', ['-c', exportStep!.run!], mockEnv(), workspace);
-    expect(r.code, r.stderr).toBe(0);
-    const day = new Date().toISOString().slice(0, 10);
-    const dir = join(workspace, upload!.with!.path!, day);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.jsonl'))).toHaveLength(9);
-    expect(
-      readdirSync(join(dir, 'csv')).filter((f) => f.endsWith('.csv')).length,
-    ).toBeGreaterThanOrEqual(9);
-    expect(existsSync(join(dir, 'manifest.json'))).toBe(true);
-    // The step prints the manifest into the job log.
-    expect(JSON.parse(r.stdout).resources).toHaveLength(9);
+    // The load step as written, in a workspace that holds the recipe (as actions/checkout does).
+    const workspace = join(tempDir(), cwd);
+    mkdirSync(workspace, { recursive: true });
+    symlinkSync(
+      join(REPO, 'examples/warehouse/nightly-load.mjs'),
+      join(workspace, 'nightly-load.mjs'),
+    );
+    const run = () => sh('bash', ['-e', '-c', steps[load]!.run!], mockEnv(), workspace);
+    const first = await run();
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/users: reloaded/);
+    // The next night, the cache restored: the changes are merged.
+    const next = await run();
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toMatch(/users: \+0 ~0 -0/);
+    // The cache evicted, the warehouse kept elsewhere: a fresh start, every table reloaded.
+    rmSync(join(workspace, exportDir!), { recursive: true });
+    const evicted = await run();
+    expect(evicted.code, evicted.stderr).toBe(0);
+    expect(evicted.stdout).toMatch(/users: reloaded/);
+    equalEverywhere(await difference(join(workspace, database!), join(workspace, exportDir!)));
+    // Both gone (a runner with no cache at all): the same.
+    rmSync(join(workspace, exportDir!), { recursive: true });
+    rmSync(join(workspace, database!));
+    const empty = await run();
+    expect(empty.code, empty.stderr).toBe(0);
+    equalEverywhere(await difference(join(workspace, database!), join(workspace, exportDir!)));
   });
 });

@@ -39,6 +39,7 @@ interface ManifestLike {
   service?: string;
   demo: boolean;
   resources: { resource: string; count: number; changes?: { inserts: number } }[];
+  changes?: { runId: string };
   summary: { requests: number; rateLimited: number; rateLimitWaitMs: number };
 }
 
@@ -194,7 +195,7 @@ describe('what matters reaches cron (stdout and stderr are pipes here)', () => {
     expect(record.warnings).toHaveLength(warnings.length);
   });
 
-  it('a finished rcs export prints one summary line on stderr: exports, records, changes, directory, time; nothing with --quiet', {
+  it('a finished rcs export prints one summary line on stderr: exports, records, changes and the run id --ack takes, directory, time; nothing with --quiet', {
     timeout: 60_000,
   }, async () => {
     const r = await runCli(['export', 'all', '--out', 'nightly', '--changes'], {
@@ -209,7 +210,7 @@ describe('what matters reaches cron (stdout and stderr are pipes here)', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
       new RegExp(
-        `^rcs export: 9 exports, ${records.toLocaleString('en-US')} records, changes \\+${inserts.toLocaleString('en-US')} ~0 -0, written to nightly \\(manifest\\.json\\) in \\d+\\.\\d s$`,
+        `^rcs export: 9 exports, ${records.toLocaleString('en-US')} records, changes \\+${inserts.toLocaleString('en-US')} ~0 -0 \\(run ${manifest.changes!.runId}, for --ack\\), written to nightly \\(manifest\\.json\\) in \\d+\\.\\d s$`,
       ),
     );
 

@@ -39,10 +39,9 @@ import {
 export { ChangesStateError } from './state-file.js';
 
 /**
- * Record text held in a batch before it spills. Smaller
- * batches mean more (smaller) run files to merge, which costs little; 16 MB put ~20 MB more on
- * the peak RSS of a lone Parquet export with --changes; 2 MB with Parquet's 2 MB is 8 MB below
- * 4 MB at 1M records (figures in parquet-encoder.ts).
+ * Record text held in a batch before it spills. Smaller batches mean more (smaller) run files to
+ * merge, which costs little; larger ones add to the peak memory of a Parquet export with
+ * --changes, whose open row group holds memory of its own (bench/export, memory.mjs).
  */
 const CHANGES_MEMORY = 2 * 1024 * 1024;
 /** Run files of one level merged into one (bounds open files and merge memory). */

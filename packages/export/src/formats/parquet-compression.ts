@@ -4,14 +4,14 @@
  * closes (parquet-chunk.ts); the compressors are chosen in parquet-encoder.ts, so that snappyjs is
  * loaded with the Parquet writer only.
  *
- * - snappy: snappyjs (pure JavaScript, MIT, one small package, no dependencies). It compressed
- *   1 MiB pages of export text at 71 MB/s where hyparquet-writer's own snappy reached 41 MB/s
- *   (bench/export/README.md), and snappy was the largest share of the writer's CPU.
+ * - snappy: snappyjs (pure JavaScript, MIT, one small package, no dependencies): faster than
+ *   hyparquet-writer's own snappy on export text, where snappy is the largest share of the
+ *   writer's CPU (bench/export, parquet.mjs).
  * - zstd comes from Node's own `node:zlib` (libzstd, Node 22.15 and later): no dependency, and
  *   maintained with Node. An older Node has no zstd: asking for it there is refused before any
  *   request, naming the flag and the Node version. (`parquet-wasm`, the Rust writer compiled to
- *   WebAssembly, also compresses zstd but ships a 6.6 MB .wasm, over the CLI's 6 MB install
- *   bound.)
+ *   WebAssembly, also compresses zstd but ships a .wasm larger than the whole CLI's
+ *   install.)
  */
 import * as zlib from 'node:zlib';
 

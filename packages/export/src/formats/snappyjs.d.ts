@@ -1,4 +1,4 @@
-/** snappyjs ships no types: the one function the Parquet writer calls (parquet-compression.ts). */
+/** snappyjs ships no types: the one function the Parquet writer calls (parquet-encoder.ts). */
 declare module 'snappyjs' {
   const snappy: { compress(input: Uint8Array): Uint8Array };
   export default snappy;

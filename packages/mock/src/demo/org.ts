@@ -2,7 +2,7 @@ import type { Kpis } from '@rcs/transcript';
 import { type Collection, lazyCollection } from '../collection.js';
 import type { Mission, OrgData, Scorecard } from '../dataset.js';
 import { analysisItems } from '../lifecycle.js';
-import { hash32, indexedHex24, indexedUuid, uuidIndex } from '../random.js';
+import { hash32, indexedHex24, indexedUuid } from '../random.js';
 import { chooseScorecard, type ScoreResult, scoreTranscript } from '../scoring.js';
 import { allLines, kpisOf, repLines, transcriptFacts } from '../transcript-facts.js';
 import type {
@@ -15,10 +15,13 @@ import type {
   UserExportRecord,
 } from '../wire.js';
 import { CALLS, cap, FIRST, LAST, SCORECARDS } from './content.js';
+import { countAt, KINDS, type Kind, MIN_ORG_RECORDS } from './counts.js';
+import { type Nightly, nightly } from './nights.js';
 
 /**
  * One demo organization as lazy collections: record `i` of every list is computed from
- * (seed, i); ids and emails map back to their index, so lookups need no index either.
+ * (seed, i) alone, whatever the size; ids and emails map back to their index, so lookups need no
+ * index either. References point only at records that no night deletes (`deletable`).
  */
 
 const DAY = 86_400_000;
@@ -26,155 +29,165 @@ const T0 = Date.UTC(2025, 0, 6, 8, 0, 0);
 const SPAN = 300 * DAY;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-const SPACE = {
-  org: 1,
-  user: 2,
-  team: 3,
-  sprint: 4,
-  trackAssignment: 5,
-  missionAssignment: 6,
-  session: 7,
-  scorecard: 8,
-  mission: 9,
-  track: 10,
-} as const;
+/** Id spaces: ids of different kinds (and organizations, below) never meet. */
+const SPACE = { org: 1, ...Object.fromEntries(KINDS.map((kind, i) => [kind, i + 2])) } as Record<
+  Kind | 'org',
+  number
+>;
+
+/** The scorecards of every organization, whatever its size, and never deleted. */
+const EVERY_ORG_SCORECARDS = countAt('scorecards', MIN_ORG_RECORDS);
+
+/** Deleted on some night: odd codes past the first few. Every reference is to another code. */
+const deletable = (code: number) => code >= 4 && code % 2 === 1;
 
 export interface OrgPlan {
   index: number;
   name: string;
   domain: string;
   autoCreateUsers: boolean;
-  counts: Counts;
+  /** The organization's export records. */
+  records: number;
 }
 
-export interface Counts {
-  scorecards: number;
-  missions: number;
-  tracks: number;
-  teams: number;
-  users: number;
-  sprints: number;
-  trackAssignments: number;
-  missionAssignments: number;
-  realCallSessions: number;
-}
-
-export function demoOrg(seed: number, plan: OrgPlan): OrgData {
-  const c = plan.counts;
+export function demoOrg(seed: number, plan: OrgPlan, night = 0): OrgData {
+  const c = Object.fromEntries(KINDS.map((kind) => [kind, countAt(kind, plan.records)]));
   const k = plan.index;
-  const sp = (space: number) => space * 16 + k;
-  const uuid = (space: number, i: number) => indexedUuid(seed, sp(space), i);
-  const hex = (space: number, i: number) => indexedHex24(seed, sp(space), i);
-  const h = (space: number, i: number, salt = 0) => hash32(seed, sp(space), i, salt);
-  // createdAt of record i of a list of n: strictly increasing, so the lists are in D9 order.
-  const created = (n: number, i: number) => T0 + Math.floor((i * SPAN) / Math.max(1, n));
+  const sp = (kind: Kind | 'org') => SPACE[kind] * 16 + k;
+  const uuid = (kind: Kind, i: number) => indexedUuid(seed, sp(kind), i);
+  const hex = (kind: Kind, i: number) => indexedHex24(seed, sp(kind), i);
+  const h = (kind: Kind, i: number, salt = 0) => hash32(seed, sp(kind), i, salt);
+  // createdAt of record i of `kind`: non-decreasing in i and bounded whatever the size (half the
+  // span at the count of a 500-record organization), so the lists are in D9 order; an inserted
+  // record has the time of its night.
+  const created = (kind: Kind, i: number, at?: number) =>
+    at ?? T0 + Math.floor(SPAN * (i / (i + countAt(kind, 500))));
+  // The record of `kind` that record `i` refers to, from the hash `r`: one never deleted, among
+  // those that exist whenever record `i` does (an organization holding record `i` has at least
+  // i + 1 records, and counts only grow with records).
+  const ref = (kind: Kind, i: number, r: number) => {
+    const n = Math.min(c[kind] as number, countAt(kind, Math.max(i + 1, MIN_ORG_RECORDS)));
+    return 2 * (r % Math.ceil(n / 2));
+  };
   const pick = <T>(list: readonly T[], n: number): T => list[n % list.length] as T;
+  const list = <T>(kind: Kind, make: (i: number, at?: number) => T) =>
+    nightly(c[kind] as number, night, hash32(seed, sp(kind), 99), make, deletable);
 
-  const scorecards: Collection<Scorecard> = lazyCollection(c.scorecards, (i) => {
+  const scorecard = (i: number): Scorecard => {
     const t = pick(SCORECARDS, i);
     const round = Math.floor(i / SCORECARDS.length);
     return {
-      id: hex(SPACE.scorecard, i),
+      id: hex('scorecards', i),
       title: round === 0 ? t.title : `${t.title} ${round + 1}`,
       language: t.language,
       items: t.items,
     };
-  });
-  const missions: Collection<Mission> = lazyCollection(c.missions, (i) => {
-    const sc = scorecards.at(i % c.scorecards);
+  };
+  const scorecards = list('scorecards', scorecard);
+  const missions = list('missions', (i): Mission => {
+    const sc = scorecard(i % EVERY_ORG_SCORECARDS);
     return {
-      id: hex(SPACE.mission, i),
+      id: hex('missions', i),
       title: `${sc.title} practice ${i + 1}`,
       language: sc.language,
       scorecardId: sc.id,
     };
   });
-  const tracks: Collection<TrackExportRecord> = lazyCollection(c.tracks, (i) => ({
-    id: hex(SPACE.track, i),
-    title: `Track ${i + 1}`,
-    description: `Missions ${(i % c.missions) + 1} to ${((i + 2) % c.missions) + 1}.`,
-    missionIds: [...new Set([0, 1, 2].map((d) => missions.at((i + d) % c.missions).id))],
-    // Some tracks are archived (soft-deleted) so the D8 filter has something to do.
-    archived: i % 3 === 1,
-  }));
-  const teams: Collection<TeamExportRecord> = lazyCollection(c.teams, (i) => ({
-    id: uuid(SPACE.team, i),
-    name: `${pick(['Enterprise', 'Mid-market', 'SMB', 'Partners', 'Renewals'], i)} ${Math.floor(i / 5) + 1}`,
-  }));
+  const missionIdsOf = (i: number) => [
+    ...new Set([0, 1, 2].map((d) => hex('missions', ref('missions', i, h('tracks', i, d))))),
+  ];
+  const tracks = list(
+    'tracks',
+    (i): TrackExportRecord => ({
+      id: hex('tracks', i),
+      title: `Track ${i + 1}`,
+      description: `Missions of track ${i + 1}.`,
+      missionIds: missionIdsOf(i),
+      // Some tracks are archived (soft-deleted) so the D8 filter has something to do.
+      archived: i % 3 === 1,
+    }),
+  );
+  const teams = list(
+    'teams',
+    (i): TeamExportRecord => ({
+      id: uuid('teams', i),
+      name: `${pick(['Enterprise', 'Mid-market', 'SMB', 'Partners', 'Renewals'], i)} ${Math.floor(i / 5) + 1}`,
+    }),
+  );
   const emailOf = (i: number) =>
     `${pick(FIRST, i)}.${pick(LAST, Math.floor(i / FIRST.length))}${i + 1}@${plan.domain}`;
-  const users: Collection<UserExportRecord> = lazyCollection(c.users, (i) => ({
-    id: uuid(SPACE.user, i),
-    email: emailOf(i),
-    firstName: cap(pick(FIRST, i)),
-    lastName: cap(pick(LAST, Math.floor(i / FIRST.length))),
-    teamIds: [teams.at(i % c.teams).id],
-    createdAt: iso(created(c.users, i)),
-  }));
-  const sprints: Collection<SprintExportRecord> = lazyCollection(c.sprints, (i) => {
-    const at = created(c.sprints, i);
+  const users = list(
+    'users',
+    (i, at): UserExportRecord => ({
+      id: uuid('users', i),
+      email: emailOf(i),
+      firstName: cap(pick(FIRST, i)),
+      lastName: cap(pick(LAST, Math.floor(i / FIRST.length))),
+      teamIds: [uuid('teams', ref('teams', i, h('users', i)))],
+      createdAt: iso(created('users', i, at)),
+    }),
+  );
+  const sprints = list('sprints', (i, at0): SprintExportRecord => {
+    const at = created('sprints', i, at0);
     return {
-      id: uuid(SPACE.sprint, i),
+      id: uuid('sprints', i),
       title: `Sprint ${i + 1}`,
       createdAt: iso(at),
       lastUpdatedAt: iso(at + DAY),
-      userId: users.at(h(SPACE.sprint, i) % c.users).id,
+      userId: uuid('users', ref('users', i, h('sprints', i))),
       dueDate: iso(at + 14 * DAY),
-      assignedTeamId: teams.at(i % c.teams).id,
+      assignedTeamId: uuid('teams', ref('teams', i, h('sprints', i, 1))),
     };
   });
-  const assignment = (space: number, n: number, i: number) => {
-    const at = created(n, i);
-    const r = h(space, i);
+  const assignment = (kind: Kind, i: number, at0?: number) => {
+    const at = created(kind, i, at0);
+    const r = h(kind, i);
     const completed = r % 3 === 0;
-    const inSprint = r % 5 === 0 && c.sprints > 0;
     return {
-      id: uuid(space, i),
+      id: uuid(kind, i),
       createdAt: iso(at),
       lastUpdatedAt: iso(completed ? at + 3 * DAY : at),
-      learnerUserId: users.at(r % c.users).id,
+      learnerUserId: uuid('users', ref('users', i, r)),
       startDate: iso(at),
       dueDate: r % 2 === 0 ? iso(at + 30 * DAY) : null,
       status: completed ? ('completed' as const) : ('open' as const),
       completedAt: completed ? iso(at + 3 * DAY) : null,
-      assignedByUserId: r % 7 === 0 ? null : users.at((r >>> 8) % c.users).id,
-      sprintId: inSprint ? sprints.at((r >>> 4) % c.sprints).id : null,
+      assignedByUserId: r % 7 === 0 ? null : uuid('users', ref('users', i, r >>> 8)),
+      sprintId: r % 5 === 0 ? uuid('sprints', ref('sprints', i, r >>> 4)) : null,
     };
   };
-  const trackAssignments: Collection<TrackAssignmentExportRecord> = lazyCollection(
-    c.trackAssignments,
-    (i) => {
-      const a = assignment(SPACE.trackAssignment, c.trackAssignments, i);
-      const track = tracks.at(i % c.tracks);
-      return {
-        ...a,
-        trackId: track.id,
-        completedMissionIds:
-          a.status === 'completed' ? track.missionIds : track.missionIds.slice(0, i % 2),
-      };
-    },
-  );
-  const missionAssignments: Collection<MissionAssignmentExportRecord> = lazyCollection(
-    c.missionAssignments,
-    (i) => ({
-      ...assignment(SPACE.missionAssignment, c.missionAssignments, i),
-      missionId: missions.at(i % c.missions).id,
+  const trackAssignments = list('trackAssignments', (i, at): TrackAssignmentExportRecord => {
+    const a = assignment('trackAssignments', i, at);
+    const track = ref('tracks', i, h('trackAssignments', i, 1));
+    const missionIds = missionIdsOf(track);
+    return {
+      ...a,
+      trackId: hex('tracks', track),
+      completedMissionIds: a.status === 'completed' ? missionIds : missionIds.slice(0, i % 2),
+    };
+  });
+  const missionAssignments = list(
+    'missionAssignments',
+    (i, at): MissionAssignmentExportRecord => ({
+      ...assignment('missionAssignments', i, at),
+      missionId: hex('missions', ref('missions', i, h('missionAssignments', i, 1))),
     }),
   );
 
   const domains = [plan.domain];
-  const calls = CALLS.map((text) => demoCall(text, plan.domain, domains, scorecards));
-  const realCallSessions: Collection<RealCallSession> = lazyCollection(c.realCallSessions, (i) => {
-    const at = created(c.realCallSessions, i);
+  const first = lazyCollection(EVERY_ORG_SCORECARDS, scorecard);
+  const calls = CALLS.map((text) => demoCall(text, plan.domain, domains, first));
+  const realCallSessions = list('realCallSessions', (i, at0): RealCallSession => {
+    const at = created('realCallSessions', i, at0);
     const done = at + 5_000;
-    const r = h(SPACE.session, i);
+    const r = h('realCallSessions', i);
     const call = pick(calls, r);
-    const repIndex = r % c.users;
+    const repIndex = ref('users', i, r);
     // Only ids and emails of the users are needed: cheaper than building their records.
-    const colleagueIndex = (repIndex + 1) % c.users;
-    const rep = { id: uuid(SPACE.user, repIndex), email: emailOf(repIndex) };
-    const colleague = { id: uuid(SPACE.user, colleagueIndex), email: emailOf(colleagueIndex) };
-    const id = uuid(SPACE.session, i);
+    const colleagueIndex = ref('users', i, r + 1);
+    const rep = { id: uuid('users', repIndex), email: emailOf(repIndex) };
+    const colleague = { id: uuid('users', colleagueIndex), email: emailOf(colleagueIndex) };
+    const id = uuid('realCallSessions', i);
     // Formatted once per record: date formatting dominated the cost of a generated page.
     const createdAt = iso(at);
     const lastUpdatedAt = iso(done);
@@ -227,23 +240,16 @@ export function demoOrg(seed: number, plan: OrgPlan): OrgData {
     };
   });
 
-  const byIndex =
-    <T>(list: Collection<T>, space: number) =>
+  // Ids end in their code (12 hex digits): the record of that code on this night, if it is this id.
+  const byId =
+    <T extends { id: string }>(list: Nightly<T>) =>
     (id: string): T | undefined => {
-      const i = uuidIndex(seed, sp(space), id);
-      return i !== undefined && i < list.length ? list.at(i) : undefined;
-    };
-  const byHex =
-    <T extends { id: string }>(list: Collection<T>) =>
-    (id: string): T | undefined => {
-      const i = Number.parseInt(id.slice(12), 16);
-      if (!Number.isSafeInteger(i) || i >= list.length) return undefined;
-      const t = list.at(i);
-      return t.id === id ? t : undefined;
+      const t = list.get(Number.parseInt(id.slice(-12), 16));
+      return t?.id === id ? t : undefined;
     };
   const emailPattern = new RegExp(`^[a-z]+\\.[a-z]+(\\d+)@${plan.domain.replaceAll('.', '\\.')}$`);
   return {
-    id: indexedUuid(seed, sp(SPACE.org), 0),
+    id: indexedUuid(seed, sp('org'), 0),
     name: plan.name,
     apiKeys: [
       `rcs_demo_${k}_${hash32(seed, k, 21).toString(16)}${hash32(seed, k, 22).toString(16)}`,
@@ -252,27 +258,26 @@ export function demoOrg(seed: number, plan: OrgPlan): OrgData {
       autoCreateUsers: plan.autoCreateUsers,
       emailDomains: plan.autoCreateUsers ? domains : [],
       // D24: room for some newcomers, so the seat limit can be reached on purpose.
-      ...(plan.autoCreateUsers ? { seatLimit: c.users + 100 } : {}),
+      ...(plan.autoCreateUsers ? { seatLimit: users.list.length + 100 } : {}),
     },
-    users,
-    teams,
-    scorecards,
-    missions,
-    tracks,
-    sprints,
-    trackAssignments,
-    missionAssignments,
-    realCallSessions,
-    findUserById: byIndex(users, SPACE.user),
+    users: users.list,
+    teams: teams.list,
+    scorecards: scorecards.list,
+    missions: missions.list,
+    tracks: tracks.list,
+    sprints: sprints.list,
+    trackAssignments: trackAssignments.list,
+    missionAssignments: missionAssignments.list,
+    realCallSessions: realCallSessions.list,
+    findUserById: byId(users),
     findUserByEmail: (email) => {
       const m = emailPattern.exec(email);
       const i = m?.[1] ? Number(m[1]) - 1 : -1;
-      if (i < 0 || i >= c.users || emailOf(i) !== email) return undefined;
-      return users.at(i);
+      return i >= 0 && emailOf(i) === email ? users.get(i) : undefined;
     },
-    findScorecard: byHex(scorecards),
-    findMission: byHex(missions),
-    findSession: byIndex(realCallSessions, SPACE.session),
+    findScorecard: byId(scorecards),
+    findMission: byId(missions),
+    findSession: byId(realCallSessions),
   };
 }
 

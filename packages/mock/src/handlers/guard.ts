@@ -25,8 +25,7 @@ function credentialOf(headers: Headers): string {
  * `latencyMs` is the time an answer takes, as a client of a remote service sees it: every
  * answer (a 429 or a dropped connection too) leaves no sooner than `latencyMs` after its
  * request arrived, and the mock's own work happens within that time rather than after it
- * (added after it, a 100-record page at 50 ms latency took 51-53 ms, which
- * `bench/export/latency.mjs` counted against the client).
+ * (added after it, the mock's work would be counted against the client by latency benches).
  */
 export async function guarded<T>(
   ctx: HandlerContext,

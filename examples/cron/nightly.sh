@@ -1,0 +1,1 @@
+../../packages/cli/templates/nightly/nightly.sh
