@@ -36,21 +36,14 @@ const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_TRUNC } = const
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
+/** Why a file is refused, by kind. */
 const REFUSALS = {
-  link: [
-    'ELOOP',
-    "is a symbolic link, refused: rcs never reads or writes its own files through a link (in a directory others can write to, it may have been planted to make rcs write to another file); remove the link, and keep rcs's files in a directory only you can write to",
-  ],
-  'not a file': [
-    'EINVAL',
-    'is not a regular file (a FIFO, device or directory), refused; remove it',
-  ],
-  'foreign link': [
-    'ELOOP',
+  link: "is a symbolic link, refused: rcs never reads or writes its own files through a link (in a directory others can write to, it may have been planted to make rcs write to another file); remove the link, and keep rcs's files in a directory only you can write to",
+  'not a file': 'is not a regular file (a FIFO, device or directory), refused; remove it',
+  foreign:
     "is a symbolic link another user could have made or replaced, refused (it may have been planted to make rcs read another file): rcs follows a link only when the link and its directory are yours or root's and no one else can write to the directory (unless it is sticky); name its target instead",
-  ],
-  'too large': ['EFBIG', 'is larger than rcs reads of such a file, refused without reading it'],
-} as const;
+  'too large': 'is larger than rcs reads of such a file, refused without reading it',
+};
 
 /** A file that is a link or not a regular file (or too large to read): refused, never used. */
 export class UnsafeFileError extends Error {
@@ -62,12 +55,12 @@ export class UnsafeFileError extends Error {
   /** `detail` says why, in parentheses (whose the link is; the size and the cap). */
   constructor(
     path: string,
-    what: 'link' | 'not a file' | 'foreign link' | 'too large',
+    what: 'link' | 'foreign' | 'not a file' | 'too large',
     detail?: string,
   ) {
-    const [code, message] = REFUSALS[what];
-    super(`${path} ${message}${detail ? ` (${detail})` : ''}`);
-    this.code = code;
+    super(`${path} ${REFUSALS[what]}${detail ? ` (${detail})` : ''}`);
+    this.code =
+      what === 'link' || what === 'foreign' ? 'ELOOP' : what === 'not a file' ? 'EINVAL' : 'EFBIG';
     this.path = path;
   }
 }
@@ -106,22 +99,16 @@ export function openNoFollowSync(path: string, purpose: OpenPurpose, mode = 0o60
 }
 
 /**
- * The same as openNoFollowSync, with `flags` from fs.constants, for a FileHandle. `link` names a
- * link met in its place (the default: one of rcs's own files), or is 'follow' for a link the user
- * made (readNamedFile).
+ * The same as openNoFollowSync, with `flags` from fs.constants, for a FileHandle; `follow` for a
+ * link the user made (readNamedFile).
  */
-async function openNoFollow(
-  path: string,
-  flags: number,
-  mode?: number,
-  link: 'link' | 'foreign link' | 'follow' = 'link',
-): Promise<FileHandle> {
-  const before = link === 'follow' ? undefined : lstatBefore(path, flags, link);
+async function openNoFollow(path: string, flags: number, mode?: number, follow = false) {
+  const before = follow ? undefined : lstatBefore(path, flags);
   let handle: FileHandle;
   try {
-    handle = await open(path, flags | (link === 'follow' ? 0 : NOFOLLOW) | NONBLOCK, mode);
+    handle = await open(path, flags | (follow ? 0 : NOFOLLOW) | NONBLOCK, mode);
   } catch (error) {
-    throw link === 'follow' ? error : asLinkRefusal(path, error, link);
+    throw follow ? error : asLinkRefusal(path, error);
   }
   try {
     checkOpened(path, await handle.stat(), before);
@@ -168,8 +155,7 @@ export async function readSmallFile(path: string, maxBytes: number): Promise<Buf
  * refused, EFBIG, by its size or after `maxBytes + 1` bytes: a huge file or a device costs nothing).
  */
 export async function readNamedFile(path: string, maxBytes: number): Promise<Buffer> {
-  const link = followsOwnLinks(path) ? 'follow' : 'foreign link';
-  const handle = await openNoFollow(path, O_RDONLY, undefined, link);
+  const handle = await openNoFollow(path, O_RDONLY, undefined, followsOwnLinks(path));
   try {
     const bytes =
       (await handle.stat()).size > maxBytes ? undefined : await readUpTo(handle, maxBytes);
@@ -224,7 +210,7 @@ export function followsOwnLinks(path: string): boolean {
         : dir.mode & 0o022 && !(dir.mode & 0o1000)
           ? `its directory is writable by others, mode ${(dir.mode & 0o7777).toString(8)}`
           : undefined;
-    if (why) throw new UnsafeFileError(at, 'foreign link', why);
+    if (why) throw new UnsafeFileError(at, 'foreign', why);
   }
   return link;
 }
@@ -233,10 +219,10 @@ export function followsOwnLinks(path: string): boolean {
  * Without O_NOFOLLOW only: what the name is before the open, to compare with what was opened (a
  * link there is refused before an open could follow it). Nothing to compare for a creation.
  */
-function lstatBefore(path: string, flags: number, link: 'link' | 'foreign link' = 'link') {
+function lstatBefore(path: string, flags: number): Stats | undefined {
   if (NOFOLLOW !== 0 || flags & O_EXCL) return undefined;
   const before = lstatSync(path, { throwIfNoEntry: false });
-  if (before?.isSymbolicLink()) throw new UnsafeFileError(path, link);
+  if (before?.isSymbolicLink()) throw new UnsafeFileError(path, 'link');
   return before;
 }
 
@@ -245,10 +231,10 @@ function lstatBefore(path: string, flags: number, link: 'link' | 'foreign link' 
  * failure where a link stands (EEXIST from O_EXCL; EACCES from Linux's fs.protected_regular for
  * O_CREAT in a sticky directory). Otherwise the open's own error.
  */
-function asLinkRefusal(path: string, error: unknown, link: 'link' | 'foreign link' = 'link') {
+function asLinkRefusal(path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP' || code === 'EMLINK' || isLink(path)) {
-    return new UnsafeFileError(path, link);
+    return new UnsafeFileError(path, 'link');
   }
   return error;
 }
