@@ -136,8 +136,12 @@ function usageLine(command: string): (message: string, write: (s: string) => voi
     write(
       `rcs: ${maskCommanderError(message)
         .replace(/^error: /, '')
-        .trim()
-        .replace(/\s*\n\s*/g, ' ')} (see ${command} --help)\n`,
+        // Lines joined without a pattern around the newline: `\s*\n\s*` is quadratic on a long
+        // run of blanks, and the message quotes what was typed (`--format "<80,000 blanks>x"`).
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .join(' ')} (see ${command} --help)\n`,
     );
 }
 

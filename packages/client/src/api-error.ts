@@ -20,6 +20,9 @@ import { parseRetryAfter } from './retry-after.js';
 /** How much of a non-JSON body goes into a message: enough to recognise, not a whole page. */
 const SNIPPET = 200;
 
+/** An error body is read for its first 8 KiB only: a problem+json is far shorter (README). */
+export const ERROR_BODY_SCAN = 8192;
+
 export interface ParsedBody {
   code?: ApiErrorCode | undefined;
   title?: string | undefined;
@@ -49,7 +52,7 @@ function readIssues(v: unknown): ValidationIssue[] | undefined {
  * an HTML page from a proxy, or nothing.
  */
 export function parseErrorBody(text: string, redact: Redactor = (t) => t): ParsedBody {
-  const trimmed = redact(text).trim();
+  const trimmed = text.slice(0, ERROR_BODY_SCAN).trim();
   if (trimmed === '') return { body: undefined };
   let json: unknown;
   try {
@@ -57,8 +60,10 @@ export function parseErrorBody(text: string, redact: Redactor = (t) => t): Parse
   } catch {
     json = undefined;
   }
-  if (json !== null && typeof json === 'object' && !Array.isArray(json)) {
-    const o = redactValue(json, redact) as Record<string, unknown>;
+  // Redacted once, where read: JSON after parsing (an escaped `\/` is a `/` there), text whole.
+  const body = redactValue(json, redact);
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const o = body as Record<string, unknown>;
     const nested =
       o.error !== null && typeof o.error === 'object' ? (o.error as Record<string, unknown>) : {};
     const errors = readIssues(o.errors);
@@ -75,19 +80,21 @@ export function parseErrorBody(text: string, redact: Redactor = (t) => t): Parse
       body: o,
     };
   }
-  if (json !== undefined) return { summary: JSON.stringify(json).slice(0, SNIPPET), body: json };
-  if (/^<(!doctype|html|\?xml|head|body)/i.test(trimmed)) {
+  if (json !== undefined) return { summary: JSON.stringify(body).slice(0, SNIPPET), body };
+  const page = redact(trimmed);
+  if (/^<(!doctype|html|\?xml|head|body)/i.test(page)) {
     // An HTML page: usually a proxy or load balancer, not the API. Its <title> is the best hint.
-    const t = /<title[^>]*>([^<]*)<\/title>/i.exec(trimmed)?.[1]?.trim();
+    // `[^<>]*` stops at the next tag: linear on a `<title<title…` page.
+    const t = /<title\b[^<>]*>([^<]*)<\/title>/i.exec(page)?.[1]?.trim();
     return {
       summary: `an HTML page${t ? ` "${t}"` : ''} (a proxy or gateway answered, not the API)`,
-      body: trimmed,
+      body: page,
     };
   }
-  const oneLine = trimmed.replace(/\s+/g, ' ');
+  const oneLine = page.replace(/\s+/g, ' ');
   return {
     summary: oneLine.length > SNIPPET ? `${oneLine.slice(0, SNIPPET)}…` : oneLine,
-    body: trimmed,
+    body: page,
   };
 }
 
@@ -175,9 +182,8 @@ export function apiErrorFrom(
     url: ctx.url,
     errors: parsed.errors,
     retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), ctx.now),
-    message: redact(
-      `${head}${codePart}${where}: ${explanation}${issues}${requestId ? ` (request id ${requestId})` : ''}`,
-    ),
+    // The parts from the body were redacted as they were read: only the rest is, here.
+    message: `${redact(head)}${codePart}${redact(where)}: ${explanation}${issues}${requestId ? redact(` (request id ${requestId})`) : ''}`,
   };
   const Cls = errorClassFor(status, parsed.code);
   return new Cls(init);

@@ -140,7 +140,7 @@ function normaliseBaseUrl(raw: unknown): string {
     );
   }
   // Every path already starts with /api/v1; accept a base URL that repeats it.
-  return url.href.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
+  return url.href.replace(/(?<!\/)\/+$/, '').replace(/\/api\/v1$/, '');
 }
 
 function nonNegativeInteger(name: string, v: number | undefined, fallback: number): number {

@@ -2,10 +2,11 @@
  * Replaces every occurrence of a credential in `text`, and the credentials of any URL in it, by
  * `[REDACTED]`. Errors are built from the response only, never from request headers; this is the
  * second line of defence for a service or proxy that echoes the key or token back in its body.
- * The CLI uses this one redactor too, for its messages and its ledger.
+ * The CLI uses this one redactor too, for its messages and its ledger. @internal
  */
 export type Redactor = (text: string) => string;
 
+/** @internal */
 export function makeRedactor(secrets: ReadonlyArray<string | undefined>): Redactor {
   // Very short strings would redact ordinary words; real keys and JWTs are long. Each secret is
   // matched in every form a message can carry it in (see `forms`), longest first, so that a
@@ -22,7 +23,7 @@ export function makeRedactor(secrets: ReadonlyArray<string | undefined>): Redact
     let out = text;
     for (const secret of list) out = out.split(secret).join('[REDACTED]');
     // And the `user:password@` of any URL (a proxy's, or a base URL typed with them).
-    return out.replace(USERINFO, '$1[REDACTED]@');
+    return out.replace(USERINFO, '://[REDACTED]@');
   };
 }
 
@@ -55,16 +56,17 @@ function forms(secret: string): string[] {
   ];
 }
 
-const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi;
+/** Starts at `://` only and ends by the next `/`: linear (a scheme before it is not: `a-a-…`). */
+const USERINFO = /:\/\/[^/\s@]*@/g;
 
-/** Deep-redacts a parsed JSON value (strings anywhere inside). */
+/** Deep-redacts a parsed JSON value (strings anywhere inside, names too). */
 export function redactValue(value: unknown, redact: Redactor): unknown {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map((v) => redactValue(v, redact));
   if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactValue(v, redact);
-    return out;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [redact(k), redactValue(v, redact)]),
+    );
   }
   return value;
 }

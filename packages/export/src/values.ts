@@ -99,11 +99,15 @@ function shown(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+/** Records nest a few levels; far deeper overflows every reader's stack: refused here by name. */
+const MAX_NESTING = 1000;
+const NESTED_TOO_DEEP = `a value nested deeper than ${MAX_NESTING} levels, which no export format is made to hold`;
+
 /** Thrown at the value; each level on the way out puts its part of the path in front. */
 class Impossible {
   path = '';
   constructor(
-    readonly value: unknown,
+    readonly shown: string,
     readonly why: string,
   ) {}
   within(segment: string): Impossible {
@@ -112,26 +116,30 @@ class Impossible {
   }
 }
 
-function check(value: unknown, shape: Shape): void {
+function check(value: unknown, shape: Shape, depth = 0): void {
   switch (typeof value) {
     case 'string':
-      if (hasLoneSurrogate(value)) throw new Impossible(value, unicodeProblem(value));
+      if (hasLoneSurrogate(value)) throw new Impossible(shown(value), unicodeProblem(value));
       if (shape?.type === 'timestamp') {
         const problem = dateTimeProblem(value);
-        if (problem) throw new Impossible(value, problem);
+        if (problem) throw new Impossible(shown(value), problem);
       }
       return;
     case 'number':
-      if (!Number.isFinite(value)) throw new Impossible(value, 'a number that is not finite');
+      if (!Number.isFinite(value))
+        throw new Impossible(shown(value), 'a number that is not finite');
       return;
     case 'object': {
       if (value === null) return;
+      if (depth === MAX_NESTING) {
+        throw new Impossible(Array.isArray(value) ? '[…]' : '{…}', NESTED_TOO_DEEP);
+      }
       if (Array.isArray(value)) {
         // Stryker disable next-line all: no export has a date-time below a list (record-shapes.ts), so today the element's shape changes no answer; it is passed on for when one does
         const element = shape?.type === 'list' ? shape.element : undefined;
         for (const [i, item] of value.entries()) {
           try {
-            check(item, element);
+            check(item, element, depth + 1);
           } catch (caught) {
             throw caught instanceof Impossible ? caught.within(`[${i}]`) : caught;
           }
@@ -141,12 +149,12 @@ function check(value: unknown, shape: Shape): void {
       const fields = shape?.type === 'struct' ? fieldsOf(shape) : undefined;
       for (const key of Object.keys(value)) {
         if (hasLoneSurrogate(key)) {
-          throw new Impossible(key, 'a property name that is not valid Unicode').within(
+          throw new Impossible(shown(key), 'a property name that is not valid Unicode').within(
             `.${shown(key)}`,
           );
         }
         try {
-          check((value as Record<string, unknown>)[key], fields?.get(key));
+          check((value as Record<string, unknown>)[key], fields?.get(key), depth + 1);
         } catch (caught) {
           throw caught instanceof Impossible ? caught.within(`.${key}`) : caught;
         }
@@ -167,9 +175,10 @@ export function checkRecordValues(resource: ExportResource, records: readonly Ap
     } catch (caught) {
       // Stryker disable next-line ConditionalExpression: check throws nothing else (anything else is a bug, rethrown as it is)
       if (!(caught instanceof Impossible)) throw caught;
-      const field = caught.path.slice(1);
+      const path = caught.path.slice(1);
+      const field = path.length > 80 ? `${path.slice(0, 77)}...` : path;
       throw new ImpossibleValueError(
-        `${resource}: record ${shown(record.id)}: ${field} is ${shown(caught.value)}, ${caught.why}`,
+        `${resource}: record ${shown(record.id)}: ${field} is ${caught.shown}, ${caught.why}`,
       );
     }
   }

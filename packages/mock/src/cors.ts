@@ -24,7 +24,9 @@ export interface CorsPolicy {
 export function corsPolicy(option: CorsOption | undefined): CorsPolicy {
   const enabled = option !== false;
   const listed =
-    typeof option === 'object' ? new Set(option.origins.map((o) => o.replace(/\/+$/, ''))) : null;
+    typeof option === 'object'
+      ? new Set(option.origins.map((o) => o.replace(/(?<!\/)\/+$/, '')))
+      : null;
   const allowed = (origin: string | undefined): string | undefined => {
     if (!enabled) return undefined;
     if (listed === null) return origin ?? '*';

@@ -115,7 +115,10 @@ function roleOf(label: string): RoleSide | null {
     .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
     .toLowerCase()
     .replace(/[_\s]+/g, ' ')
+    // A label is at most MAX_LABEL_LENGTH (64) characters, so these two cannot take long.
+    // eslint-disable-next-line redos/no-vulnerable
     .replace(/\s*\(.*\)$/, '')
+    // eslint-disable-next-line redos/no-vulnerable
     .replace(/(\s*#?\s*[0-9]+|\s+[a-z])$/, '')
     .trim();
   if (REP_ROLES.has(key)) return 'rep';

@@ -39,7 +39,7 @@ function parseOrigin(raw: string): string {
   }
   if (
     (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-    url.origin !== raw.replace(/\/+$/, '')
+    url.origin !== raw.replace(/(?<!\/)\/+$/, '')
   ) {
     throw new CliError(
       EXIT.usage,

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { followsOwnLinks, UnsafeFileError } from '@rcs/export/internal';
-import { usageError } from '../errors.js';
+import { followsOwnLinks } from '@rcs/export/internal';
+import { isUnsafeFile, usageError } from '../errors.js';
 
 /** Extensions a directory is searched for: SRT, WebVTT, text exports, and the JSON of Fireflies/Gong. */
 const TRANSCRIPT_EXTENSIONS = ['.srt', '.vtt', '.txt', '.json'];
@@ -42,7 +42,7 @@ export async function expandFiles(
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw usageError(
-        error instanceof UnsafeFileError
+        isUnsafeFile(error)
           ? error.message
           : code === 'ENOENT'
             ? `no such file or directory: ${arg}`

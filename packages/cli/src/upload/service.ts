@@ -36,7 +36,7 @@ export interface ServiceIdentity {
 /** `https://API.example.com:443/base/` → `https://api.example.com/base`: one spelling per service. */
 function serviceUrl(baseUrl: string): string {
   const url = new URL(baseUrl);
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  return `${url.origin}${url.pathname.replace(/(?<!\/)\/+$/, '')}`;
 }
 
 /** A fresh salt for a ledger that has none yet. */

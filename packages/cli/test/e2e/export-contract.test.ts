@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HOSTILE_API_KEY, hostileFixture } from '../support/hostile-fixture.js';
@@ -304,6 +305,33 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
     }
   });
 
+  it('a value nested 6,000 levels deep fails the run naming it, not with a stack overflow', async () => {
+    const pages = pagesOf([session(`${'['.repeat(6_000)}${']'.repeat(6_000)}`)]);
+    const server = await startRawExportServer((r, page) =>
+      r === 'real-call-sessions' ? pages(page) : undefined,
+    );
+    try {
+      for (const format of ['jsonl', 'csv', 'parquet']) {
+        const dir = join(cwd, `item8-nested-${format}`);
+        const r = await exportAt(server.url, [
+          'real-call-sessions',
+          '--format',
+          format,
+          '--out',
+          dir,
+        ]);
+        expect(r.code, `${format}: ${r.stderr}`).toBe(1);
+        expect(r.stderr, format).toMatch(
+          /export real-call-sessions.*record "s-0001": analysis\.score(\[0\])+\.\.\. is \[…\], a value nested deeper than 1000 levels/,
+        );
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+        expect((await readdir(dir)).filter((f) => !f.startsWith('.rcs-export'))).toEqual([]);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   it('bytes that are not UTF-8 on the wire fail the run naming them, not as a silent U+FFFD', async () => {
     const [before, after] = pagesOf([user(1, 'AXB')])(1).split('AXB');
     const body = Buffer.concat([
@@ -325,6 +353,124 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
       await server.close();
     }
   });
+
+  it('Parquet keeps a date-time to the millisecond, equal to JSONL; a finer one is refused by name', async () => {
+    const at = [
+      '2026-01-01T00:00:00.123Z',
+      '2026-01-01T00:00:00.123000Z',
+      '2026-01-01T02:00:00.5+02:00',
+    ];
+    const exact = pagesOf(at.map((t, i) => user(i).replace('2026-01-01T00:00:00Z', t)));
+    const finer = [
+      '2026-01-01T00:00:00.123456Z',
+      '2026-01-01T00:00:00.123456789+00:00',
+      '2026-01-01T00:00:00.9999Z',
+    ];
+    const server = await startRawExportServer((r, page) => {
+      if (r === 'users') return exact(page);
+      if (r === 'teams') return undefined;
+      return undefined;
+    });
+    try {
+      const jsonlDir = join(cwd, 'item5-ms-jsonl');
+      const parquetDir = join(cwd, 'item5-ms-parquet');
+      expect((await exportAt(server.url, ['users', '--out', jsonlDir])).code).toBe(0);
+      const p = await exportAt(server.url, ['users', '--format', 'parquet', '--out', parquetDir]);
+      expect(p.code, p.stderr).toBe(0);
+      const fromJsonl = (await readFile(join(jsonlDir, 'users.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).createdAt as string);
+      expect(fromJsonl).toEqual(at);
+      const db = await DuckDBInstance.create(':memory:');
+      const c = await db.connect();
+      try {
+        const rows = (
+          await c.runAndReadAll(
+            `SELECT epoch_ms(createdAt) AS ms FROM '${join(parquetDir, 'users.parquet')}' ORDER BY id`,
+          )
+        ).getRowObjectsJS();
+        expect(rows.map((r) => Number(r.ms))).toEqual(fromJsonl.map((t) => Date.parse(t)));
+      } finally {
+        c.closeSync();
+        db.closeSync();
+      }
+    } finally {
+      await server.close();
+    }
+    for (const [i, t] of finer.entries()) {
+      const pages = pagesOf([user(1).replace('2026-01-01T00:00:00Z', t)]);
+      const one = await startRawExportServer((r, page) =>
+        r === 'users' ? pages(page) : undefined,
+      );
+      try {
+        const p = await exportAt(one.url, [
+          'users',
+          '--format',
+          'parquet',
+          '--out',
+          join(cwd, `item5-us-${i}`),
+        ]);
+        expect(p.code).toBe(1);
+        expect(p.stderr.trim()).toMatch(
+          new RegExp(
+            `export users.*record "u-0001": createdAt must be a date-time \\(TIMESTAMP\\), got "${t.replaceAll('.', '\\.').replaceAll('+', '\\+')}": the column holds milliseconds and this value is finer; use --format jsonl or csv`,
+          ),
+        );
+        const dir = join(cwd, `item5-us-jsonl-${i}`);
+        expect((await exportAt(one.url, ['users', '--out', dir])).code).toBe(0);
+        expect(await readFile(join(dir, 'users.jsonl'), 'utf8')).toContain(`"createdAt":"${t}"`);
+      } finally {
+        await one.close();
+      }
+    }
+  }, 120_000);
+
+  it('-0 and 1e-400 (nearest double: 0) are 0 in every format, Parquet included', async () => {
+    const session = (id: string, score: string) =>
+      `{"id":"${id}","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","learnerUserId":"u-1","transcript":"t","language":"en","completed":true,"analysis":{"score":${score},"items":[]},"missionId":null,"participantUserIds":[]}`;
+    const pages = pagesOf([session('s-1', '-0'), session('s-2', '1e-400'), session('s-3', '-0.0')]);
+    const server = await startRawExportServer((r, page) =>
+      r === 'real-call-sessions' ? pages(page) : undefined,
+    );
+    try {
+      const out = (f: string) => join(cwd, `item5-zero-${f}`);
+      for (const f of ['jsonl', 'csv', 'parquet']) {
+        const r = await exportAt(server.url, [
+          'real-call-sessions',
+          '--format',
+          f,
+          '--out',
+          out(f),
+        ]);
+        expect(r.code, r.stderr).toBe(0);
+      }
+      const jsonl = await readFile(join(out('jsonl'), 'real-call-sessions.jsonl'), 'utf8');
+      expect(jsonl.match(/"score":[^,}]*/g)).toEqual(['"score":0', '"score":0', '"score":0']);
+      const csv = await readFile(join(out('csv'), 'real-call-sessions.csv'), 'utf8');
+      const scores = csv
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(',')[7]);
+      expect(scores).toEqual(['0', '0', '0']);
+      const db = await DuckDBInstance.create(':memory:');
+      const c = await db.connect();
+      try {
+        const rows = (
+          await c.runAndReadAll(
+            `SELECT analysis.score::VARCHAR AS s FROM '${join(out('parquet'), 'real-call-sessions.parquet')}' ORDER BY id`,
+          )
+        ).getRowObjectsJS();
+        expect(rows.map((r) => r.s)).toEqual(['0.0', '0.0', '0.0']);
+      } finally {
+        c.closeSync();
+        db.closeSync();
+      }
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 
   it('the same record with possible values exports in every format (the control)', async () => {
     const pages = pagesOf([user(1)]);

@@ -95,7 +95,7 @@ export class AtomicFile {
       await handle.sync();
       const { size } = await handle.stat();
       if (size !== this.#bytes) {
-        throw new Error(
+        throw new ExportError(
           `${basename(this.target)}: the file on disk (${size} bytes) differs from what was written (${this.#bytes} bytes); check the disk and run again`,
         );
       }

@@ -31,6 +31,7 @@ import {
 } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, join, parse, resolve, sep } from 'node:path';
+import { ExportError } from '../errors.js';
 
 const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_TRUNC } = constants;
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -46,7 +47,7 @@ const REFUSALS = {
 };
 
 /** A file that is a link or not a regular file (or too large to read): refused, never used. */
-export class UnsafeFileError extends Error {
+export class UnsafeFileError extends ExportError {
   override name = 'UnsafeFileError';
   /** ELOOP (a link), EINVAL (not a regular file), EFBIG (too large): the CLI names it a file error. */
   readonly code: string;
@@ -65,7 +66,7 @@ export class UnsafeFileError extends Error {
   }
 }
 
-/** What a synchronous open is for: read, append (created if missing), update in place, truncate. */
+/** What a synchronous open is for: read, append (created if missing), update in place, truncate. @internal */
 export type OpenPurpose = 'read' | 'append' | 'update' | 'truncate';
 
 const PURPOSE_FLAGS: Record<OpenPurpose, number> = {
@@ -78,7 +79,7 @@ const PURPOSE_FLAGS: Record<OpenPurpose, number> = {
 /**
  * Opens `path` for `purpose` without following a link in its place; returns the descriptor. For
  * code that writes synchronously (the upload ledger, its lock, the trace file). Throws
- * UnsafeFileError for a link or a non-regular file, or the open's own error (ENOENT, EACCES, …).
+ * UnsafeFileError for a link or a non-regular file, or the open's own error (ENOENT, EACCES, …). @internal
  */
 export function openNoFollowSync(path: string, purpose: OpenPurpose, mode = 0o600): number {
   const flags = PURPOSE_FLAGS[purpose];

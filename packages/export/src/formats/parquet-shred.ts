@@ -7,8 +7,8 @@
  *   repeated `list` group, and its elements after the first repeat at the list's level;
  * - a null or missing value, an empty list, or a null list: one entry (a null) in every leaf
  *   below, at the level of what is present;
- * - string, double, boolean as in the record; int64: a safe integer; timestamp: RFC 3339 text,
- *   stored as milliseconds since the epoch, UTC;
+ * - string, double, boolean as in the record (-0 as 0); int64: a safe integer; timestamp:
+ *   RFC 3339 text, stored as milliseconds since the epoch, UTC (a finer value is refused);
  * - a property the schema does not declare is not written (D27).
  *
  * A value the schema cannot hold is never coerced or dropped (D27): the row is refused with a
@@ -16,12 +16,13 @@
  * value. The leaves may then hold part of that row: the encoder refuses to go on (the export
  * fails and its file is never completed).
  */
+import { ExportError } from '../errors.js';
 import type { FieldShape, NamedShape } from '../shape.js';
 import { DATE_TIME } from '../values.js';
 import type { LeafChunk, LeafKind } from './parquet-chunk.js';
 
 /** A value the schema's type cannot hold (D27); the export fails and nothing is replaced. */
-export class ParquetValueError extends Error {
+export class ParquetValueError extends ExportError {
   override name = 'ParquetValueError';
 }
 
@@ -34,6 +35,11 @@ const WHAT: Record<FieldShape['type'], string> = {
   struct: 'an object (STRUCT)',
   list: 'an array (LIST)',
 };
+
+/** An RFC 3339 date-time whose fraction has a digit other than 0 past the third. */
+const FINER_THAN_MS = /^.{19}\.\d{3}\d*[1-9]/;
+const FINER =
+  'the column holds milliseconds and this value is finer; use --format jsonl or csv to keep it as text';
 
 /** A value that is there (Misfit.message words null and missing itself), shortened. */
 function shown(value: unknown): string {
@@ -50,6 +56,7 @@ export class Misfit {
   constructor(
     readonly type: FieldShape['type'],
     readonly value: unknown,
+    readonly why?: string,
   ) {}
 
   within(segment: string): Misfit {
@@ -62,7 +69,7 @@ export class Misfit {
       const what = this.value === null ? 'null' : 'missing';
       return `${this.path} is ${what}, but openapi.yaml requires ${WHAT[this.type]}`;
     }
-    return `${this.path} must be ${WHAT[this.type]}, got ${shown(this.value)}`;
+    return `${this.path} must be ${WHAT[this.type]}, got ${shown(this.value)}${this.why ? `: ${this.why}` : ''}`;
   }
 }
 
@@ -165,7 +172,8 @@ export function shred(node: ShredNode, value: unknown, def: number, rep: number)
       return;
     case 'double':
       if (typeof value !== 'number') throw new Misfit(node.type, value);
-      node.leaf.addNumber(value, present, rep);
+      // -0 + 0 is 0: -0 is written as 0, as JSONL and CSV write it (one rule, FORMATS.md).
+      node.leaf.addNumber(value + 0, present, rep);
       return;
     case 'boolean':
       if (typeof value !== 'boolean') throw new Misfit(node.type, value);
@@ -176,6 +184,8 @@ export function shred(node: ShredNode, value: unknown, def: number, rep: number)
       const ms =
         typeof value === 'string' && DATE_TIME.test(value) ? Date.parse(value) : Number.NaN;
       if (Number.isNaN(ms)) throw new Misfit(node.type, value);
+      // Date.parse would drop digits past the millisecond: refused, never truncated.
+      if (FINER_THAN_MS.test(value as string)) throw new Misfit(node.type, value, FINER);
       node.leaf.addNumber(ms, present, rep);
       return;
     }

@@ -65,6 +65,10 @@ describe('a value of the wrong type is refused, naming where and what', () => {
     [{ meta: { a: false } }, 'record "r1": meta.a must be a string (UTF8), got false'],
     [{ at: 1767261600000 }, 'record "r1": at must be a date-time (TIMESTAMP), got 1767261600000'],
     [
+      { at: '2026-01-01T10:00:00.0001Z' },
+      'record "r1": at must be a date-time (TIMESTAMP), got "2026-01-01T10:00:00.0001Z": the column holds milliseconds and this value is finer; use --format jsonl or csv to keep it as text',
+    ],
+    [
       { at: ['2026-01-01T10:00:00Z'] },
       'record "r1": at must be a date-time (TIMESTAMP), got ["2026-01-01T10:00:00Z"]',
     ],
@@ -115,11 +119,11 @@ describe('date-times are RFC 3339, with their offset', () => {
     );
   });
 
-  it('lower-case t and z, a space, any fraction and any offset are read as UTC milliseconds', async () => {
+  it('lower-case t and z, a space, a fraction to the millisecond and any offset are read as UTC milliseconds', async () => {
     const at = [
       '2026-01-01t10:00:00z',
       '2026-01-01 10:00:00.1Z',
-      '2026-01-01T10:00:00.123456+02:00',
+      '2026-01-01T10:00:00.123000+02:00',
       '2026-01-01T10:00:00-05:30',
     ];
     const rows = await written(at.map((a, i) => ({ id: `r${i}`, at: a })));
