@@ -1,6 +1,7 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { readNamedFile } from '@rcs/export/internal';
 import { CliError, usageError } from './errors.js';
 import { EXIT } from './exit-codes.js';
 
@@ -64,16 +65,23 @@ export function assertConfigKey(key: string): ConfigKey {
   return key;
 }
 
-/** Reads the file; a missing file is an empty config, a broken one is an error naming the file. */
+/**
+ * Reads the file; a missing file is an empty config, a broken one is an error naming the file.
+ * Read as every file the user names is (safe-open.ts): a regular file, at most 1 MB (profiles
+ * take a few hundred bytes), through no link another user could have planted.
+ */
 export async function readConfig(path: string): Promise<ConfigFile> {
   let raw: string;
   try {
-    raw = await readFile(path, 'utf8');
+    raw = (await readNamedFile(path, 1_000_000)).toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { profiles: {} };
     throw new CliError(
       EXIT.failure,
-      `cannot read the config file ${path}: ${(error as Error).message}`,
+      code === 'EACCES' || code === 'EPERM'
+        ? `cannot read the config file ${path}: you have no permission to read it (${code}), perhaps it was written with sudo; make it yours again (\`sudo chown "$USER" ${path}\`), or set XDG_CONFIG_HOME to another directory`
+        : `cannot read the config file ${path}: ${(error as Error).message}`,
     );
   }
   let parsed: unknown;

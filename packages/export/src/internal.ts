@@ -13,4 +13,9 @@ export {
   type LockOptions,
   type LockOwner,
 } from './files/lock.js';
-export { type OpenPurpose, openNoFollowSync } from './files/safe-open.js';
+export {
+  followsOwnLinks,
+  type OpenPurpose,
+  openNoFollowSync,
+  readNamedFile,
+} from './files/safe-open.js';

@@ -17,7 +17,7 @@ import { type ChangesResult, ChangeTracker } from './changes/changes.js';
 import { newRunId } from './changes/run-id.js';
 import { pruneSnapshots } from './changes/state-file.js';
 import { ExportError } from './errors.js';
-import { syncDirectory, writeFileAtomically } from './files/atomic-file.js';
+import { assertReplaceable, syncDirectory, writeFileAtomically } from './files/atomic-file.js';
 import { acquireExportLock } from './files/lock.js';
 import {
   MANIFEST_FILE,
@@ -279,6 +279,8 @@ export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promis
     // it leaves the committed state of the previous run, after it this run's.
     deps.signal.throwIfAborted();
     await lock.assertHeld();
+    const files = done.flatMap((d) => [d.file.written, d.file.items?.written, d.changes?.written]);
+    await assertReplaceable([...files.map((f) => f?.path), join(dir, MANIFEST_FILE)]);
     for (const entry of plan.entries) {
       await outputs.get(entry.resource)!.commit();
       await trackers.get(entry.resource)?.commit();

@@ -1,11 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { type Fixture, FixtureError, loadFixture } from './fixture.js';
 
-/** Reads and validates a fixture file (mock-fixture.md). Node only: `@rcs/mock/node`. */
-export async function loadFixtureFile(path: string): Promise<Fixture> {
+/**
+ * Reads and validates a fixture file (mock-fixture.md). Node only: `@rcs/mock/node`. `read` reads
+ * the text (`rcs mock` reads regular files only, through no link another user planted).
+ */
+export async function loadFixtureFile(
+  path: string,
+  read = (file: string) => readFile(file, 'utf8'),
+): Promise<Fixture> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await read(path);
   } catch (err) {
     throw new FixtureError([`${path}: cannot read fixture file (${(err as Error).message})`]);
   }

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { checkNumber, type NumberRange } from '@rcs/client/internal';
+import { readNamedFile } from '@rcs/export/internal';
 import type { CliContext } from '../context.js';
 import { CliError, usageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -98,7 +99,10 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
   let fixture: unknown;
   if (opts.fixture !== undefined) {
     try {
-      fixture = await mock.loadFixtureFile(resolve(ctx.cwd, opts.fixture));
+      // At most what one string holds (V8: 2^29 characters), and a regular file only.
+      fixture = await mock.loadFixtureFile(resolve(ctx.cwd, opts.fixture), async (file) =>
+        (await readNamedFile(file, 2 ** 29)).toString('utf8'),
+      );
     } catch (error) {
       // The loader names the JSON path of the first bad value (mock-fixture.md).
       throw new CliError(EXIT.usage, `--fixture ${opts.fixture}: ${(error as Error).message}`);

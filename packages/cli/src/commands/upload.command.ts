@@ -5,7 +5,10 @@ export const registerUpload: RegisterCommand = (root, kit) => {
   root
     .command('upload')
     .description('upload transcripts for scoring (files or directories)')
-    .argument('<file...>', 'transcript files (.srt .vtt .txt, meeting-tool exports) or directories')
+    .argument(
+      '<file...>',
+      'transcript files (.srt .vtt .txt, meeting-tool exports) or directories (their regular files: links, FIFOs and subdirectories are skipped and named)',
+    )
     .option('--email <email>', "the rep's email (or --user-id)")
     .option('--user-id <uuid>', "the rep's user id (or --email)")
     .option('--meeting-name <name>', 'meeting name (default: the file name without extension)')

@@ -21,10 +21,8 @@ import { UploadTask } from '../upload/task.js';
 export type { UploadOptions } from '../upload/options.js';
 
 export async function run(opts: UploadOptions, ctx: CliContext): Promise<number> {
-  const { files, items, rejected, rep, concurrency, timeoutMs, deadline } = await planUpload(
-    opts,
-    ctx,
-  );
+  const { files, items, rejected, skipped, rep, concurrency, timeoutMs, deadline } =
+    await planUpload(opts, ctx);
   const client = await ctx.getClient(deadline);
   const ledgerPath = resolve(ctx.cwd, opts.ledger ?? DEFAULT_LEDGER);
   const ledgerName = opts.ledger ?? DEFAULT_LEDGER;
@@ -34,7 +32,7 @@ export async function run(opts: UploadOptions, ctx: CliContext): Promise<number>
     return await runLocked(
       opts,
       ctx,
-      { files, items, rejected, rep, concurrency, timeoutMs, client },
+      { files, items, rejected: [...rejected, ...skipped], rep, concurrency, timeoutMs, client },
       held,
     );
   } finally {
@@ -153,7 +151,7 @@ async function runLocked(
   }
   if (opts.dryRun) {
     const code = reportDryRun(ctx, items, decisions);
-    return rejected.length > 0 ? EXIT.partial : code;
+    return rejected.some((o) => o.exitCode !== EXIT.ok) ? EXIT.partial : code;
   }
   // Stops the batch on Ctrl-C (requests in flight are cut and recorded as unknown).
   const stop = new AbortController();

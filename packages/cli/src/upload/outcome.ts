@@ -16,6 +16,8 @@ export interface UploadResult {
   foundOnService?: boolean;
   /** For `skipped`: uploaded by a concurrent `rcs upload` that this run waited for (D28). */
   otherRun?: { pid: number; host: string };
+  /** For `skipped`: a directory's entry that is not a regular file (a link, a FIFO), not read. */
+  reason?: { code: string; message: string };
   /**
    * What this file's requests came to (the run summary, per file): the create and, with
    * `--wait`, the reads; retries, 429s, time waited for rate limits, bytes sent and read.

@@ -23,6 +23,8 @@ export interface UploadPlan {
   items: Item[];
   /** Files of a batch that failed pre-validation: reported already, never sent (exit 3). */
   rejected: Outcome[];
+  /** A directory's entries that are not regular files: reported already, never read. */
+  skipped: Outcome[];
   rep: ReturnType<typeof repDesignator>;
   concurrency: number;
   /** With --wait: the longest wait for DONE per session. */
@@ -54,7 +56,17 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
   }
   const speakers = parseSpeakerMap(opts.speaker);
   if (opts.files.length === 0) throw new CliError(EXIT.usage, 'name at least one transcript file');
-  const files = await expandFiles(opts.files, ctx.cwd);
+  const { files, skipped: entries } = await expandFiles(opts.files, ctx.cwd);
+  const skipped = entries.map(
+    (e): Outcome => ({ result: { ...e, status: 'skipped' }, exitCode: 0 }),
+  );
+  for (const { result } of skipped) {
+    if (ctx.json) writeJson(ctx, result);
+    else ctx.stdout.write(`skipped  ${safeLine(result.file)}  (${result.reason?.message})\n`);
+  }
+  if (files.length === 0) {
+    throw new CliError(EXIT.usage, 'nothing to upload: no regular transcript file (see above)');
+  }
   const validate = opts.validate !== false;
 
   // Offline pre-validation of every file first (cli.md): one file that fails is exit 2 with
@@ -87,22 +99,10 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
       if (unreadable && problems.every((p) => p.code === 'unreadable_file')) unreadableFiles++;
       if (single) for (const p of problems) ctx.error(safeLine(formatProblem(file, p)));
       else ctx.error(batchLine(file, problems));
-      if (ctx.json) {
-        writeJson(ctx, {
-          file,
-          status: 'failed',
-          error: { code: 'prevalidation_failed', message: 'failed pre-validation', problems },
-          warnings: warningsOf(loaded.warnings),
-        });
-      }
-      rejected.push({
-        result: {
-          file,
-          status: 'failed',
-          error: { code: 'prevalidation_failed', message: 'failed pre-validation', problems },
-        },
-        exitCode: EXIT.usage,
-      });
+      const error = { code: 'prevalidation_failed', message: 'failed pre-validation', problems };
+      const warnings = warningsOf(loaded.warnings);
+      if (ctx.json) writeJson(ctx, { file, status: 'failed', error, warnings });
+      rejected.push({ result: { file, status: 'failed', error }, exitCode: EXIT.usage });
       continue;
     }
     items.push({ loaded, body });
@@ -131,7 +131,8 @@ export async function planUpload(opts: UploadOptions, ctx: CliContext): Promise<
     if (first === undefined) firstWithText.set(item.body.transcript, item.loaded.file);
     else item.duplicateOf = first;
   }
-  return { files, items, rejected, rep, concurrency, timeoutMs: waitSeconds * 1000, deadline };
+  const timeoutMs = waitSeconds * 1000;
+  return { files, items, rejected, skipped, rep, concurrency, timeoutMs, deadline };
 }
 
 /**

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import type { CreateRealCallSessionRequest } from '@rcs/client';
+import { readNamedFile } from '@rcs/export/internal';
 import {
   decodeTranscriptBytes,
   detectSource,
@@ -9,6 +9,7 @@ import {
   type PrevalidateResult,
   prevalidateUpload,
   roleLabels,
+  TRANSCRIPT_MAX_LENGTH,
 } from '@rcs/transcript';
 
 /**
@@ -43,6 +44,15 @@ export interface LoadedTranscript {
 const AS_IS: readonly ImportSource[] = ['srt', 'plain'];
 
 /**
+ * The largest transcript file read. The service takes 100,000 characters (D17); a character is
+ * at most 4 bytes in UTF-8 and UTF-16, so a file sent as written is too long past 400,000 bytes.
+ * A meeting-tool export (Fireflies or Gong JSON with per-sentence metadata, WebVTT) takes several
+ * bytes per character of the SRT it becomes: ten times that bound leaves room for every export
+ * whose text the service takes, and bounds what a batch holds in memory.
+ */
+const MAX_TRANSCRIPT_FILE_BYTES = 4_000_000;
+
+/**
  * Reads and decodes a transcript file, and converts meeting-tool exports (Zoom/Teams VTT, Otter,
  * Meet, …) to speaker-labeled SRT with the `--speaker` map. An unmapped speaker is a problem, not
  * a guess. SRT and plain text are sent as written unless a speaker map is given.
@@ -64,17 +74,10 @@ export async function loadTranscript(
   };
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(resolve(cwd, file));
+    // A regular file only, never through a link another user could have planted, with a cap.
+    bytes = await readNamedFile(resolve(cwd, file), MAX_TRANSCRIPT_FILE_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    loaded.problems.push({
-      code: 'unreadable_file',
-      // A permission problem is the user's to fix, not the service's to judge.
-      message:
-        code === 'EACCES' || code === 'EPERM'
-          ? `unreadable: check permissions (${code})`
-          : `cannot read the file (${code})`,
-    });
+    loaded.problems.push({ code: 'unreadable_file', message: unreadable(error) });
     return loaded;
   }
   // --no-validate leaves the judgement to the service (cli.md): a NUL or control byte in valid
@@ -108,6 +111,19 @@ export async function loadTranscript(
     else loaded.warnings.push(p);
   }
   return loaded;
+}
+
+/** Why a transcript file was not read, and what to do (the user's to fix, not the service's). */
+function unreadable(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  if (code === 'EACCES' || code === 'EPERM') return `unreadable: check permissions (${code})`;
+  if (code === 'EINVAL') {
+    return 'not a regular file (a FIFO, socket, device or directory): transcripts are read from regular files only';
+  }
+  if (code === 'EFBIG') {
+    return `larger than ${MAX_TRANSCRIPT_FILE_BYTES.toLocaleString('en-US')} bytes, refused without reading it: the service takes at most ${TRANSCRIPT_MAX_LENGTH.toLocaleString('en-US')} characters of transcript, and a file this large is far past that`;
+  }
+  return code === 'ELOOP' ? (error as Error).message : `cannot read the file (${code})`;
 }
 
 export interface UploadFields {
@@ -147,16 +163,16 @@ export function prevalidate(
   const result = prevalidateUpload(body, emailDomains ? { emailDomains } : {});
   const hint = roleLabelsHint(loaded, result, body.email);
   if (hint) loaded.warnings.push(hint);
+  // Line numbers of a converted file are those of the SRT it became.
+  const where = (w: { line?: number | undefined; message: string }) =>
+    loaded.converted && w.line ? `${w.message} (line of the converted SRT)` : w.message;
   // A CSV, JSON, HTML or binary file is accepted by the service (plain text, D11) and
   // scored 0; a warning by default, a problem with --strict (the caller decides).
   const lookalike = result.warnings.find((w) => w.code === 'not_a_transcript');
   const notTranscript: Problem | undefined = lookalike && {
     code: 'not_a_transcript',
     line: lookalike.line,
-    message:
-      loaded.converted && lookalike.line
-        ? `${lookalike.message} (line of the converted SRT)`
-        : lookalike.message,
+    message: where(lookalike),
   };
   const problems = result.problems.map(
     (p): Problem => ({
@@ -164,7 +180,7 @@ export function prevalidate(
       status: p.status,
       ...(p.field !== undefined ? { field: p.field } : {}),
       line: p.line,
-      message: loaded.converted && p.line ? `${p.message} (line of the converted SRT)` : p.message,
+      message: where(p),
     }),
   );
   // D11: a line that is almost a timing line starts a cue with no times, where a strict reader
@@ -172,12 +188,7 @@ export function prevalidate(
   // like any pre-validation problem (--no-validate sends it).
   for (const w of result.warnings) {
     if (w.code !== 'malformed_timing') continue;
-    problems.push({
-      code: 'malformed_timing',
-      field: 'transcript',
-      line: w.line,
-      message: loaded.converted && w.line ? `${w.message} (line of the converted SRT)` : w.message,
-    });
+    problems.push({ code: w.code, field: 'transcript', line: w.line, message: where(w) });
   }
   return { result, problems, notTranscript };
 }

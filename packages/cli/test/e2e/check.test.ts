@@ -145,7 +145,7 @@ describe('rcs check', () => {
     expect(r.stderr).toMatch(/--domains: "not a domain" is not a domain name/);
   });
 
-  it('a 16 MB SRT of 185,000 cues: the whole report and exit 2 (too long), no stack overflow', {
+  it('a 3.9 MB SRT of 44,000 cues: the whole report and exit 2 (too long), no stack overflow; at 16 MB refused unread', {
     timeout: 120_000,
   }, async () => {
     const clock = (ms: number) =>
@@ -158,16 +158,24 @@ describe('rcs check', () => {
       );
     }
     const file = join(cwd, 'long-call.srt');
-    writeFileSync(file, cues.join('\n'));
-    expect(statSync(file).size).toBeGreaterThan(16_000_000);
+    writeFileSync(file, cues.slice(0, 44_000).join('\n'));
+    expect(statSync(file).size).toBeGreaterThan(3_800_000);
     const r = await check([file, '--email', 'rep@acme.com']);
     expect(r.stderr).not.toMatch(/call stack/);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stdout).toMatch(/labeled-srt, 185000 cues/);
+    expect(r.stdout).toMatch(/labeled-srt, 44000 cues/);
     expect(r.stdout).toMatch(/Rep rep@acme\.com speaks: yes/);
     expect(r.stdout).toMatch(/Talk time\nrep@acme\.com \(rep\) +█+ +50%\n/);
     expect(r.stdout).toMatch(
       /transcript is too long: [\d,]+ characters for a call of .*, and the service takes at most 100,000/,
+    );
+    // Past 4,000,000 bytes no transcript the service takes fits: refused before it is read.
+    writeFileSync(file, cues.join('\n'));
+    expect(statSync(file).size).toBeGreaterThan(16_000_000);
+    const big = await check([file, '--email', 'rep@acme.com']);
+    expect(big.code, big.stderr).toBe(2);
+    expect(big.stderr).toContain(
+      `${file}: larger than 4,000,000 bytes, refused without reading it`,
     );
   });
 

@@ -12,6 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   chmod,
+  chown,
   lstat,
   mkdir,
   mkdtemp,
@@ -19,6 +20,7 @@ import {
   readFile,
   rm,
   stat,
+  symlink,
   unlink,
   utimes,
   writeFile,
@@ -190,6 +192,33 @@ describe.skipIf(!isRoot)(
       await expectVictimUntouched();
     });
 
+    it.each([
+      ['sticky, world-writable (1777)', 0o1777],
+      ['setgid, group-writable (2775)', 0o2775],
+    ])(
+      '--out, a link another user planted in a %s directory: refused, exit 2, nothing written where it points',
+      async (_, mode) => {
+        const dir = await sharedDir(`out-${mode.toString(8)}`);
+        await chown(dir, 0, NOBODY);
+        await chmod(dir, mode);
+        const target = join(base, `root-only-${mode.toString(8)}`);
+        await mkdir(target, { mode: 0o700 });
+        plantAsNobody(target, join(dir, 'export'));
+        const r = await exportTo(['teams', '--out', join(dir, 'export')]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain(
+          `${join(dir, 'export')} is a symbolic link another user could have made or replaced, refused`,
+        );
+        expect(await readdir(target)).toEqual([]);
+        // One the user made, in a directory only they can write to, is followed.
+        const own = join(base, `own-${mode.toString(8)}`);
+        await symlink(target, own);
+        const followed = await exportTo(['teams', '--out', own]);
+        expect(followed.code, followed.stderr).toBe(0);
+        expect((await readdir(target)).sort()).toEqual(['manifest.json', 'teams.jsonl']);
+      },
+    );
+
     it('the manifest and a data file, written: the links are replaced, their targets untouched', async () => {
       const dir = await sharedDir('replaced');
       plantAsNobody(victim, join(dir, 'manifest.json'));
@@ -206,3 +235,27 @@ describe.skipIf(!isRoot)(
     });
   },
 );
+
+describe('a target that cannot be replaced (a directory named manifest.json)', () => {
+  it('the run fails before replacing any file, and says the files were left as they were', async () => {
+    const dir = join(cwd, 'manifest-is-a-directory');
+    const first = await exportTo(['users', 'teams', '--out', dir]);
+    expect(first.code, first.stderr).toBe(0);
+    // A replaced file is a new inode (the rename), even with the same bytes.
+    const files = async () =>
+      Promise.all(
+        ['users.jsonl', 'teams.jsonl'].map(async (n) => [n, (await stat(join(dir, n))).ino]),
+      );
+    const before = await files();
+    await rm(join(dir, 'manifest.json'));
+    await mkdir(join(dir, 'manifest.json'));
+    await writeFile(join(dir, 'manifest.json', 'kept.txt'), 'x');
+
+    const r = await exportTo(['users', 'teams', '--out', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(dir, 'manifest.json')} is a directory`);
+    expect(r.stderr).toContain(`files in ${dir} were left as they were`);
+    expect(await files()).toEqual(before);
+    expect((await readdir(dir)).sort()).toEqual(['manifest.json', 'teams.jsonl', 'users.jsonl']);
+  });
+});

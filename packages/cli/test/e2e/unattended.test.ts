@@ -154,11 +154,17 @@ afterEach(async () => {
 });
 
 describe('signals (item 1): a cron `timeout` always ends the run', () => {
-  it('one SIGTERM ends a run stuck on work that never finishes (a FIFO no one writes): 143 after the graceful deadline', async () => {
+  it('one SIGTERM ends a run stuck on work that never finishes (a key file that is a FIFO no one writes): 143 after the graceful deadline', async () => {
     const { env, rep } = await startMock();
     const dir = tempDir();
-    execFileSync('mkfifo', [join(dir, 'call.srt')]);
-    const run = spawnRcs(['upload', 'call.srt', '--email', rep], { cwd: dir, env });
+    // A transcript is never read from a FIFO (a regular file only); a key file may be one (a
+    // pipe from a secret store), and opening one no one writes blocks for good.
+    writeFileSync(join(dir, 'call.srt'), labeledCall(rep, 1));
+    execFileSync('mkfifo', [join(dir, 'key')]);
+    const run = spawnRcs(['upload', 'call.srt', '--email', rep, '--api-key-file', 'key'], {
+      cwd: dir,
+      env,
+    });
     // Reading the FIFO now blocks for good (and the signal handlers are in place before it).
     await blockedOnFifo(run.child);
     run.child.kill('SIGTERM');
@@ -172,8 +178,12 @@ describe('signals (item 1): a cron `timeout` always ends the run', () => {
   it('a second signal exits at once, with the code of that signal', async () => {
     const { env, rep } = await startMock();
     const dir = tempDir();
-    execFileSync('mkfifo', [join(dir, 'call.srt')]);
-    const run = spawnRcs(['upload', 'call.srt', '--email', rep], { cwd: dir, env });
+    writeFileSync(join(dir, 'call.srt'), labeledCall(rep, 2));
+    execFileSync('mkfifo', [join(dir, 'key')]);
+    const run = spawnRcs(['upload', 'call.srt', '--email', rep, '--api-key-file', 'key'], {
+      cwd: dir,
+      env,
+    });
     await blockedOnFifo(run.child);
     run.child.kill('SIGTERM');
     await signalTaken(run.child, 'SIGTERM');

@@ -10,7 +10,7 @@
  * `discard()` removes it, leaving the previous file untouched.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, lstat, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ExportError } from '../errors.js';
 import { createExclusive } from './safe-open.js';
@@ -125,6 +125,21 @@ export class AtomicFile {
     this.#handle = undefined;
     await handle?.close().catch(() => {});
     await unlink(this.partial).catch(() => {});
+  }
+}
+
+/**
+ * Throws unless a rename can put a file at each path (a directory there cannot be replaced):
+ * checked for every file of a run before its first rename, so that a run that cannot commit
+ * replaces none of the previous files.
+ */
+export async function assertReplaceable(paths: readonly (string | undefined)[]): Promise<void> {
+  for (const path of paths) {
+    if (path && (await lstat(path).catch(() => undefined))?.isDirectory()) {
+      throw new ExportError(
+        `${path} is a directory, which a file of the export cannot replace; remove it, or choose another directory, and run again`,
+      );
+    }
   }
 }
 

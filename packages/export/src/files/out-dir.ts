@@ -7,6 +7,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { ExportUsageError, usageError } from '../errors.js';
+import { followsOwnLinks } from './safe-open.js';
 
 const REASONS: Record<string, string> = {
   EACCES: 'permission denied',
@@ -27,9 +28,18 @@ function reasonOf(error: unknown): string {
   return REASONS[code] ? `${REASONS[code]}, ${code}` : code;
 }
 
-/** Makes sure `dir` is a writable directory; throws a usage error (exit 2) naming why not. */
+/**
+ * Makes sure `dir` is a writable directory; throws a usage error (exit 2) naming why not. A link
+ * in its path is followed only when the user made it (safe-open.ts): one planted by another user
+ * in a shared directory would send the export elsewhere.
+ */
 export async function prepareOutputDirectory(dir: string): Promise<void> {
   const target = resolve(dir);
+  try {
+    followsOwnLinks(target);
+  } catch (error) {
+    throw refuse(dir, (error as Error).message);
+  }
   // The missing levels, deepest first, found by walking up to the first one that exists.
   const missing: string[] = [];
   let at = target;

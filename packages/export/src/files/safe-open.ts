@@ -13,29 +13,55 @@
  * platform has no O_NOFOLLOW (Windows), the name is checked with lstat before the open and the
  * descriptor compared with it (device and inode) after. Creations with O_EXCL never follow a link
  * either.
+ *
+ * A file the user names to be read (a transcript, the config file, a fixture: readNamedFile) may
+ * be reached through links the user made: a link in its path is followed only when no one but the
+ * user (or root) could have made or replaced it, the link and its directory being theirs or root's
+ * and the directory writable by no one else unless sticky (Linux's fs.protected_symlinks, for
+ * every component). It is read with a cap, refused before it is read whole when larger.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { dirname, join, parse, resolve, sep } from 'node:path';
 import { ExportError } from '../errors.js';
 
 const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_TRUNC } = constants;
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
-/** A file of rcs's that is a link or not a regular file: refused, never read or written. */
+/** Why a file is refused, by kind. */
+const REFUSALS = {
+  link: "is a symbolic link, refused: rcs never reads or writes its own files through a link (in a directory others can write to, it may have been planted to make rcs write to another file); remove the link, and keep rcs's files in a directory only you can write to",
+  'not a file': 'is not a regular file (a FIFO, device or directory), refused; remove it',
+  foreign:
+    "is a symbolic link another user could have made or replaced, refused (it may have been planted to make rcs read another file): rcs follows a link only when the link and its directory are yours or root's and no one else can write to the directory (unless it is sticky); name its target instead",
+  'too large': 'is larger than rcs reads of such a file, refused without reading it',
+};
+
+/** A file that is a link or not a regular file (or too large to read): refused, never used. */
 export class UnsafeFileError extends ExportError {
   override name = 'UnsafeFileError';
-  /** ELOOP (a symbolic link) or EINVAL (not a regular file): the CLI names it a file error. */
+  /** ELOOP (a link), EINVAL (not a regular file), EFBIG (too large): the CLI names it a file error. */
   readonly code: string;
   readonly path: string;
 
-  constructor(path: string, what: 'link' | 'not a file') {
-    super(
-      what === 'link'
-        ? `${path} is a symbolic link, refused: rcs never reads or writes its own files through a link (in a directory others can write to, it may have been planted to make rcs write to another file); remove the link, and keep rcs's files in a directory only you can write to`
-        : `${path} is not a regular file (a FIFO, device or directory), refused; remove it`,
-    );
-    this.code = what === 'link' ? 'ELOOP' : 'EINVAL';
+  /** `detail` says why, in parentheses (whose the link is; the size and the cap). */
+  constructor(
+    path: string,
+    what: 'link' | 'foreign' | 'not a file' | 'too large',
+    detail?: string,
+  ) {
+    super(`${path} ${REFUSALS[what]}${detail ? ` (${detail})` : ''}`);
+    this.code =
+      what === 'link' || what === 'foreign' ? 'ELOOP' : what === 'not a file' ? 'EINVAL' : 'EFBIG';
     this.path = path;
   }
 }
@@ -73,14 +99,17 @@ export function openNoFollowSync(path: string, purpose: OpenPurpose, mode = 0o60
   }
 }
 
-/** The same as openNoFollowSync, with `flags` from fs.constants, for a FileHandle. */
-async function openNoFollow(path: string, flags: number, mode?: number): Promise<FileHandle> {
-  const before = lstatBefore(path, flags);
+/**
+ * The same as openNoFollowSync, with `flags` from fs.constants, for a FileHandle; `follow` for a
+ * link the user made (readNamedFile).
+ */
+async function openNoFollow(path: string, flags: number, mode?: number, follow = false) {
+  const before = follow ? undefined : lstatBefore(path, flags);
   let handle: FileHandle;
   try {
-    handle = await open(path, flags | NOFOLLOW | NONBLOCK, mode);
+    handle = await open(path, flags | (follow ? 0 : NOFOLLOW) | NONBLOCK, mode);
   } catch (error) {
-    throw asLinkRefusal(path, error);
+    throw follow ? error : asLinkRefusal(path, error);
   }
   try {
     checkOpened(path, await handle.stat(), before);
@@ -115,18 +144,76 @@ export async function readSmallFile(path: string, maxBytes: number): Promise<Buf
     throw error;
   }
   try {
-    const { size } = await handle.stat();
-    const buffer = Buffer.alloc(Math.min(size, maxBytes + 1));
-    let length = 0;
-    while (length < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    return buffer.subarray(0, length);
+    return await readUpTo(handle, maxBytes);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The bytes of a file the user named to be read (a transcript, the config file, a fixture): links
+ * in its path as the module comment says, a regular file only, at most `maxBytes` (a larger one is
+ * refused, EFBIG, by its size or after `maxBytes + 1` bytes: a huge file or a device costs nothing).
+ */
+export async function readNamedFile(path: string, maxBytes: number): Promise<Buffer> {
+  const handle = await openNoFollow(path, O_RDONLY, undefined, followsOwnLinks(path));
+  try {
+    const bytes =
+      (await handle.stat()).size > maxBytes ? undefined : await readUpTo(handle, maxBytes);
+    if (bytes && bytes.length <= maxBytes) return bytes;
+    throw new UnsafeFileError(path, 'too large', `more than ${maxBytes} bytes`);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** At most `maxBytes + 1` bytes from the start, whatever the size says (0 in /proc, or growing). */
+async function readUpTo(handle: FileHandle, maxBytes: number): Promise<Buffer> {
+  const step = Math.max((await handle.stat()).size + 1, 65_536);
+  const chunks: Buffer[] = [];
+  let length = 0;
+  while (length <= maxBytes) {
+    const buffer = Buffer.allocUnsafe(Math.min(step, maxBytes + 1 - length));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, length);
+    if (bytesRead === 0) break;
+    chunks.push(buffer.subarray(0, bytesRead));
+    length += bytesRead;
+  }
+  return Buffer.concat(chunks, length);
+}
+
+/**
+ * Each component of `path` that is a link (module comment): throws for one another user could
+ * have made or replaced; true when `path` itself is a link (one of the user's, to follow).
+ * Without user ids (Windows) there is nothing to compare.
+ */
+export function followsOwnLinks(path: string): boolean {
+  const uid = process.geteuid?.();
+  const full = resolve(path);
+  let at = parse(full).root;
+  let link = false;
+  for (const part of full.slice(at.length).split(sep)) {
+    at = join(at, part);
+    let info: Stats;
+    try {
+      info = lstatSync(at);
+    } catch {
+      return false; // missing or unreachable: the open says why
+    }
+    link = info.isSymbolicLink();
+    if (!link || uid === undefined) continue;
+    const dir = statSync(dirname(at));
+    const own = (s: Stats) => s.uid === uid || s.uid === 0;
+    const why = !own(info)
+      ? `the link belongs to uid ${info.uid}`
+      : !own(dir)
+        ? `its directory belongs to uid ${dir.uid}`
+        : dir.mode & 0o022 && !(dir.mode & 0o1000)
+          ? `its directory is writable by others, mode ${(dir.mode & 0o7777).toString(8)}`
+          : undefined;
+    if (why) throw new UnsafeFileError(at, 'foreign', why);
+  }
+  return link;
 }
 
 /**
