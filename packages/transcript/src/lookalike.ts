@@ -16,7 +16,7 @@
  */
 
 import { TRANSCRIPT_MAX_LENGTH } from './create-request.js';
-import { isBlank } from './lines.js';
+import { isBlank, lineAt } from './lines.js';
 
 export type LookalikeKind = 'csv' | 'json' | 'xml' | 'html' | 'binary' | 'one-long-line';
 
@@ -61,16 +61,6 @@ export function lookalike(text: string): Lookalike | null {
     csv(body) ??
     oneLongLine(body, start, trimmed)
   );
-}
-
-/** Line number (1-based) of the character at `index`; CR, LF and CRLF each end a line (D11). */
-function lineAt(text: string, index: number): number {
-  let line = 1;
-  for (let i = 0; i < index; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) line++;
-  }
-  return line;
 }
 
 function firstContentIndex(text: string): number {
