@@ -51,9 +51,6 @@ export function normalizeDomains(domains: readonly string[] | undefined): string
 export function classifyLabel(label: string | null, domains: readonly string[]): Speaker {
   if (label === null) return { kind: 'none' };
   if (!isValidEmail(label)) return { kind: 'removed' };
-  if (domains.length === 0) return { kind: 'internal', email: label };
-  const d = emailDomain(label);
-  return domains.includes(d)
-    ? { kind: 'internal', email: label }
-    : { kind: 'external', email: label };
+  const internal = domains.length === 0 || domains.includes(emailDomain(label));
+  return { kind: internal ? 'internal' : 'external', email: label };
 }

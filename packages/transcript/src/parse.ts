@@ -239,8 +239,7 @@ export function parseCues(
           );
           previousNumericId = -1;
         } else if (idValue >= 0) {
-          const v = idValue;
-          if (previousNumericId >= 0 && v !== previousNumericId + 1) {
+          if (previousNumericId >= 0 && idValue !== previousNumericId + 1) {
             diags.add(
               'index_out_of_sequence',
               'warning',
@@ -248,7 +247,7 @@ export function parseCues(
               `Cue index ${id} at line ${lineNo - 1} does not follow ${previousNumericId}.`,
             );
           }
-          previousNumericId = v;
+          previousNumericId = idValue;
         } else {
           diags.add(
             'non_numeric_index',
