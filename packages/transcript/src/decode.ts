@@ -8,6 +8,7 @@ export type DecodeResult =
     }
   | { error: Diagnostic };
 
+/** How decodeTranscriptBytes treats control bytes. */
 export interface DecodeOptions {
   /**
    * Keep NUL and other control bytes as characters instead of refusing the file as binary
