@@ -34,13 +34,10 @@ export function extractLabel(line: string): LabelMatch | null {
 /** Normalised domain list: trimmed, lowercased, empty entries dropped (D6). */
 export function normalizeDomains(domains: readonly string[] | undefined): string[] {
   if (!Array.isArray(domains)) return [];
-  const out: string[] = [];
-  for (const d of domains) {
-    if (typeof d !== 'string') continue;
-    const v = d.trim().toLowerCase().replace(/^@/, '');
-    if (v.length > 0) out.push(v);
-  }
-  return out;
+  return domains
+    .filter((d) => typeof d === 'string')
+    .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+    .filter((d) => d.length > 0);
 }
 
 /**
