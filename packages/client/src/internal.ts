@@ -4,6 +4,7 @@
  * `exports` rather than its files. Not for users: no semver promise, and it may change in any
  * release. Everything a user needs is in `@rcs/client` (README.md).
  */
+export { sleep } from './backoff.js';
 export { readBounded } from './bounded-body.js';
 export {
   type Anomaly,

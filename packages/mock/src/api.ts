@@ -19,11 +19,7 @@ export interface MockApiOptions {
   seed?: number;
   /** Size of the demo dataset: total export records. Default 2000; ignored with a fixture. */
   records?: number;
-  /**
-   * "Night N" of the demo dataset: 0 (default) is its data as generated; each later night is the
-   * night before with a few percent of every list inserted, updated and deleted (deterministic).
-   * Ignored with a fixture.
-   */
+  /** "Night N" of the demo dataset (FIXTURE.md): default 0; ignored with a fixture. */
   day?: number;
   /** D18: time from creation to DONE, in ms of the clock. Default 2000; 0 allowed. */
   processingMs?: number;
@@ -87,11 +83,7 @@ export function createMockApi(options: MockApiOptions = {}): MockApi {
     dataset = datasetFromFixture(fixture);
     info = infoOf(dataset);
   } else {
-    ({ dataset, info } = generateDemoDataset({
-      seed,
-      ...(options.records === undefined ? {} : { records: options.records }),
-      ...(options.day === undefined ? {} : { day: options.day }),
-    }));
+    ({ dataset, info } = generateDemoDataset({ seed, records: options.records, day: options.day }));
   }
 
   const auth = new Authenticator(dataset);

@@ -1,4 +1,5 @@
 import { arrayCollection, type Collection, compareD9 } from './collection.js';
+import { KINDS, type Kind } from './demo/counts.js';
 import type { Fixture, FixtureMission, FixtureScorecard } from './fixture.js';
 import type {
   MissionAssignmentExportRecord,
@@ -54,8 +55,8 @@ export interface Dataset {
   organizations: OrgData[];
 }
 
-const sorted = <T extends { id: string; createdAt?: string }>(items: readonly T[]): T[] =>
-  [...items].sort(compareD9);
+type Sortable = { id: string; createdAt?: string };
+const sorted = <T extends Sortable>(items: readonly T[]): T[] => [...items].sort(compareD9);
 
 function finder<T>(
   items: readonly T[],
@@ -78,7 +79,7 @@ export function datasetFromFixture(f: Fixture): Dataset {
     refuse[email.trim().toLowerCase()] = n; // D6
   }
   return {
-    ...(f.jwtSecret === undefined ? {} : { jwtSecret: f.jwtSecret }),
+    jwtSecret: f.jwtSecret,
     identityProvider: { existingEmails: f.identityProvider?.existingEmails ?? [], refuse },
     organizations: f.organizations.map((o) => {
       const sessions = o.realCallSessions ?? [];
@@ -86,21 +87,11 @@ export function datasetFromFixture(f: Fixture): Dataset {
         id: o.id,
         name: o.name,
         apiKeys: o.apiKeys,
-        settings: {
-          autoCreateUsers: o.settings.autoCreateUsers,
-          emailDomains: o.settings.emailDomains,
-          ...(o.settings.seatLimit === undefined ? {} : { seatLimit: o.settings.seatLimit }),
-        },
-        users: arrayCollection(sorted(o.users)),
-        teams: arrayCollection(sorted(o.teams)),
-        // Scorecards and missions carry no createdAt: by id (D9).
-        scorecards: arrayCollection(sorted(o.scorecards)),
-        missions: arrayCollection(sorted(o.missions)),
-        tracks: arrayCollection(sorted(o.tracks)),
-        sprints: arrayCollection(sorted(o.sprints)),
-        trackAssignments: arrayCollection(sorted(o.trackAssignments)),
-        missionAssignments: arrayCollection(sorted(o.missionAssignments)),
-        realCallSessions: arrayCollection(sorted(sessions)),
+        settings: o.settings,
+        // Scorecards, missions, tracks and teams carry no createdAt: by id (D9).
+        ...(Object.fromEntries(
+          KINDS.map((kind) => [kind, arrayCollection(sorted((o[kind] ?? []) as Sortable[]))]),
+        ) as unknown as Pick<OrgData, Kind>),
         findUserById: finder(o.users, (u) => u.id),
         findUserByEmail: finder(o.users, (u) => u.email),
         findScorecard: finder(o.scorecards, (s) => s.id),

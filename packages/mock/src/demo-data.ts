@@ -1,5 +1,6 @@
-import { type Collection, slice } from './collection.js';
+import { slice } from './collection.js';
 import type { Dataset } from './dataset.js';
+import { KINDS } from './demo/counts.js';
 import { demoOrg, type OrgPlan } from './demo/org.js';
 import type { Fixture } from './fixture.js';
 import { infoOf, type MockInfo } from './info.js';
@@ -18,13 +19,13 @@ export const MIN_DEMO_RECORDS = 60;
 const NEIGHBOUR_RECORDS = MIN_DEMO_RECORDS / 2;
 
 export interface DemoOptions {
-  seed?: number | undefined;
-  records?: number | undefined;
+  seed?: number;
+  records?: number;
   /**
    * "Night N": 0 (default) is the data of `records`; each later night is the night before with a
    * few percent of every list inserted, updated and deleted, the same for the same seed.
    */
-  day?: number | undefined;
+  day?: number;
 }
 
 export interface DemoDataset {
@@ -81,29 +82,17 @@ export function generateDemoDataset(options: DemoOptions = {}): DemoDataset {
  */
 export function generateDemoFixture(options: DemoOptions = {}): Fixture {
   const { dataset } = generateDemoDataset(options);
-  const all = <T>(c: Collection<T>) => slice(c, 0, c.length);
   return {
-    ...(dataset.jwtSecret === undefined ? {} : { jwtSecret: dataset.jwtSecret }),
-    identityProvider: {
-      existingEmails: dataset.identityProvider.existingEmails,
-      refuse: dataset.identityProvider.refuse,
-    },
+    jwtSecret: dataset.jwtSecret,
+    identityProvider: dataset.identityProvider,
     organizations: dataset.organizations.map((o) => ({
       id: o.id,
       name: o.name,
       apiKeys: o.apiKeys,
       settings: o.settings,
-      users: all(o.users),
-      teams: all(o.teams),
-      scorecards: all(o.scorecards),
-      missions: all(o.missions),
-      tracks: all(o.tracks),
-      sprints: all(o.sprints),
-      trackAssignments: all(o.trackAssignments),
-      missionAssignments: all(o.missionAssignments),
-      realCallSessions: all(
-        o.realCallSessions,
-      ) as Fixture['organizations'][number]['realCallSessions'],
-    })),
+      ...Object.fromEntries(
+        KINDS.map((kind) => [kind, slice<unknown>(o[kind], 0, o[kind].length)]),
+      ),
+    })) as Fixture['organizations'],
   };
 }

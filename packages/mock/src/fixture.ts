@@ -1,6 +1,8 @@
 import { EMAIL_PATTERN, HEX24_PATTERN, UUID_PATTERN } from '@rcs/transcript';
 import { z } from 'zod';
+import { KINDS, type Kind } from './demo/counts.js';
 import type {
+  components,
   MissionAssignmentExportRecord,
   RealCallSession,
   SprintExportRecord,
@@ -10,6 +12,8 @@ import type {
   UserExportRecord,
 } from './wire.js';
 import { LANGUAGES } from './wire.js';
+
+type PlayedLanguage = NonNullable<components['schemas']['PlayedLanguage']>;
 
 /**
  * The fixture format of mock-fixture.md, validated with zod. Unknown keys are errors (typos must
@@ -72,45 +76,40 @@ const sprintSchema = z.strictObject({
   dueDate: dateTime,
   assignedTeamId: uuid,
 });
-const assignmentStatus = z.enum(['completed', 'open']);
+/** The first fields of a record that changes: its id, when it was created and last updated. */
+const stamps = { id: z.string(), createdAt: dateTime, lastUpdatedAt: dateTime };
+const assignment = {
+  ...stamps,
+  id: uuid,
+  learnerUserId: uuid,
+  startDate: dateTime,
+  dueDate: dateTime.nullable(),
+  status: z.enum(['completed', 'open']),
+  completedAt: dateTime.nullable(),
+  assignedByUserId: uuid.nullable(),
+  sprintId: uuid.nullable(),
+};
 const trackAssignmentSchema = z.strictObject({
-  id: uuid,
-  createdAt: dateTime,
-  lastUpdatedAt: dateTime,
-  learnerUserId: uuid,
+  ...assignment,
   trackId: hex24,
-  startDate: dateTime,
-  dueDate: dateTime.nullable(),
-  status: assignmentStatus,
-  completedAt: dateTime.nullable(),
   completedMissionIds: z.array(hex24),
-  assignedByUserId: uuid.nullable(),
-  sprintId: uuid.nullable(),
 });
-const missionAssignmentSchema = z.strictObject({
-  id: uuid,
-  createdAt: dateTime,
-  lastUpdatedAt: dateTime,
-  learnerUserId: uuid,
-  missionId: hex24,
-  startDate: dateTime,
-  dueDate: dateTime.nullable(),
-  status: assignmentStatus,
-  completedAt: dateTime.nullable(),
-  assignedByUserId: uuid.nullable(),
-  sprintId: uuid.nullable(),
-});
+const missionAssignmentSchema = z.strictObject({ ...assignment, missionId: hex24 });
 
 const nullableString = z.string().nullable();
+/** The API's PlayedLanguage values (openapi.yaml). */
+const PLAYED_LANGUAGES =
+  'en de fr es it nl pl zh ja id tr pt el ko vi hi ms th hr ro bg sv no yue'.split(' ') as [
+    PlayedLanguage,
+    ...PlayedLanguage[],
+  ];
 const behaviourSchema = z.strictObject({
   evidence: z.array(z.string()),
   verdict: z.string(),
   score: z.number(),
 });
 const analysisItemSchema = z.strictObject({
-  id: z.string(),
-  createdAt: dateTime,
-  lastUpdatedAt: dateTime,
+  ...stamps,
   state: z.enum(['PROCESSING', 'DONE', 'ERROR']),
   score: z.number().min(0).max(100),
   name: nullableString.optional(),
@@ -121,14 +120,11 @@ const analysisItemSchema = z.strictObject({
   behaviours: z.array(behaviourSchema).default([]),
 });
 const sessionSchema = z.strictObject({
+  ...stamps,
   id: uuid,
-  createdAt: dateTime,
-  lastUpdatedAt: dateTime,
   userId: uuid,
   call: z.strictObject({
-    id: z.string(),
-    createdAt: dateTime,
-    lastUpdatedAt: dateTime,
+    ...stamps,
     assistantReferenceId: z.string(),
     state: z.enum(['PENDING', 'DONE', 'DATA-NOT-AVAILABLE', 'CAN-NOT-PROCESS-TRANSCRIPT']),
     endedReason: nullableString.optional(),
@@ -137,17 +133,13 @@ const sessionSchema = z.strictObject({
     transcript: nullableString.optional(),
   }),
   analysis: z.strictObject({
-    id: z.string(),
-    createdAt: dateTime,
-    lastUpdatedAt: dateTime,
+    ...stamps,
     state: z.enum(['PENDING', 'PROCESSING', 'DONE', 'SKIPPED']),
     items: z.array(analysisItemSchema),
     score: z.number().min(0).max(100),
   }),
   kpis: z.strictObject({
-    id: z.string(),
-    createdAt: dateTime,
-    lastUpdatedAt: dateTime,
+    ...stamps,
     state: z.enum(['PENDING', 'PROCESSING', 'DONE', 'SKIPPED']),
     listenRatio: z.number().min(0).max(1).nullable().optional(),
     longestMonologue: z.number().min(0).nullable().optional(),
@@ -165,35 +157,7 @@ const sessionSchema = z.strictObject({
   trackId: nullableString.optional(),
   trackTitle: nullableString.optional(),
   participantUserIds: z.array(uuid).optional(),
-  playedLanguage: z
-    .enum([
-      'en',
-      'de',
-      'fr',
-      'es',
-      'it',
-      'nl',
-      'pl',
-      'zh',
-      'ja',
-      'id',
-      'tr',
-      'pt',
-      'el',
-      'ko',
-      'vi',
-      'hi',
-      'ms',
-      'th',
-      'hr',
-      'ro',
-      'bg',
-      'sv',
-      'no',
-      'yue',
-    ])
-    .nullable()
-    .optional(),
+  playedLanguage: z.enum(PLAYED_LANGUAGES).nullable().optional(),
 });
 
 const organizationSchema = z.strictObject({
@@ -295,6 +259,25 @@ export function loadFixture(json: unknown): Fixture {
   return parsed.data;
 }
 
+/** Every reference a fixture holds: `list.field>list it refers to` (one id or an array of ids). */
+const REFERENCES = [
+  'users.teamIds>teams',
+  'missions.scorecardId>scorecards',
+  'tracks.missionIds>missions',
+  'sprints.userId>users',
+  'sprints.assignedTeamId>teams',
+  ...['trackAssignments', 'missionAssignments'].flatMap((a) =>
+    ['learnerUserId>users', 'assignedByUserId>users', 'sprintId>sprints'].map((f) => `${a}.${f}`),
+  ),
+  'trackAssignments.trackId>tracks',
+  'trackAssignments.completedMissionIds>missions',
+  'missionAssignments.missionId>missions',
+  'realCallSessions.userId>users',
+  'realCallSessions.missionReferenceId>missions',
+  'realCallSessions.scorecardReferenceId>scorecards',
+  'realCallSessions.participantUserIds>users',
+];
+
 /** Referential integrity and uniqueness: every referenced id exists in the same organization. */
 function integrityProblems(f: Fixture): string[] {
   const out: string[] = [];
@@ -307,74 +290,32 @@ function integrityProblems(f: Fixture): string[] {
     org.apiKeys.forEach((k, i) => {
       unique(apiKeys, k, `${at}.apiKeys[${i}]`, out);
     });
-    const ids = (list: { id: string }[], name: string) => {
-      const m = new Map<string, string>();
-      list.forEach((r, i) => {
-        unique(m, r.id, `${at}.${name}[${i}].id`, out);
-      });
-      return m;
-    };
-    const users = ids(org.users, 'users');
-    const teams = ids(org.teams, 'teams');
-    const scorecards = ids(org.scorecards, 'scorecards');
-    const missions = ids(org.missions, 'missions');
-    const tracks = ids(org.tracks, 'tracks');
-    const sprints = ids(org.sprints, 'sprints');
-    ids(org.trackAssignments, 'trackAssignments');
-    ids(org.missionAssignments, 'missionAssignments');
-    ids(org.realCallSessions ?? [], 'realCallSessions');
-    const need = (
-      m: Map<string, string>,
-      id: string | null | undefined,
-      path: string,
-      kind: string,
-    ) => {
-      if (id != null && !m.has(id)) out.push(`${path}: ${kind} ${id} does not exist in ${at}`);
-    };
+    const lists = org as unknown as Record<Kind, Record<string, unknown>[] | undefined>;
+    const ids = Object.fromEntries(
+      KINDS.map((kind) => {
+        const m = new Map<string, string>();
+        (lists[kind] ?? []).forEach((r, i) => {
+          unique(m, r.id as string, `${at}.${kind}[${i}].id`, out);
+        });
+        return [kind, m];
+      }),
+    );
     org.users.forEach((u, i) => {
       if (u.email) unique(emails, u.email, `${at}.users[${i}].email`, out);
-      u.teamIds.forEach((t, j) => {
-        need(teams, t, `${at}.users[${i}].teamIds[${j}]`, 'team');
+    });
+    for (const ref of REFERENCES) {
+      const [list = '', field = '', target = ''] = ref.split(/[.>]/);
+      (lists[list as Kind] ?? []).forEach((r, i) => {
+        const value = r[field] as string | string[] | null | undefined;
+        const all = Array.isArray(value) ? value.map((v, j) => [v, `[${j}]`]) : [[value, '']];
+        for (const [id, index] of all) {
+          if (id != null && !ids[target]?.has(id)) {
+            const kind = target.slice(0, -1);
+            out.push(`${at}.${list}[${i}].${field}${index}: ${kind} ${id} does not exist in ${at}`);
+          }
+        }
       });
-    });
-    org.missions.forEach((m, i) => {
-      need(scorecards, m.scorecardId, `${at}.missions[${i}].scorecardId`, 'scorecard');
-    });
-    org.tracks.forEach((t, i) => {
-      t.missionIds.forEach((m, j) => {
-        need(missions, m, `${at}.tracks[${i}].missionIds[${j}]`, 'mission');
-      });
-    });
-    org.sprints.forEach((s, i) => {
-      need(users, s.userId, `${at}.sprints[${i}].userId`, 'user');
-      need(teams, s.assignedTeamId, `${at}.sprints[${i}].assignedTeamId`, 'team');
-    });
-    org.trackAssignments.forEach((a, i) => {
-      const p = `${at}.trackAssignments[${i}]`;
-      need(users, a.learnerUserId, `${p}.learnerUserId`, 'user');
-      need(tracks, a.trackId, `${p}.trackId`, 'track');
-      need(users, a.assignedByUserId, `${p}.assignedByUserId`, 'user');
-      need(sprints, a.sprintId, `${p}.sprintId`, 'sprint');
-      a.completedMissionIds.forEach((m, j) => {
-        need(missions, m, `${p}.completedMissionIds[${j}]`, 'mission');
-      });
-    });
-    org.missionAssignments.forEach((a, i) => {
-      const p = `${at}.missionAssignments[${i}]`;
-      need(users, a.learnerUserId, `${p}.learnerUserId`, 'user');
-      need(missions, a.missionId, `${p}.missionId`, 'mission');
-      need(users, a.assignedByUserId, `${p}.assignedByUserId`, 'user');
-      need(sprints, a.sprintId, `${p}.sprintId`, 'sprint');
-    });
-    (org.realCallSessions ?? []).forEach((s, i) => {
-      const p = `${at}.realCallSessions[${i}]`;
-      need(users, s.userId, `${p}.userId`, 'user');
-      need(missions, s.missionReferenceId, `${p}.missionReferenceId`, 'mission');
-      need(scorecards, s.scorecardReferenceId, `${p}.scorecardReferenceId`, 'scorecard');
-      (s.participantUserIds ?? []).forEach((u, j) => {
-        need(users, u, `${p}.participantUserIds[${j}]`, 'user');
-      });
-    });
+    }
     if (org.settings.seatLimit !== undefined && org.users.length > org.settings.seatLimit) {
       out.push(
         `${at}.settings.seatLimit: ${org.users.length} users already exceed the seat limit ${org.settings.seatLimit}`,

@@ -33,7 +33,7 @@ export function infoOf(dataset: Dataset): MockInfo {
       repEmails,
       emailDomains: o.settings.emailDomains,
       autoCreateUsers: o.settings.autoCreateUsers,
-      ...(o.settings.seatLimit === undefined ? {} : { seatLimit: o.settings.seatLimit }),
+      seatLimit: o.settings.seatLimit,
     };
   });
   return {
@@ -41,6 +41,6 @@ export function infoOf(dataset: Dataset): MockInfo {
     // The first organization's: they go with the first API key (what `rcs mock` prints).
     repEmails: organizations[0]?.repEmails ?? [],
     organizations,
-    ...(dataset.jwtSecret === undefined ? {} : { jwtSecret: dataset.jwtSecret }),
+    jwtSecret: dataset.jwtSecret,
   };
 }

@@ -31,54 +31,36 @@ export function rng(seed: number): () => number {
 const hex = (n: number, width: number): string => (n >>> 0).toString(16).padStart(width, '0');
 
 /**
- * Id prefixes by seed, then by space and kind (`space * 2`, `+ 1` for indexedHex24): made once
- * (two hashes and four hex numbers), not for every id (the mock's CPU per exported
- * record).
+ * Id prefixes by seed, space and kind: made once (two hashes and four hex numbers), not for every
+ * id (the mock's CPU per exported record).
  */
-const idPrefixes = new Map<number, Map<number, string>>();
-
-function prefixes(seed: number): Map<number, string> {
-  let bySeed = idPrefixes.get(seed);
-  if (bySeed === undefined) {
-    bySeed = new Map();
-    idPrefixes.set(seed, bySeed);
-  }
-  return bySeed;
+const idPrefixes = new Map<string, string>();
+function prefix(key: string, make: () => string): string {
+  const p = idPrefixes.get(key) ?? make();
+  idPrefixes.set(key, p);
+  return p;
 }
 
 /**
- * A version-4-shaped UUID whose last 12 hex digits are `index`, so that it can be mapped back to
- * its index (`uuidIndex`). `space` and `seed` keep ids of different kinds and seeds apart.
+ * A version-4-shaped UUID whose last 12 hex digits are `index`, so that it maps back to its
+ * index. `space` and `seed` keep ids of different kinds and seeds apart.
  */
 export function indexedUuid(seed: number, space: number, index: number): string {
-  const bySeed = prefixes(seed);
-  let prefix = bySeed.get(space * 2);
-  if (prefix === undefined) {
+  const p = prefix(`u${seed}:${space}`, () => {
     const a = hash32(seed, space);
     const b = hash32(seed, space, 1);
-    prefix = `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b & 0xfff, 3)}-${hex(0x8000 | (space & 0x3fff), 4)}-`;
-    bySeed.set(space * 2, prefix);
-  }
-  return `${prefix}${index.toString(16).padStart(12, '0')}`;
-}
-
-/** The index encoded by `indexedUuid`, or undefined when the id is not of that seed and space. */
-export function uuidIndex(seed: number, space: number, id: string): number | undefined {
-  const m = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-([0-9a-f]{12})$/.exec(id);
-  if (!m?.[1]) return undefined;
-  const index = Number.parseInt(m[1], 16);
-  return indexedUuid(seed, space, index) === id ? index : undefined;
+    return `${hex(a, 8)}-${hex(b >>> 16, 4)}-4${hex(b & 0xfff, 3)}-${hex(0x8000 | (space & 0x3fff), 4)}-`;
+  });
+  return `${p}${index.toString(16).padStart(12, '0')}`;
 }
 
 /** 24 lowercase hex characters whose last 12 digits are `index` (missions, tracks, scorecards). */
 export function indexedHex24(seed: number, space: number, index: number): string {
-  const bySeed = prefixes(seed);
-  let prefix = bySeed.get(space * 2 + 1);
-  if (prefix === undefined) {
-    prefix = `${hex(hash32(seed, space), 8)}${hex(hash32(seed, space, 2) >>> 16, 4)}`;
-    bySeed.set(space * 2 + 1, prefix);
-  }
-  return `${prefix}${index.toString(16).padStart(12, '0')}`;
+  const p = prefix(
+    `h${seed}:${space}`,
+    () => `${hex(hash32(seed, space), 8)}${hex(hash32(seed, space, 2) >>> 16, 4)}`,
+  );
+  return `${p}${index.toString(16).padStart(12, '0')}`;
 }
 
 /** A random version-4 UUID from a generator. */

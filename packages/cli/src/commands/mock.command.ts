@@ -7,20 +7,11 @@ export const registerMock: RegisterCommand = (root, kit) => {
     .description('run the mock API (first stdout line: its base URL)')
     .option('--port <n>', 'port, 0 = any free port (default 4010)')
     .option('--host <addr>', 'address to listen on (default 127.0.0.1)')
-    .option(
-      '--fixture <file>',
-      'fixture JSON (default: generated demo data; format: MOCK-FIXTURE.md)',
-    )
-    .option(
-      '--write-fixture <file>',
-      'write the demo data as a fixture to edit, then exit (never replaces a file)',
-    )
+    .option('--fixture <file>', 'fixture JSON, format: MOCK-FIXTURE.md (default: demo data)')
+    .option('--write-fixture <file>', 'write the demo data as a new fixture file and exit')
     .option('--seed <n>', 'seed of the demo data')
     .option('--records <n>', 'size of the demo data (export records)')
-    .option(
-      '--day <n>',
-      'night N of the demo data: each night inserts, updates and deletes a few percent (default 0)',
-    )
+    .option('--day <n>', 'night N of the demo data: each night changes ~2 % (default 0)')
     .option('--processing-ms <n>', 'time from upload to DONE (default 2000)')
     .option('--latency-ms <n>', 'delay before every answer')
     .option('--fault-rate <p>', 'share of requests that fail (0-1)')

@@ -65,7 +65,7 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
   const port = integer('--port', opts.port, 65535) ?? 4010;
   const seed = integer('--seed', opts.seed, Number.MAX_SAFE_INTEGER);
   const records = integer('--records', opts.records, 10_000_000);
-  const day = integer('--day', opts.day, 10_000);
+  const day = integer('--day', opts.day, 1000);
   const processingMs = parseNonNegativeNumber('--processing-ms', opts.processingMs);
   const latencyMs = parseNonNegativeNumber('--latency-ms', opts.latencyMs, 600_000);
   const faultRate = parseNonNegativeNumber('--fault-rate', opts.faultRate, 1);
@@ -73,10 +73,7 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
   const dropAfterCreate = parseNonNegativeNumber('--drop-after-create', opts.dropAfterCreate, 1);
 
   if (opts.fixture !== undefined && (day !== undefined || opts.writeFixture !== undefined)) {
-    throw new CliError(
-      EXIT.usage,
-      '--day and --write-fixture apply to the demo data, not to --fixture',
-    );
+    throw new CliError(EXIT.usage, '--day and --write-fixture are for demo data, not --fixture');
   }
   if (opts.cors === false && opts.corsOrigin !== undefined) {
     throw new CliError(EXIT.usage, '--no-cors and --cors-origin cannot be used together');
@@ -90,12 +87,10 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
 
   const mock = await import('@rcs/mock/node');
   if (opts.writeFixture !== undefined) {
-    const data = mock.generateDemoFixture({ seed, records, day });
     try {
+      const data = JSON.stringify(mock.generateDemoFixture({ seed, records, day }), null, 2);
       // Exclusive create: an existing file (or a link in its place) is never replaced.
-      await writeFile(resolve(ctx.cwd, opts.writeFixture), `${JSON.stringify(data, null, 2)}\n`, {
-        flag: 'wx',
-      });
+      await writeFile(resolve(ctx.cwd, opts.writeFixture), `${data}\n`, { flag: 'wx' });
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
       const why = e.code === 'EEXIST' ? 'the file exists and is never replaced' : e.message;
@@ -113,22 +108,17 @@ export async function run(opts: MockOptions, ctx: CliContext): Promise<number> {
       throw new CliError(EXIT.usage, `--fixture ${opts.fixture}: ${(error as Error).message}`);
     }
   }
-  const faults: Record<string, number> = {};
-  if (latencyMs !== undefined) faults.latencyMs = latencyMs;
-  if (faultRate !== undefined) faults.faultRate = faultRate;
-  if (rateLimit !== undefined) faults.rateLimit = rateLimit;
-  if (dropAfterCreate !== undefined) faults.dropAfterCreate = dropAfterCreate;
   let server: Awaited<ReturnType<typeof mock.startMockServer>>;
   try {
     server = await mock.startMockServer({
       port,
       host: opts.host ?? '127.0.0.1',
-      ...(fixture !== undefined ? { fixture } : {}),
-      ...(seed !== undefined ? { seed } : {}),
-      ...(records !== undefined ? { records } : {}),
-      ...(day !== undefined ? { day } : {}),
-      ...(processingMs !== undefined ? { processingMs } : {}),
-      faults,
+      fixture,
+      seed,
+      records,
+      day,
+      processingMs,
+      faults: { latencyMs, faultRate, rateLimit, dropAfterCreate },
       cors,
       // A client that hangs up mid-request is normal for a server: one line, and only with -v.
       ...(ctx.verbose

@@ -107,7 +107,7 @@ async function runLocked(
   > & {
     client: Awaited<ReturnType<CliContext['getClient']>>;
   },
-  held: { waitedFor?: LockOwner | undefined; full?: Error } | undefined,
+  held: { lock?: FileLock; waitedFor?: LockOwner | undefined; full?: Error } | undefined,
 ): Promise<number> {
   const { files, items, rejected, rep, concurrency, timeoutMs, client } = plan;
   // D28: the ledger's lines count only for this service and credential.
@@ -170,6 +170,7 @@ async function runLocked(
     repEmail: rep.email,
     wait: Boolean(opts.wait),
     timeoutMs,
+    assertHeld: held?.lock?.assertHeld,
   });
   let outcomes: (Outcome | null)[];
   try {
@@ -183,7 +184,7 @@ async function runLocked(
     outcomes = await Promise.all(
       items.map((item, i) =>
         limit(() =>
-          stop.signal.aborted || task.authRefused
+          stop.signal.aborted || task.authRefused || task.lockLost
             ? null
             : task.one(item, decisions[i] ?? { action: 'upload' }),
         ),
@@ -193,6 +194,12 @@ async function runLocked(
     progress.stop();
     ctx.signal.removeEventListener('abort', onAbort);
     ctx.outputClosed?.removeEventListener('abort', onClosed);
+  }
+  if (task.lockLost) {
+    ctx.error(
+      `${task.lockLost.message}; run the same command again later: what the other run uploaded is skipped`,
+    );
+    return EXIT.failure;
   }
   // Files that failed pre-validation count as failed items of the batch (exit 3, cli.md).
   return summarize(ctx, files.length, [...rejected, ...outcomes], opts.ledger ?? DEFAULT_LEDGER);

@@ -7,7 +7,7 @@ import {
 } from '@rcs/client';
 import type { CliContext } from '../context.js';
 import { describeError } from '../describe-error.js';
-import { InterruptedError, interruptedExitCode } from '../errors.js';
+import { CliError, InterruptedError, interruptedExitCode } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { Progress } from '../output/progress.js';
 import { safeLine } from '../output/sanitize.js';
@@ -22,6 +22,9 @@ import { reportOutcome, warningsOf } from './report.js';
  * again, so --wait starts polling after this pause (one request per session fewer, bench/cli).
  */
 const FIRST_POLL_DELAY_MS = 1000;
+
+const LOCK_LOST = 'this run no longer holds the ledger lock: another run took it over';
+const notSent = () => new CliError(EXIT.failure, `not sent: ${LOCK_LOST}`);
 
 function errnoOf(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
@@ -73,12 +76,16 @@ export interface TaskConfig {
   repEmail: string | undefined;
   wait: boolean;
   timeoutMs: number;
+  /** Fencing: throws once the ledger's lock is no longer this run's (none when no lock is held). */
+  assertHeld?: (() => Promise<void>) | undefined;
 }
 
 /** One file's upload: ledger check, create, ledger record, optional wait, output. */
 export class UploadTask {
   /** Set by the first 401: no further upload starts. */
   authRefused = false;
+  /** Set once the ledger's lock is no longer this run's (why): no further upload starts. */
+  lockLost: Error | undefined;
 
   constructor(
     private readonly ctx: CliContext,
@@ -88,6 +95,18 @@ export class UploadTask {
     private readonly stop: AbortController,
     private readonly config: TaskConfig,
   ) {}
+
+  /**
+   * Fencing (D28 across processes): whether the ledger's lock was taken from this run, which was
+   * then judged gone (paused past its lease: SIGSTOP, a frozen VM). The run that took it over
+   * uploads what this one has not, and looks up what this one left unrecorded.
+   */
+  private async lostLock(): Promise<boolean> {
+    await this.config.assertHeld?.().catch((error: Error) => {
+      this.lockLost ??= error;
+    });
+    return this.lockLost !== undefined;
+  }
 
   /** Stopped from outside: Ctrl-C / SIGTERM, or a reader of stdout that went away. */
   private halted(): boolean {
@@ -148,6 +167,8 @@ export class UploadTask {
       // Never silently re-sent: the first attempt may have created a session (R10, no dedupe).
       return { result: unresolved(file, decision), exitCode: EXIT.failure };
     }
+    // Fencing: nothing is written nor sent once the lock is another run's.
+    if (await this.lostLock()) return this.failed(file, undefined, notSent());
     const sha256 = contentHash(body.transcript);
     this.progress.set(file, `${safeLine(file)}: uploading`);
     // A request can reach the service only if the batch was still running when it was made.
@@ -161,6 +182,9 @@ export class UploadTask {
         return ledgerUnwritable(file, error);
       }
     }
+    // Checked last before the create, after its `sending` line: a taker that read the ledger
+    // meanwhile finds that line and looks the upload up rather than sending it too.
+    if (await this.lostLock()) return this.failed(file, intent, notSent());
     let session: RealCallSession;
     try {
       session = await this.client.sessions.create(body, { signal: this.stop.signal, stats });
@@ -169,6 +193,7 @@ export class UploadTask {
     }
     let unrecorded = false;
     try {
+      if (await this.lostLock()) throw this.lockLost;
       // A create is only sent after its intent was written (sent), so there is one to settle.
       if (intent) this.ledger.settle(intent, { status: 'created', sessionId: session.id });
     } catch (error) {
@@ -176,7 +201,7 @@ export class UploadTask {
       // The session exists; the ledger's `sending` line keeps a re-run from sending it again,
       // and the id is on stderr so that nothing is lost.
       this.ctx.error(
-        `${safeLine(file)}: uploaded as session ${safeLine(session.id)}, but the ledger could not record it (${errnoOf(error)}); a re-run will not upload it again`,
+        `${safeLine(file)}: uploaded as session ${safeLine(session.id)}, but the ledger could not record it (${error === this.lockLost ? LOCK_LOST : errnoOf(error)}); a re-run will not upload it again`,
       );
     }
     const result: UploadResult = { file, status: 'created', sessionId: session.id, session };

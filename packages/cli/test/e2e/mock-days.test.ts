@@ -3,13 +3,14 @@
  * `rcs export all --changes` after each, and the change files hold exactly what differs between
  * the two nights' data (computed here from the same data, in-process).
  */
-import { readFile, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { EXPORT_TABLE } from '@rcs/client';
 import { generateDemoFixture } from '@rcs/mock';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, runCli, startMock, tempDir } from './helpers.js';
+import { assertBuilt, baseEnv, CLI, runCli, startMock, tempDir } from './helpers.js';
 
 type Rec = { id: string } & Record<string, unknown>;
 const RECORDS = 1500;
@@ -86,4 +87,73 @@ it('--changes against --day 0 then --day 1 on one port reports exactly the diffe
     changes += expected.length;
   }
   expect(changes).toBeLessThan(RECORDS * 0.2);
+});
+
+/** `rcs mock --fixture FILE` (it prints only its URL), stopped by the returned function. */
+async function serveFixture(file: string) {
+  const child = spawn(process.execPath, [CLI, 'mock', '--port', '0', '--fixture', file], {
+    env: baseEnv(cwd),
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.split('\n')[0] as string);
+    });
+    child.on('close', (code) => reject(new Error(`rcs mock exited ${code}`)));
+  });
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  return {
+    url,
+    stop: () => {
+      child.kill('SIGTERM');
+      return closed;
+    },
+  };
+}
+
+const exportAll = async (url: string, key: string, out: string) => {
+  const r = await runCli(['export', 'all', '--out', out], {
+    cwd,
+    env: { RCS_BASE_URL: url, RCS_API_KEY: key },
+  });
+  expect(r.code, r.stderr).toBe(0);
+  const files = EXPORT_TABLE.map((e) => readJsonl(join(out, `${e.resource}.jsonl`)));
+  return Promise.all(files);
+};
+
+it('--write-fixture writes what the mock serves, never over a file, and --fixture serves it back unchanged', async () => {
+  const file = join(cwd, 'night-2.json');
+  const args = ['mock', '--write-fixture', file, '--records', '300', '--day', '2'];
+  const written = await runCli(args, { cwd });
+  expect(written.code, written.stderr).toBe(0);
+  const text = await readFile(file, 'utf8');
+
+  const again = await runCli(args, { cwd });
+  expect(again.code).toBe(2);
+  expect(again.stderr).toMatch(/night-2\.json: the file exists and is never replaced/);
+  expect(await readFile(file, 'utf8')).toBe(text);
+
+  const generated = await startMock(['--records', '300', '--day', '2']);
+  const served = await serveFixture(file);
+  try {
+    const key = JSON.parse(text).organizations[0].apiKeys[0] as string;
+    expect(key).toBe(generated.apiKey);
+    const a = await exportAll(generated.url, key, join(cwd, 'from-generated'));
+    const b = await exportAll(served.url, key, join(cwd, 'from-fixture'));
+    expect(a.reduce((n, f) => n + f.length, 0)).toBeGreaterThan(250);
+    expect(b).toEqual(a);
+  } finally {
+    await generated.stop();
+    await served.stop();
+  }
+});
+
+it('a fixture missing keys: one line naming them, and where the format is described', async () => {
+  const file = join(cwd, 'empty.json');
+  await writeFile(file, '{}');
+  const r = await runCli(['mock', '--port', '0', '--fixture', file], { cwd });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/\(root\): missing organizations/);
+  expect(r.stderr).toMatch(/FIXTURE\.md of @rcs\/mock.*rcs mock --write-fixture FILE/);
 });

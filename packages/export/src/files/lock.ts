@@ -4,17 +4,20 @@
  * than interleaving"), an `rcs upload` per ledger (`<ledger>.lock`, D28 across processes: a
  * second run waits for the first, then skips what it recorded).
  *
- * The lock is created with O_EXCL, holding the owner's pid, host, boot
- * id (Linux: `/proc/sys/kernel/random/boot_id`), start time, a random token and its lease: the
- * longest time it promises to go without renewing the lock. The owner renews it by touching the
- * file every eighth of its lease. A new process takes the lock over
+ * The lock is created with O_EXCL, holding the owner's pid, its PID namespace (Linux:
+ * `/proc/self/ns/pid`), host, boot id (`/proc/sys/kernel/random/boot_id`), start time, a random
+ * token and its lease: the longest time it promises to go without renewing the lock. The owner
+ * renews it by touching the file every eighth of its lease. A new process takes the lock over
  * when its owner is provably gone:
  *
- * - same host and same boot, and the pid is not alive, or is our own pid (a container restarted
- *   after `kill -9` runs as PID 1 again, so the dead owner's pid is ours);
+ * - same host, same boot and same PID namespace, and the pid is not alive, or is our own pid (a
+ *   process restarted after `kill -9` may get the dead owner's pid). A pid means nothing in
+ *   another namespace: two containers of a pod share a host name and boot id, and each has its
+ *   own pid 1 (a lock of an older rcs, which names no namespace, is judged as before);
  * - same host, another boot (the machine restarted: no process of the old boot survives);
- * - or, from any host, its lease expired: the only proof available for a lock from another host
- *   (a new pod on shared storage).
+ * - or its lease expired: the only proof for a lock from another host (a new pod on shared
+ *   storage) or another PID namespace. A lease is judged as this rcs writes it: a lock that
+ *   promises a longer one (planted, or of another version) gets ours, so it blocks no longer.
  *
  * When the lock was last renewed is its ctime, which the file system sets, never its mtime,
  * which the owner sets from its own clock: a host whose clock is ahead would otherwise keep its
@@ -33,15 +36,22 @@
  * process and refuse (or wait), naming it. A claim whose creator died is itself claimed the same way
  * (`takeover-<id of the claim>`), so that a crash mid-takeover never blocks the lock.
  *
+ * Fencing: a holder that was paused past its lease (SIGSTOP, a frozen VM) may have been taken
+ * over. Before each step that must be its alone (the export's commit, an upload's create), it
+ * calls `assertHeld`: the lock is touched (a taker whose judgement came from the unchanged file
+ * then finds it changed, and takes nothing) and read back: another run's token ends the holder.
+ *
  * Under the lock, side files of takeovers older than a lease are removed (and, for an export,
  * partial files left by earlier runs: whoever held the lock before is gone). Every file here is
  * opened without following links (safe-open.ts).
  */
 
 import { createHash, randomBytes } from 'node:crypto';
-import { link, lstat, lutimes, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { link, lstat, lutimes, readdir, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { sleep } from '@rcs/client/internal';
 import { ExportError } from '../errors.js';
 import { FILE_MODE, PARTIAL_SUFFIX } from './atomic-file.js';
 import { createExclusive, openForReading } from './safe-open.js';
@@ -49,15 +59,12 @@ import { createExclusive, openForReading } from './safe-open.js';
 export const LOCK_FILE = '.rcs-export.lock';
 /** A lock not renewed for this long has lost its lease (its owner stopped renewing it). */
 export const LOCK_LEASE_MS = 120_000;
-/** The longest lease a lock may promise: a lock planted with a lease of years blocks no longer. */
-const MAX_LEASE_MS = 3_600_000;
 /** A renewal this far ahead of our clock is still "now" (clocks a little apart, coarse ctime). */
 const FUTURE_TOLERANCE_MS = 2_000;
 /** Claims of claims followed at most (each one a crash in the middle of a takeover). */
 const MAX_CLAIMS = 8;
 /** A lock file is a line of JSON; more is not a lock rcs wrote (and is never read whole). */
 const MAX_LOCK_BYTES = 4096;
-const BOOT_ID_FILE = '/proc/sys/kernel/random/boot_id';
 /** How often a waiting process looks at the lock again. */
 const POLL_MS = 100;
 
@@ -66,6 +73,8 @@ export interface LockOwner {
   pid: number;
   host: string;
   bootId?: string;
+  /** The PID namespace `pid` is a pid in (`pid:[4026531836]`); missing from an older rcs's lock. */
+  pidNs?: string;
   /** ISO time the owner started taking the lock; missing from a lock an older rcs wrote. */
   startedAt?: string;
   token?: string;
@@ -108,34 +117,34 @@ function isAlive(pid: number): boolean {
   return true;
 }
 
-/** This machine's boot id ('' or undefined where there is none: the caller records a real one). */
-async function bootId(): Promise<string | undefined> {
+/** This machine's boot id and this process's PID namespace, where the system has them (Linux). */
+function whereAmI(): Pick<LockOwner, 'bootId' | 'pidNs'> {
   try {
-    return (await readFile(BOOT_ID_FILE, 'utf8')).trim();
+    return {
+      bootId: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+      pidNs: readlinkSync('/proc/self/ns/pid'),
+    };
   } catch {
-    // No boot id on this system.
+    return {};
   }
-  return undefined;
 }
 
+/** The owner a lock file names; fields of the wrong type are left out. */
 function parseOwner(text: string): LockOwner | undefined {
   try {
-    const parsed = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof parsed.pid === 'number' && typeof parsed.host === 'string') {
-      return {
-        pid: parsed.pid,
-        host: parsed.host,
-        ...(typeof parsed.startedAt === 'string' ? { startedAt: parsed.startedAt } : {}),
-        ...(typeof parsed.bootId === 'string' ? { bootId: parsed.bootId } : {}),
-        // Stryker disable next-line ConditionalExpression: a token that is not text never equals ours either way
-        ...(typeof parsed.token === 'string' ? { token: parsed.token } : {}),
-        ...(typeof parsed.leaseMs === 'number' ? { leaseMs: parsed.leaseMs } : {}),
-      };
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    const { pid, host, leaseMs } = parsed;
+    if (typeof pid !== 'number' || typeof host !== 'string') return undefined;
+    const owner: LockOwner = { pid, host, ...(typeof leaseMs === 'number' ? { leaseMs } : {}) };
+    for (const field of ['startedAt', 'bootId', 'pidNs', 'token'] as const) {
+      const value = parsed[field];
+      if (typeof value === 'string') owner[field] = value;
     }
+    return owner;
   } catch {
     // Unreadable or half-written: only its lease can tell.
+    return undefined;
   }
-  return undefined;
 }
 
 /** What is at `path` now, or undefined when nothing is. A link is refused (UnsafeFileError). */
@@ -163,10 +172,10 @@ async function look(path: string): Promise<Seen | undefined> {
   }
 }
 
-/** The lease a lock promised, or ours for a lock that promised none (an older rcs). */
-function leaseOf(owner: LockOwner | undefined, fallbackMs: number): number {
+/** The lease a lock promised, capped at ours (what this rcs writes); ours if it promised none. */
+function leaseOf(owner: LockOwner | undefined, oursMs: number): number {
   const promised = owner?.leaseMs ?? 0;
-  return promised > 0 && promised <= MAX_LEASE_MS ? promised : fallbackMs;
+  return promised > 0 ? Math.min(promised, oursMs) : oursMs;
 }
 
 /** Why the owner is provably gone by its pid or boot, or undefined when it may still be running. */
@@ -176,6 +185,7 @@ function goneBecause(owner: LockOwner | undefined, me: LockOwner): string | unde
   if (owner.bootId !== undefined && me.bootId !== undefined && owner.bootId !== me.bootId) {
     return 'its host has restarted since';
   }
+  if (owner.pidNs !== undefined && owner.pidNs !== me.pidNs) return undefined;
   if (owner.pid === me.pid) return `its pid ${owner.pid} is now this process's own`;
   if (!isAlive(owner.pid)) return `pid ${owner.pid} is no longer running`;
   return undefined;
@@ -193,7 +203,7 @@ async function watchFor(path: string, seen: Seen, leaseMs: number): Promise<Verd
   // Stryker disable next-line MethodExpression,ArithmeticOperator: how often it looks changes only how soon a change is seen, within the same lease
   const step = Math.max(10, Math.min(1_000, leaseMs / 20));
   for (let waited = 0; waited < leaseMs; waited += step) {
-    await pause(step, undefined);
+    await sleep(step);
     const now = await look(path);
     if (!now) return 'vanished';
     if (now.identity !== seen.identity) return 'holds';
@@ -202,22 +212,20 @@ async function watchFor(path: string, seen: Seen, leaseMs: number): Promise<Verd
 }
 
 /**
- * How a process judges a lock (or a claim) that is there: by its renewal time when it refuses at
- * once (it has one look), by watching it when it waits (it has many).
+ * How a process judges the lease of a lock (or a claim) whose owner is not provably gone: by its
+ * renewal time when it refuses at once (it has one look), by watching it when it waits (many).
  */
 interface Judge {
   /** The lock's owner: gone (why), still holding it, or the lock vanished meanwhile. */
   lock(path: string, seen: Seen): Promise<Verdict>;
-  /** Whether the creator of a takeover's claim is gone. */
-  claimGone(path: string, seen: Seen): boolean;
+  /** Whether the lease of a takeover's claim expired. */
+  expired(path: string, seen: Seen): boolean;
 }
 
 /** Refusing: the lease counts from the lock's ctime (a ctime ahead of our clock is watched). */
-function byRenewal(me: LockOwner, fallbackMs: number): Judge {
+function byRenewal(fallbackMs: number): Judge {
   return {
     async lock(path, seen) {
-      const gone = goneBecause(seen.owner, me);
-      if (gone) return { gone };
       const leaseMs = leaseOf(seen.owner, fallbackMs);
       const age = Date.now() - seen.renewedAt;
       // Stryker disable next-line EqualityOperator: a lease that ends in this very millisecond is over either way
@@ -226,11 +234,8 @@ function byRenewal(me: LockOwner, fallbackMs: number): Judge {
       if (age >= -FUTURE_TOLERANCE_MS) return 'holds';
       return watchFor(path, seen, leaseMs);
     },
-    claimGone(_, seen) {
-      // Stryker disable next-line EqualityOperator: a lease that ends in this very millisecond is over either way
-      const expired = Date.now() - seen.renewedAt > leaseOf(seen.owner, fallbackMs);
-      return goneBecause(seen.owner, me) !== undefined || expired;
-    },
+    // Stryker disable next-line EqualityOperator: a lease that ends in this very millisecond is over either way
+    expired: (_, seen) => Date.now() - seen.renewedAt > leaseOf(seen.owner, fallbackMs),
   };
 }
 
@@ -238,7 +243,7 @@ function byRenewal(me: LockOwner, fallbackMs: number): Judge {
  * Waiting: a file's lease counts from when this process first saw it as it is now, on its own
  * monotonic clock; a renewal changes the file (its ctime), and the count starts again.
  */
-function byWatching(me: LockOwner, fallbackMs: number): Judge {
+function byWatching(fallbackMs: number): Judge {
   const firstSeen = new Map<string, { identity: string; at: number }>();
   const expired = (path: string, seen: Seen) => {
     const now = performance.now();
@@ -251,29 +256,21 @@ function byWatching(me: LockOwner, fallbackMs: number): Judge {
   };
   return {
     async lock(path, seen) {
-      const gone = goneBecause(seen.owner, me);
-      if (gone) return { gone };
       if (!expired(path, seen)) return 'holds';
       const leaseMs = leaseOf(seen.owner, fallbackMs);
       return { gone: `it did not change for its lease of ${Math.round(leaseMs / 1000)} s` };
     },
-    claimGone(path, seen) {
-      return goneBecause(seen.owner, me) !== undefined || expired(path, seen);
-    },
+    expired,
   };
 }
 
 const unlinkQuietly = (path: string) => unlink(path).catch(() => {});
 
-function ownerText(owner: LockOwner): string {
-  return `${JSON.stringify(owner)}\n`;
-}
-
 /** Creates `path` holding `owner`, complete and fsynced; throws EEXIST if it exists. */
 async function writeNew(path: string, owner: LockOwner): Promise<void> {
   const handle = await createExclusive(path, FILE_MODE);
   try {
-    await handle.writeFile(ownerText(owner));
+    await handle.writeFile(`${JSON.stringify(owner)}\n`);
     await handle.sync();
   } catch (error) {
     // A full disk: no empty lock file is left behind.
@@ -285,17 +282,6 @@ async function writeNew(path: string, owner: LockOwner): Promise<void> {
 }
 
 // Stryker disable all: only file systems without hard links (some FUSE and SMB mounts) come here; the tests' has them
-/** As writeNew; false if `path` exists. */
-async function createHolding(path: string, owner: LockOwner): Promise<boolean> {
-  try {
-    await writeNew(path, owner);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-}
-
 /** File systems without hard links (some FUSE and SMB mounts) answer link(2) with these. */
 const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
@@ -306,12 +292,12 @@ const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
  */
 async function linkAs(candidate: string, name: string, owner: LockOwner): Promise<boolean> {
   try {
-    await link(candidate, name);
+    await link(candidate, name).catch((error: NodeJS.ErrnoException) =>
+      NO_LINKS.has(error.code ?? '') ? writeNew(name, owner) : Promise.reject(error),
+    );
     return true;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (code === 'EEXIST') return false;
-    if (NO_LINKS.has(code)) return createHolding(name, owner);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
   }
 }
@@ -346,7 +332,7 @@ async function takeOver(
       // Its creator finished (the lock is no longer `seen`) or gave up: look again.
       // Stryker disable next-line all: a claim removed between two system calls; lock-race.test.ts meets it over real processes
       if (!other) return { won: false };
-      if (!judge.claimGone(name, other)) {
+      if (!goneBecause(other.owner, me) && !judge.expired(name, other)) {
         return {
           won: false,
           taker: other.owner ? describeOwner(other.owner) : 'its owner could not be read',
@@ -375,7 +361,7 @@ async function takeOver(
 }
 
 export interface LockOptions {
-  /** The lease this run promises, and assumes of a lock that promised none (LOCK_LEASE_MS). */
+  /** The lease this run promises, and the longest it grants another's lock (LOCK_LEASE_MS). */
   leaseMs?: number;
   /** What the lock is called in messages ("the export lock …"). */
   name?: string;
@@ -395,12 +381,6 @@ export interface LockOptions {
   onTakeover?: ((stale: LockOwner | undefined, why: string) => void) | undefined;
 }
 
-function lockedError(dir: string, leaseMs: number, who: string): ExportLockedError {
-  return new ExportLockedError(
-    `another rcs export is writing to ${dir} (${who}); wait for it to finish. A lock whose owner is gone is taken over: at once on the same host, after ${Math.round(leaseMs / 1000)} s without renewal from another host`,
-  );
-}
-
 const describeOwner = (owner: LockOwner) =>
   `pid ${owner.pid} on ${owner.host}, started ${owner.startedAt ?? 'at an unknown time'}`;
 
@@ -409,23 +389,6 @@ interface Busy {
   seen: Seen;
   /** The live process taking the stale lock `seen` over, and why its owner is gone. */
   takeover?: { taker: string; gone: string };
-}
-
-/** Waits `ms`, or until `signal` aborts (throwing its reason). */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((done, fail) => {
-    signal?.throwIfAborted();
-    const stop = () => {
-      clearTimeout(timer);
-      // Stryker disable next-line OptionalChaining: stop is the signal's listener, so there is a signal
-      fail(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', stop);
-      done();
-    }, ms);
-    signal?.addEventListener('abort', stop, { once: true });
-  });
 }
 
 /**
@@ -441,7 +404,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
   const waitFor = async (holder: LockOwner | undefined) => {
     if (!waited) options.onWait?.(holder);
     waited = true;
-    await pause(POLL_MS, options.signal);
+    await sleep(POLL_MS, options.signal);
   };
   options.signal?.throwIfAborted();
   // Checked and marked with no await between: two runs of this process never both proceed.
@@ -456,12 +419,12 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
     const me: LockOwner = {
       pid: process.pid,
       host: hostname(),
-      ...(await bootId().then((id) => (id ? { bootId: id } : {}))),
+      ...whereAmI(),
       startedAt: new Date().toISOString(),
       token: randomBytes(8).toString('hex'),
       leaseMs,
     };
-    const judge = options.wait ? byWatching(me, leaseMs) : byRenewal(me, leaseMs);
+    const judge = options.wait ? byWatching(leaseMs) : byRenewal(leaseMs);
     for (;;) {
       const busy = await tryToTake(path, me, judge, options);
       if (busy === undefined) return await held(path, me, leaseMs, options.name ?? 'lock');
@@ -472,13 +435,12 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
             `another rcs export is taking over the lock of ${dir} (${takeover.taker}), whose owner is gone (${takeover.gone}); wait for it to finish`,
           );
         }
-        const age = Date.now() - seen.renewedAt;
-        throw lockedError(
-          dir,
-          leaseOf(seen.owner, leaseMs),
-          seen.owner
-            ? `${describeOwner(seen.owner)}, lease renewed ${Math.max(0, Math.round(age / 1000))} s ago`
-            : 'its owner could not be read',
+        const age = Math.max(0, Math.round((Date.now() - seen.renewedAt) / 1000));
+        const who = seen.owner
+          ? `${describeOwner(seen.owner)}, lease renewed ${age} s ago`
+          : 'its owner could not be read';
+        throw new ExportLockedError(
+          `another rcs export is writing to ${dir} (${who}); wait for it to finish. A lock whose owner is gone is taken over: at once on the same host, after ${Math.round(leaseOf(seen.owner, leaseMs) / 1000)} s without renewal from another host`,
         );
       }
       await waitFor(busy.seen.owner);
@@ -511,7 +473,8 @@ async function tryToTake(
       const seen = await look(path);
       // Stryker disable next-line ConditionalExpression: going on instead finds no lock to take over and tries again too
       if (!seen) continue; // released meanwhile: try again
-      const verdict = await judge.lock(path, seen);
+      const gone = goneBecause(seen.owner, me);
+      const verdict = gone ? { gone } : await judge.lock(path, seen);
       if (verdict === 'vanished') continue;
       if (verdict === 'holds') return { seen };
       const takeover = await takeOver(path, candidate, seen, me, judge);
@@ -540,59 +503,49 @@ export async function acquireExportLock(
 
 async function held(path: string, me: LockOwner, leaseMs: number, name: string): Promise<FileLock> {
   await removeSideFiles(path, leaseMs);
-  // Renewals touch this very file only (its inode): never a lock that replaced it.
+  // Renewals touch this very file only (its inode): never a lock that replaced it (its owner may
+  // be gone: it keeps its own lease). lutimes: the lock's own times, never a link's target.
   const { ino } = await lstat(path);
-  return heldLock(path, { token: me.token!, ino, leaseMs, name });
-}
-
-function heldLock(
-  path: string,
-  mine: { token: string; ino: number; leaseMs: number; name: string },
-): FileLock {
-  const { token, ino, leaseMs, name } = mine;
   let released = false;
+  // One renewal at a time (a slow file system never piles them up).
   let renewing: Promise<void> | undefined;
-  // The lease: the file's ctime, renewed while we run (unref'd: it never keeps the process up).
-  // lutimes: the lock's own times, never those of a file a link points to; and only while it is
-  // still ours (a lock that replaced it keeps its own lease: its owner may be gone). One renewal
-  // at a time (a slow file system never piles them up).
-  // Every eighth of the lease (15 s of the default 120 s): far inside the lease, so a busy
-  // moment never loses it.
-  const renewOnce = async () => {
-    if ((await lstat(path)).ino !== ino) return;
-    const now = new Date();
-    await lutimes(path, now, now);
-  };
-  const renew = setInterval(() => {
-    renewing ??= renewOnce()
+  const renew = () =>
+    (renewing ??= (async () => {
+      if ((await lstat(path)).ino !== ino) return;
+      const now = new Date();
+      await lutimes(path, now, now);
+    })()
       .catch(() => {})
       .finally(() => {
         renewing = undefined;
-      });
-  }, leaseMs / 8);
+      }));
+  // Every eighth of the lease: far inside it, so a busy moment never loses it (unref'd: it never
+  // keeps the process up).
+  const timer = setInterval(renew, leaseMs / 8);
   // Stryker disable next-line CallExpression: whether the timer keeps a process up shows only when the process would exit
-  renew.unref();
+  timer.unref();
   const owner = async () => (await look(path).catch(() => undefined))?.owner;
   return {
     path,
     async assertHeld() {
+      await renew();
       const now = await owner();
-      if (now?.token !== token) {
+      if (now?.token !== me.token) {
         const by = now ? ` (${describeOwner(now)})` : '';
         throw new ExportLockedError(
-          `the ${name} ${path} is no longer this run's: another run${by} took it over, judging this run gone (its lease not renewed for ${Math.round(leaseMs / 1000)} s), or the lock file was removed; nothing was replaced`,
+          `the ${name} ${path} is no longer this run's: another run${by} took it over, judging this run gone (its lease not renewed for ${Math.round(leaseMs / 1000)} s), or the lock file was removed; this run stops, replacing and recording nothing more`,
         );
       }
     },
     async release() {
       if (released) return;
       released = true;
-      clearInterval(renew);
+      clearInterval(timer);
       // A renewal under way ends first: once released, nothing touches the lock's name.
       await renewing;
       HELD.delete(path);
       // Never remove a lock that another run has taken over meanwhile.
-      if ((await owner())?.token === token) await unlinkQuietly(path);
+      if ((await owner())?.token === me.token) await unlinkQuietly(path);
     },
   };
 }

@@ -152,6 +152,38 @@ describe('a lock taken with wait', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it("a pid of another PID namespace (a second container of a pod) is not judged: the lock's lease is", async () => {
+    const other = { pid: deadPid(), host: hostname(), startedAt: '', pidNs: 'pid:[1]' };
+    await plant(other);
+    fakeTime();
+    const onWait = vi.fn();
+    const onTakeover = vi.fn();
+    const state = pending(waitFor({ onWait, onTakeover }));
+    await passTime(LEASE_MS - POLL_MS, state);
+    expect(await pausedAgain(state)).toBe(true);
+    expect(onWait).toHaveBeenCalledWith(other);
+    await passTime(2 * POLL_MS, state);
+    const lock = await state.taking;
+    expect(onTakeover.mock.calls).toEqual([[other, 'it did not change for its lease of 2 s']]);
+    expect(await lockFile()).toMatchObject({
+      pid: process.pid,
+      pidNs: expect.stringMatching(/^pid:\[\d+\]$/),
+    });
+    await lock.release();
+  });
+
+  it('a lease promised longer than ours is judged as ours (a planted lock of an hour)', async () => {
+    const planted = { pid: LIVE_PID, host: hostname(), startedAt: '', leaseMs: 3_600_000 };
+    await plant(planted);
+    fakeTime();
+    const onTakeover = vi.fn();
+    const state = pending(waitFor({ onTakeover }));
+    await passTime(LEASE_MS + POLL_MS, state);
+    const lock = await state.taking;
+    expect(onTakeover.mock.calls).toEqual([[planted, 'it did not change for its lease of 2 s']]);
+    await lock.release();
+  });
+
   it('a live holder that renews its lock is waited for, however long', async () => {
     const live = { pid: LIVE_PID, host: 'elsewhere.example', startedAt: '' };
     await plant(live);
@@ -367,6 +399,15 @@ describe('a lock taken with wait', () => {
     await expect(lock.assertHeld()).rejects.toThrow(
       `the lock ${path} is no longer this run's: another run took it over`,
     );
+    await lock.release();
+  });
+
+  it('its holder touches it when it checks that it still holds it: a taker judging it unchanged then takes nothing', async () => {
+    const lock = await waitFor();
+    const old = new Date(Date.now() - 3_600_000);
+    await utimes(path, old, old);
+    await lock.assertHeld();
+    expect((await stat(path)).mtimeMs).toBeGreaterThan(old.getTime());
     await lock.release();
   });
 

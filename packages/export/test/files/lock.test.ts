@@ -348,7 +348,8 @@ describe('export lock', () => {
   });
 
   it.each([
-    ['longer than an hour', 3_600_001],
+    // A lease is judged as this rcs writes it: a planted lock of an hour blocks no longer.
+    ['longer than ours (an hour)', 3_600_000],
     ['of no time', 0],
     ['negative', -5],
     ['given as text', '1'],
@@ -360,16 +361,6 @@ describe('export lock', () => {
     vi.setSystemTime(Date.now() + 10_000);
     const lock = await acquireExportLock(dir);
     await lock.release();
-  });
-
-  it('a lease of exactly an hour is believed', async () => {
-    const path = join(dir, LOCK_FILE);
-    await writeFile(
-      path,
-      JSON.stringify({ pid: 1, host: 'slow-pod', startedAt: '', leaseMs: 3_600_000 }),
-    );
-    clockAhead(LOCK_LEASE_MS + 5_000);
-    await expect(acquireExportLock(dir)).rejects.toThrow(/after 3600 s without renewal/);
   });
 
   describe("a renewal ahead of this host's clock (a file server whose clock is ahead)", () => {
@@ -662,7 +653,7 @@ describe('export lock', () => {
       JSON.stringify({ pid: 4242, host: 'new-pod', startedAt: 'later', token: 'theirs' }),
     );
     await expect(lock.assertHeld()).rejects.toThrow(
-      `the export lock ${join(dir, LOCK_FILE)} is no longer this run's: another run (pid 4242 on new-pod, started later) took it over, judging this run gone (its lease not renewed for 120 s), or the lock file was removed; nothing was replaced`,
+      `the export lock ${join(dir, LOCK_FILE)} is no longer this run's: another run (pid 4242 on new-pod, started later) took it over, judging this run gone (its lease not renewed for 120 s), or the lock file was removed; this run stops, replacing and recording nothing more`,
     );
     await lock.release();
   });

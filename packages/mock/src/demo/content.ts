@@ -3,30 +3,8 @@ import type { Language } from '../wire.js';
 
 // The demo's texts: names, scorecards with their keywords (D19), and calls to score.
 
-export const FIRST = [
-  'ana',
-  'ben',
-  'chloe',
-  'dario',
-  'elif',
-  'finn',
-  'greta',
-  'hugo',
-  'ines',
-  'jonas',
-];
-export const LAST = [
-  'ruiz',
-  'okafor',
-  'meyer',
-  'rossi',
-  'yilmaz',
-  'berg',
-  'novak',
-  'silva',
-  'kim',
-  'dubois',
-];
+export const FIRST = 'ana ben chloe dario elif finn greta hugo ines jonas'.split(' ');
+export const LAST = 'ruiz okafor meyer rossi yilmaz berg novak silva kim dubois'.split(' ');
 export const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export const SCORECARDS: { title: string; language: Language; items: Scorecard['items'] }[] = [

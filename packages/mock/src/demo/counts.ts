@@ -1,3 +1,4 @@
+import { EXPORT_TABLE, type ExportName } from '@rcs/client';
 import { SCORECARDS } from './content.js';
 
 /**
@@ -5,52 +6,49 @@ import { SCORECARDS } from './content.js';
  * with `records` and they sum to it, so a larger demo is a smaller one plus records at the end
  * of its lists (record `i` is the same whatever the size).
  */
-export const KINDS = [
-  'scorecards',
-  'missions',
-  'tracks',
-  'teams',
-  'users',
-  'sprints',
-  'trackAssignments',
-  'missionAssignments',
-  'realCallSessions',
-] as const;
-export type Kind = (typeof KINDS)[number];
-export type Counts = Record<Kind, number>;
+export type Kind = ExportName;
+export const KINDS: readonly Kind[] = EXPORT_TABLE.map((e) => e.name);
 
-const MIN = [3, 4, 3, 2, 6, 1, 2, 2, 1];
-/** The records of an organization: never fewer than the minimums of its lists. */
-export const MIN_ORG_RECORDS = MIN.reduce((a, b) => a + b, 0);
-/** Shares, in 200ths, of the records past the minimums; the capped lists' overflow are sessions. */
-export const SHARE = [1, 2, 1, 1, 20, 4, 30, 50, 91];
-const MAX = [SCORECARDS.length * 10, 500, 200, 500];
+/** [minimum, share in 200ths of the records past the minimums, maximum]; sessions take the rest. */
+const PLAN: Record<Kind, [number, number, number?]> = {
+  realCallSessions: [1, 91],
+  trackAssignments: [2, 30],
+  missionAssignments: [2, 50],
+  sprints: [1, 4],
+  users: [6, 20],
+  tracks: [3, 1, 200],
+  scorecards: [3, 1, SCORECARDS.length * 10],
+  missions: [4, 2, 500],
+  teams: [2, 1, 500],
+};
 const PERIOD = 200;
-const SESSIONS = KINDS.length - 1;
+/** The records of an organization: never fewer than the minimums of its lists. */
+export const MIN_ORG_RECORDS = KINDS.reduce((a, k) => a + PLAN[k][0], 0);
 
 /** `before[k][r]`: records of kind k among the first r of a period, spread evenly (smooth round robin). */
-const before: number[][] = KINDS.map(() => [0]);
-let credit = SHARE.map(() => 0);
+const before = KINDS.map(() => [0]);
+let credit = KINDS.map(() => 0);
 for (let r = 0; r < PERIOD; r++) {
-  credit = credit.map((c, k) => c + (SHARE[k] as number));
+  credit = credit.map((c, k) => c + PLAN[KINDS[k] as Kind][1]);
   const best = credit.indexOf(Math.max(...credit));
   credit[best] = (credit[best] as number) - PERIOD;
   for (const [k, b] of before.entries()) b.push((b[r] as number) + (k === best ? 1 : 0));
 }
 
-function uncapped(k: number, records: number): number {
+/** The count of `kind` in an organization of `records` (at least MIN_ORG_RECORDS). */
+export function countAt(kind: Kind, records: number): number {
   const extra = Math.max(0, records - MIN_ORG_RECORDS);
-  const q = Math.floor(extra / PERIOD);
-  return (MIN[k] as number) + q * (SHARE[k] as number) + (before[k]?.[extra % PERIOD] as number);
+  if (kind === 'realCallSessions') {
+    return (
+      MIN_ORG_RECORDS +
+      extra -
+      KINDS.reduce((a, k) => a + (k === kind ? 0 : countAt(k, records)), 0)
+    );
+  }
+  const [min, share, max = Number.POSITIVE_INFINITY] = PLAN[kind];
+  const k = KINDS.indexOf(kind);
+  return Math.min(
+    max,
+    min + Math.floor(extra / PERIOD) * share + (before[k]?.[extra % PERIOD] as number),
+  );
 }
-
-/** The count of kind `k` (an index of KINDS) at `records`. */
-export function countAt(k: number, records: number): number {
-  if (k !== SESSIONS) return Math.min(MAX[k] ?? Number.POSITIVE_INFINITY, uncapped(k, records));
-  let others = 0;
-  for (let j = 0; j < SESSIONS; j++) others += countAt(j, records);
-  return Math.max(records, MIN_ORG_RECORDS) - others;
-}
-
-export const countsAt = (records: number): Counts =>
-  Object.fromEntries(KINDS.map((kind, k) => [kind, countAt(k, records)])) as Counts;

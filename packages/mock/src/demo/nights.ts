@@ -6,10 +6,10 @@ import { hash32, rng } from '../random.js';
  * deleted, as many updated and as many inserted, chosen from the seed, so that a nightly job can
  * rehearse on data that changes like a day's and the same seed and night give the same data.
  */
-export const NIGHTLY_SHARE = 0.02;
+const SHARE = 0.02;
 const DAY = 86_400_000;
 /** When night `n`'s changes happen: after every timestamp of the generated data. */
-export const nightTime = (n: number): number => Date.UTC(2025, 11, 1) + n * DAY;
+const nightTime = (n: number): number => Date.UTC(2025, 11, 1) + n * DAY;
 
 export interface Nightly<T> {
   list: Collection<T>;
@@ -18,9 +18,8 @@ export interface Nightly<T> {
 }
 
 /**
- * `make(code, createdAt?)` builds record `code` (a later code sorts later, D9); inserted records
- * get their `createdAt` (ms) on the night they are inserted; `revise` updates one. Only codes that nothing references are deleted
- * (`deletable`), so every reference stays valid on every night.
+ * `make(code, createdAt?)` builds record `code` (a later code sorts later, D9), an inserted one
+ * with the `createdAt` (ms) of its night. Only `deletable` codes (nothing refers to them) go.
  */
 export function nightly<T>(
   n: number,
@@ -30,7 +29,10 @@ export function nightly<T>(
   deletable: (code: number) => boolean,
 ): Nightly<T> {
   if (night === 0) {
-    return { list: lazyCollection(n, (i) => make(i)), get: (c) => (c < n ? make(c) : undefined) };
+    return {
+      list: lazyCollection(n, (i) => make(i)),
+      get: (c) => (c >= 0 && c < n ? make(c) : undefined),
+    };
   }
   let codes = Array.from({ length: n }, (_, i) => i);
   const born = new Map<number, number>();
@@ -38,7 +40,7 @@ export function nightly<T>(
   const revised = new Map<number, number>();
   for (let t = 1; t <= night; t++) {
     const next = rng(hash32(salt, t));
-    const k = Math.max(1, Math.round(codes.length * NIGHTLY_SHARE));
+    const k = Math.max(1, Math.round(codes.length * SHARE));
     const chosen = (ok: (code: number) => boolean) => {
       const out = new Set<number>();
       for (let tries = 0; out.size < k && tries < 50 * k; tries++) {
@@ -66,7 +68,7 @@ export function nightly<T>(
   };
   return {
     list: lazyCollection(codes.length, (i) => version(codes[i] as number)),
-    get: (c) => (c < end && !deleted.has(c) ? version(c) : undefined),
+    get: (c) => (c >= 0 && c < end && !deleted.has(c) ? version(c) : undefined),
   };
 }
 

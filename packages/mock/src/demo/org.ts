@@ -2,7 +2,7 @@ import type { Kpis } from '@rcs/transcript';
 import { type Collection, lazyCollection } from '../collection.js';
 import type { Mission, OrgData, Scorecard } from '../dataset.js';
 import { analysisItems } from '../lifecycle.js';
-import { hash32, indexedHex24, indexedUuid, uuidIndex } from '../random.js';
+import { hash32, indexedHex24, indexedUuid } from '../random.js';
 import { chooseScorecard, type ScoreResult, scoreTranscript } from '../scoring.js';
 import { allLines, kpisOf, repLines, transcriptFacts } from '../transcript-facts.js';
 import type {
@@ -15,7 +15,7 @@ import type {
   UserExportRecord,
 } from '../wire.js';
 import { CALLS, cap, FIRST, LAST, SCORECARDS } from './content.js';
-import { countAt, countsAt, KINDS, type Kind, MIN_ORG_RECORDS, SHARE } from './counts.js';
+import { countAt, KINDS, type Kind, MIN_ORG_RECORDS } from './counts.js';
 import { type Nightly, nightly } from './nights.js';
 
 /**
@@ -29,22 +29,14 @@ const T0 = Date.UTC(2025, 0, 6, 8, 0, 0);
 const SPAN = 300 * DAY;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-const SPACE = {
-  org: 1,
-  user: 2,
-  team: 3,
-  sprint: 4,
-  trackAssignment: 5,
-  missionAssignment: 6,
-  session: 7,
-  scorecard: 8,
-  mission: 9,
-  track: 10,
-} as const;
-const K = Object.fromEntries(KINDS.map((kind, k) => [kind, k])) as Record<Kind, number>;
+/** Id spaces: ids of different kinds (and organizations, below) never meet. */
+const SPACE = { org: 1, ...Object.fromEntries(KINDS.map((kind, i) => [kind, i + 2])) } as Record<
+  Kind | 'org',
+  number
+>;
 
 /** The scorecards of every organization, whatever its size, and never deleted. */
-const EVERY_ORG_SCORECARDS = countAt(KINDS.indexOf('scorecards'), MIN_ORG_RECORDS);
+const EVERY_ORG_SCORECARDS = countAt('scorecards', MIN_ORG_RECORDS);
 
 /** Deleted on some night: odd codes past the first few. Every reference is to another code. */
 const deletable = (code: number) => code >= 4 && code % 2 === 1;
@@ -59,55 +51,55 @@ export interface OrgPlan {
 }
 
 export function demoOrg(seed: number, plan: OrgPlan, night = 0): OrgData {
-  const c = countsAt(plan.records);
+  const c = Object.fromEntries(KINDS.map((kind) => [kind, countAt(kind, plan.records)]));
   const k = plan.index;
-  const sp = (space: number) => space * 16 + k;
-  const uuid = (space: number, i: number) => indexedUuid(seed, sp(space), i);
-  const hex = (space: number, i: number) => indexedHex24(seed, sp(space), i);
-  const h = (space: number, i: number, salt = 0) => hash32(seed, sp(space), i, salt);
-  // createdAt of record i of kind `kind`: non-decreasing in i and bounded, whatever the size, so
-  // the lists are in D9 order; an inserted record has the time of its night.
+  const sp = (kind: Kind | 'org') => SPACE[kind] * 16 + k;
+  const uuid = (kind: Kind, i: number) => indexedUuid(seed, sp(kind), i);
+  const hex = (kind: Kind, i: number) => indexedHex24(seed, sp(kind), i);
+  const h = (kind: Kind, i: number, salt = 0) => hash32(seed, sp(kind), i, salt);
+  // createdAt of record i of `kind`: non-decreasing in i and bounded whatever the size (half the
+  // span at the count of a 500-record organization), so the lists are in D9 order; an inserted
+  // record has the time of its night.
   const created = (kind: Kind, i: number, at?: number) =>
-    at ?? T0 + Math.floor(SPAN * (i / (i + 2.5 * (SHARE[K[kind]] as number))));
+    at ?? T0 + Math.floor(SPAN * (i / (i + countAt(kind, 500))));
   // The record of `kind` that record `i` refers to, from the hash `r`: one never deleted, among
   // those that exist whenever record `i` does (an organization holding record `i` has at least
   // i + 1 records, and counts only grow with records).
   const ref = (kind: Kind, i: number, r: number) => {
-    const n = Math.min(c[kind], countAt(K[kind], Math.max(i + 1, MIN_ORG_RECORDS)));
+    const n = Math.min(c[kind] as number, countAt(kind, Math.max(i + 1, MIN_ORG_RECORDS)));
     return 2 * (r % Math.ceil(n / 2));
   };
   const pick = <T>(list: readonly T[], n: number): T => list[n % list.length] as T;
-  const list = <T>(kind: Kind, space: number, make: (i: number, at?: number) => T) =>
-    nightly(c[kind], night, hash32(seed, sp(space), 99), make, deletable);
+  const list = <T>(kind: Kind, make: (i: number, at?: number) => T) =>
+    nightly(c[kind] as number, night, hash32(seed, sp(kind), 99), make, deletable);
 
   const scorecard = (i: number): Scorecard => {
     const t = pick(SCORECARDS, i);
     const round = Math.floor(i / SCORECARDS.length);
     return {
-      id: hex(SPACE.scorecard, i),
+      id: hex('scorecards', i),
       title: round === 0 ? t.title : `${t.title} ${round + 1}`,
       language: t.language,
       items: t.items,
     };
   };
-  const scorecards = list('scorecards', SPACE.scorecard, scorecard);
-  const missions = list('missions', SPACE.mission, (i): Mission => {
+  const scorecards = list('scorecards', scorecard);
+  const missions = list('missions', (i): Mission => {
     const sc = scorecard(i % EVERY_ORG_SCORECARDS);
     return {
-      id: hex(SPACE.mission, i),
+      id: hex('missions', i),
       title: `${sc.title} practice ${i + 1}`,
       language: sc.language,
       scorecardId: sc.id,
     };
   });
   const missionIdsOf = (i: number) => [
-    ...new Set([0, 1, 2].map((d) => hex(SPACE.mission, ref('missions', i, h(SPACE.track, i, d))))),
+    ...new Set([0, 1, 2].map((d) => hex('missions', ref('missions', i, h('tracks', i, d))))),
   ];
   const tracks = list(
     'tracks',
-    SPACE.track,
     (i): TrackExportRecord => ({
-      id: hex(SPACE.track, i),
+      id: hex('tracks', i),
       title: `Track ${i + 1}`,
       description: `Missions of track ${i + 1}.`,
       missionIds: missionIdsOf(i),
@@ -117,9 +109,8 @@ export function demoOrg(seed: number, plan: OrgPlan, night = 0): OrgData {
   );
   const teams = list(
     'teams',
-    SPACE.team,
     (i): TeamExportRecord => ({
-      id: uuid(SPACE.team, i),
+      id: uuid('teams', i),
       name: `${pick(['Enterprise', 'Mid-market', 'SMB', 'Partners', 'Renewals'], i)} ${Math.floor(i / 5) + 1}`,
     }),
   );
@@ -127,82 +118,76 @@ export function demoOrg(seed: number, plan: OrgPlan, night = 0): OrgData {
     `${pick(FIRST, i)}.${pick(LAST, Math.floor(i / FIRST.length))}${i + 1}@${plan.domain}`;
   const users = list(
     'users',
-    SPACE.user,
     (i, at): UserExportRecord => ({
-      id: uuid(SPACE.user, i),
+      id: uuid('users', i),
       email: emailOf(i),
       firstName: cap(pick(FIRST, i)),
       lastName: cap(pick(LAST, Math.floor(i / FIRST.length))),
-      teamIds: [uuid(SPACE.team, ref('teams', i, h(SPACE.user, i)))],
+      teamIds: [uuid('teams', ref('teams', i, h('users', i)))],
       createdAt: iso(created('users', i, at)),
     }),
   );
-  const sprints = list('sprints', SPACE.sprint, (i, at0): SprintExportRecord => {
+  const sprints = list('sprints', (i, at0): SprintExportRecord => {
     const at = created('sprints', i, at0);
     return {
-      id: uuid(SPACE.sprint, i),
+      id: uuid('sprints', i),
       title: `Sprint ${i + 1}`,
       createdAt: iso(at),
       lastUpdatedAt: iso(at + DAY),
-      userId: uuid(SPACE.user, ref('users', i, h(SPACE.sprint, i))),
+      userId: uuid('users', ref('users', i, h('sprints', i))),
       dueDate: iso(at + 14 * DAY),
-      assignedTeamId: uuid(SPACE.team, ref('teams', i, h(SPACE.sprint, i, 1))),
+      assignedTeamId: uuid('teams', ref('teams', i, h('sprints', i, 1))),
     };
   });
-  const assignment = (kind: Kind, space: number, i: number, at0?: number) => {
+  const assignment = (kind: Kind, i: number, at0?: number) => {
     const at = created(kind, i, at0);
-    const r = h(space, i);
+    const r = h(kind, i);
     const completed = r % 3 === 0;
     return {
-      id: uuid(space, i),
+      id: uuid(kind, i),
       createdAt: iso(at),
       lastUpdatedAt: iso(completed ? at + 3 * DAY : at),
-      learnerUserId: uuid(SPACE.user, ref('users', i, r)),
+      learnerUserId: uuid('users', ref('users', i, r)),
       startDate: iso(at),
       dueDate: r % 2 === 0 ? iso(at + 30 * DAY) : null,
       status: completed ? ('completed' as const) : ('open' as const),
       completedAt: completed ? iso(at + 3 * DAY) : null,
-      assignedByUserId: r % 7 === 0 ? null : uuid(SPACE.user, ref('users', i, r >>> 8)),
-      sprintId: r % 5 === 0 ? uuid(SPACE.sprint, ref('sprints', i, r >>> 4)) : null,
+      assignedByUserId: r % 7 === 0 ? null : uuid('users', ref('users', i, r >>> 8)),
+      sprintId: r % 5 === 0 ? uuid('sprints', ref('sprints', i, r >>> 4)) : null,
     };
   };
-  const trackAssignments = list(
-    'trackAssignments',
-    SPACE.trackAssignment,
-    (i, at): TrackAssignmentExportRecord => {
-      const a = assignment('trackAssignments', SPACE.trackAssignment, i, at);
-      const track = ref('tracks', i, h(SPACE.trackAssignment, i, 1));
-      const missionIds = missionIdsOf(track);
-      return {
-        ...a,
-        trackId: hex(SPACE.track, track),
-        completedMissionIds: a.status === 'completed' ? missionIds : missionIds.slice(0, i % 2),
-      };
-    },
-  );
+  const trackAssignments = list('trackAssignments', (i, at): TrackAssignmentExportRecord => {
+    const a = assignment('trackAssignments', i, at);
+    const track = ref('tracks', i, h('trackAssignments', i, 1));
+    const missionIds = missionIdsOf(track);
+    return {
+      ...a,
+      trackId: hex('tracks', track),
+      completedMissionIds: a.status === 'completed' ? missionIds : missionIds.slice(0, i % 2),
+    };
+  });
   const missionAssignments = list(
     'missionAssignments',
-    SPACE.missionAssignment,
     (i, at): MissionAssignmentExportRecord => ({
-      ...assignment('missionAssignments', SPACE.missionAssignment, i, at),
-      missionId: hex(SPACE.mission, ref('missions', i, h(SPACE.missionAssignment, i, 1))),
+      ...assignment('missionAssignments', i, at),
+      missionId: hex('missions', ref('missions', i, h('missionAssignments', i, 1))),
     }),
   );
 
   const domains = [plan.domain];
   const first = lazyCollection(EVERY_ORG_SCORECARDS, scorecard);
   const calls = CALLS.map((text) => demoCall(text, plan.domain, domains, first));
-  const realCallSessions = list('realCallSessions', SPACE.session, (i, at0): RealCallSession => {
+  const realCallSessions = list('realCallSessions', (i, at0): RealCallSession => {
     const at = created('realCallSessions', i, at0);
     const done = at + 5_000;
-    const r = h(SPACE.session, i);
+    const r = h('realCallSessions', i);
     const call = pick(calls, r);
     const repIndex = ref('users', i, r);
     // Only ids and emails of the users are needed: cheaper than building their records.
     const colleagueIndex = ref('users', i, r + 1);
-    const rep = { id: uuid(SPACE.user, repIndex), email: emailOf(repIndex) };
-    const colleague = { id: uuid(SPACE.user, colleagueIndex), email: emailOf(colleagueIndex) };
-    const id = uuid(SPACE.session, i);
+    const rep = { id: uuid('users', repIndex), email: emailOf(repIndex) };
+    const colleague = { id: uuid('users', colleagueIndex), email: emailOf(colleagueIndex) };
+    const id = uuid('realCallSessions', i);
     // Formatted once per record: date formatting dominated the cost of a generated page.
     const createdAt = iso(at);
     const lastUpdatedAt = iso(done);
@@ -255,21 +240,16 @@ export function demoOrg(seed: number, plan: OrgPlan, night = 0): OrgData {
     };
   });
 
-  const byIndex =
-    <T>(list: Nightly<T>, space: number) =>
-    (id: string): T | undefined => {
-      const i = uuidIndex(seed, sp(space), id);
-      return i === undefined ? undefined : list.get(i);
-    };
-  const byHex =
+  // Ids end in their code (12 hex digits): the record of that code on this night, if it is this id.
+  const byId =
     <T extends { id: string }>(list: Nightly<T>) =>
     (id: string): T | undefined => {
-      const t = list.get(Number.parseInt(id.slice(12), 16));
+      const t = list.get(Number.parseInt(id.slice(-12), 16));
       return t?.id === id ? t : undefined;
     };
   const emailPattern = new RegExp(`^[a-z]+\\.[a-z]+(\\d+)@${plan.domain.replaceAll('.', '\\.')}$`);
   return {
-    id: indexedUuid(seed, sp(SPACE.org), 0),
+    id: indexedUuid(seed, sp('org'), 0),
     name: plan.name,
     apiKeys: [
       `rcs_demo_${k}_${hash32(seed, k, 21).toString(16)}${hash32(seed, k, 22).toString(16)}`,
@@ -289,15 +269,15 @@ export function demoOrg(seed: number, plan: OrgPlan, night = 0): OrgData {
     trackAssignments: trackAssignments.list,
     missionAssignments: missionAssignments.list,
     realCallSessions: realCallSessions.list,
-    findUserById: byIndex(users, SPACE.user),
+    findUserById: byId(users),
     findUserByEmail: (email) => {
       const m = emailPattern.exec(email);
       const i = m?.[1] ? Number(m[1]) - 1 : -1;
       return i >= 0 && emailOf(i) === email ? users.get(i) : undefined;
     },
-    findScorecard: byHex(scorecards),
-    findMission: byHex(missions),
-    findSession: byIndex(realCallSessions, SPACE.session),
+    findScorecard: byId(scorecards),
+    findMission: byId(missions),
+    findSession: byId(realCallSessions),
   };
 }
 
