@@ -23,6 +23,13 @@ export interface FieldRule {
   describes?: string;
 }
 
+/** Mission and scorecard ids: 24 lowercase hex characters. */
+const HEX24_FIELD = {
+  required: false,
+  pattern: HEX24_PATTERN,
+  describes: '24 lowercase hexadecimal characters',
+} as const;
+
 /**
  * The body fields, in the description's order; anything else is an unknown field (D2). The rep
  * designator rule (exactly one of userId / email, R1 / D5) is `repDesignatorProblem`; the
@@ -38,16 +45,8 @@ export const CREATE_REQUEST_FIELDS = {
     describes: 'a UUID (hex digits in groups 8-4-4-4-12)',
   },
   email: { required: false },
-  missionId: {
-    required: false,
-    pattern: HEX24_PATTERN,
-    describes: '24 lowercase hexadecimal characters',
-  },
-  scorecardId: {
-    required: false,
-    pattern: HEX24_PATTERN,
-    describes: '24 lowercase hexadecimal characters',
-  },
+  missionId: HEX24_FIELD,
+  scorecardId: HEX24_FIELD,
 } as const satisfies Record<string, FieldRule>;
 
 export type CreateRequestField = keyof typeof CREATE_REQUEST_FIELDS;

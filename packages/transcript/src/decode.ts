@@ -8,12 +8,7 @@ export type DecodeResult =
     }
   | { error: Diagnostic };
 
-/**
- * Bytes of a transcript file to text. UTF-8 (a BOM is dropped), UTF-16 LE/BE with a BOM, and
- * UTF-16 LE/BE without a BOM when the NUL pattern makes it unambiguous (warning). Invalid UTF-8
- * and binary data are rejected with a diagnostic instead of being read as garbage cues: a guessed
- * 8-bit code page would silently change names and e-mail labels (R4).
- */
+/** How decodeTranscriptBytes treats control bytes. */
 export interface DecodeOptions {
   /**
    * Keep NUL and other control bytes as characters instead of refusing the file as binary
@@ -22,6 +17,12 @@ export interface DecodeOptions {
   allowControlBytes?: boolean;
 }
 
+/**
+ * Bytes of a transcript file to text. UTF-8 (a BOM is dropped), UTF-16 LE/BE with a BOM, and
+ * UTF-16 LE/BE without a BOM when the NUL pattern makes it unambiguous (warning). Invalid UTF-8
+ * and binary data are rejected with a diagnostic instead of being read as garbage cues: a guessed
+ * 8-bit code page would silently change names and e-mail labels (R4).
+ */
 export function decodeTranscriptBytes(
   bytes: Uint8Array,
   options: DecodeOptions = {},
@@ -110,6 +111,9 @@ function sniffUtf16(b: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   return null;
 }
 
+/** The C0 control bytes that text may hold: tab, LF, VT, FF, CR, ESC. */
+const TEXT_CONTROLS = [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b];
+
 /** NUL or C0 control bytes other than tab, LF, VT, FF, CR, ESC in the first 8 KiB. */
 function looksBinary(b: Uint8Array): boolean {
   const n = Math.min(b.length, 8192);
@@ -117,16 +121,7 @@ function looksBinary(b: Uint8Array): boolean {
   for (let i = 0; i < n; i++) {
     const c = b[i]!;
     if (c === 0) return true;
-    if (
-      c < 0x20 &&
-      c !== 0x09 &&
-      c !== 0x0a &&
-      c !== 0x0b &&
-      c !== 0x0c &&
-      c !== 0x0d &&
-      c !== 0x1b
-    )
-      controls++;
+    if (c < 0x20 && !TEXT_CONTROLS.includes(c)) controls++;
   }
   return controls * 50 > n;
 }

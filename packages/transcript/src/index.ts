@@ -5,6 +5,9 @@ export {
   type FieldRule,
   repDesignatorProblem,
   rule8RepSpeaks,
+  TRANSCRIPT_MAX_LENGTH,
+  TRANSCRIPT_MIN_LENGTH,
+  UPLOAD_FIELDS,
 } from './create-request.js';
 export { type DecodeOptions, type DecodeResult, decodeTranscriptBytes } from './decode.js';
 export { MAX_PER_CODE } from './diagnostics.js';
@@ -65,9 +68,6 @@ export {
   type PrevalidateOptions,
   type PrevalidateResult,
   prevalidateUpload,
-  TRANSCRIPT_MAX_LENGTH,
-  TRANSCRIPT_MIN_LENGTH,
-  UPLOAD_FIELDS,
   type UploadProblem,
   type UploadReport,
   type UploadWarning,

@@ -34,13 +34,10 @@ export function extractLabel(line: string): LabelMatch | null {
 /** Normalised domain list: trimmed, lowercased, empty entries dropped (D6). */
 export function normalizeDomains(domains: readonly string[] | undefined): string[] {
   if (!Array.isArray(domains)) return [];
-  const out: string[] = [];
-  for (const d of domains) {
-    if (typeof d !== 'string') continue;
-    const v = d.trim().toLowerCase().replace(/^@/, '');
-    if (v.length > 0) out.push(v);
-  }
-  return out;
+  return domains
+    .filter((d) => typeof d === 'string')
+    .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+    .filter((d) => d.length > 0);
 }
 
 /**
@@ -51,9 +48,6 @@ export function normalizeDomains(domains: readonly string[] | undefined): string
 export function classifyLabel(label: string | null, domains: readonly string[]): Speaker {
   if (label === null) return { kind: 'none' };
   if (!isValidEmail(label)) return { kind: 'removed' };
-  if (domains.length === 0) return { kind: 'internal', email: label };
-  const d = emailDomain(label);
-  return domains.includes(d)
-    ? { kind: 'internal', email: label }
-    : { kind: 'external', email: label };
+  const internal = domains.length === 0 || domains.includes(emailDomain(label));
+  return { kind: internal ? 'internal' : 'external', email: label };
 }

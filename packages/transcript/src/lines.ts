@@ -9,6 +9,28 @@ export function splitLines(text: string): string[] {
   return text.indexOf('\r') < 0 ? text.split('\n') : text.split(/\r\n|\r|\n/);
 }
 
+/**
+ * The 1-based line of the character at `index`, counting lines from `from` (the text after a BOM);
+ * CR, LF and CRLF each end a line (D11).
+ */
+export function lineAt(text: string, index: number, from = 0): number {
+  let line = 1;
+  for (let i = from; i < index; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) line++;
+  }
+  return line;
+}
+
+/**
+ * Invisible bidirectional controls (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069): Teams and
+ * right-to-left keyboards put them around Hebrew and Arabic names. They are no part of a name:
+ * "\u200fלקוח" is "לקוח" when names are compared and when they are shown.
+ */
+export function withoutBidiControls(s: string): string {
+  return s.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
+}
+
 /** Whitespace as `String.prototype.trim` understands it (Unicode White_Space + line ends). */
 export function isWhitespace(c: number): boolean {
   // Printable ASCII first: it is almost every character a transcript line starts with.

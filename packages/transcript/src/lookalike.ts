@@ -16,7 +16,7 @@
  */
 
 import { TRANSCRIPT_MAX_LENGTH } from './create-request.js';
-import { isBlank } from './lines.js';
+import { isBlank, lineAt } from './lines.js';
 
 export type LookalikeKind = 'csv' | 'json' | 'xml' | 'html' | 'binary' | 'one-long-line';
 
@@ -50,7 +50,7 @@ const DELIMITERS = [
  */
 export function lookalike(text: string): Lookalike | null {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const start = firstContentIndex(body);
+  const start = body.search(/\S/);
   if (start < 0) return null;
   // (trim only walks the whitespace at both ends: the rest is shared, not copied.)
   const trimmed = body.trim();
@@ -61,20 +61,6 @@ export function lookalike(text: string): Lookalike | null {
     csv(body) ??
     oneLongLine(body, start, trimmed)
   );
-}
-
-/** Line number (1-based) of the character at `index`; CR, LF and CRLF each end a line (D11). */
-function lineAt(text: string, index: number): number {
-  let line = 1;
-  for (let i = 0; i < index; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) line++;
-  }
-  return line;
-}
-
-function firstContentIndex(text: string): number {
-  return text.search(/\S/);
 }
 
 /** C0 controls other than tab, LF, VT, FF, CR; DEL; C1 controls; U+FFFD (a failed decode upstream). */
@@ -105,24 +91,17 @@ function binary(text: string): Lookalike | null {
 function json(text: string, start: number, trimmed: string): Lookalike | null {
   const c = trimmed.charCodeAt(0);
   if (c !== 0x5b /* [ */ && c !== 0x7b /* { */) return null;
-  let parsed: unknown;
+  let reason: string;
   try {
-    parsed = JSON.parse(trimmed);
+    const parsed: unknown = JSON.parse(trimmed);
+    if (parsed === null || typeof parsed !== 'object') return null;
+    reason = `it is a JSON ${Array.isArray(parsed) ? 'array' : 'object'}`;
   } catch {
     // Cut or broken JSON still starts like JSON: `{"key"` or `[{`, `[[`, `["`.
     if (!/^(\{\s*"|\[\s*[[{"])/.test(trimmed)) return null;
-    return {
-      kind: 'json',
-      line: lineAt(text, start),
-      reason: 'it starts like a JSON document (and does not parse as one)',
-    };
+    reason = 'it starts like a JSON document (and does not parse as one)';
   }
-  if (parsed === null || typeof parsed !== 'object') return null;
-  return {
-    kind: 'json',
-    line: lineAt(text, start),
-    reason: `it is a JSON ${Array.isArray(parsed) ? 'array' : 'object'}`,
-  };
+  return { kind: 'json', line: lineAt(text, start), reason };
 }
 
 function markup(text: string, start: number, trimmed: string): Lookalike | null {

@@ -12,55 +12,40 @@ function isTagStart(c: number): boolean {
 export function stripMarkup(s: string): string {
   let out = '';
   let last = 0;
-  const n = s.length;
   let i = 0;
   // Stryker disable next-line EqualityOperator: at n the NaN read matches nothing either.
-  while (i < n) {
+  while (i < s.length) {
     const c = s.charCodeAt(i);
     // Reading at or past the end gives NaN, which is no tag start, no '>' and no '}': the bounds
     // below are only where the scan stops.
-    if (c === 0x3c /* < */ && isTagStart(s.charCodeAt(i + 1))) {
-      let j = i + 1;
-      // Stryker disable next-line EqualityOperator: at n the NaN read matches nothing either.
-      while (j < n) {
-        const d = s.charCodeAt(j);
-        if (d === 0x3e || d === 0x3c || d === 0x0a) break;
-        j++;
-      }
-      if (s.charCodeAt(j) === 0x3e) {
-        // A '<' followed by a digit is a tag only when it is a WebVTT timestamp (digits, ':', '.').
-        if (!isDigitTagOk(s, i + 1, j)) {
-          i = j;
-          continue;
-        }
-        out += s.slice(last, i);
-        last = j + 1;
-        i = last;
-        continue;
-      }
-      i = j;
+    let close = -1;
+    if (c === 0x3c /* < */ && isTagStart(s.charCodeAt(i + 1))) close = 0x3e; /* > */
+    else if (c === 0x7b /* { */ && s.charCodeAt(i + 1) === 0x5c /* \ */) close = 0x7d; /* } */
+    if (close < 0) {
+      i++;
       continue;
     }
-    if (c === 0x7b /* { */ && s.charCodeAt(i + 1) === 0x5c /* \ */) {
-      let j = i + 2;
-      // Stryker disable next-line EqualityOperator: at n the NaN read matches nothing either.
-      while (j < n) {
-        const d = s.charCodeAt(j);
-        if (d === 0x7d || d === 0x7b || d === 0x0a) break;
-        j++;
-      }
-      if (s.charCodeAt(j) === 0x7d) {
-        out += s.slice(last, i);
-        last = j + 1;
-        i = last;
-        continue;
-      }
-      i = j;
-      continue;
-    }
-    i++;
+    const j = scanTo(s, i + 1, c, close);
+    // A '<' followed by a digit is a tag only when it is a WebVTT timestamp (digits, ':', '.');
+    // an ASS block starts with '\', never a digit.
+    if (s.charCodeAt(j) === close && isDigitTagOk(s, i + 1, j)) {
+      out += s.slice(last, i);
+      last = j + 1;
+      i = last;
+    } else i = j;
   }
   return out + s.slice(last);
+}
+
+/** From `j`, the first `close`, `open` or line break (or the end): a tag ends only at `close`. */
+function scanTo(s: string, j: number, open: number, close: number): number {
+  // Stryker disable next-line EqualityOperator: at n the NaN read matches nothing either.
+  while (j < s.length) {
+    const d = s.charCodeAt(j);
+    if (d === close || d === open || d === 0x0a) break;
+    j++;
+  }
+  return j;
 }
 
 function isDigitTagOk(s: string, from: number, to: number): boolean {

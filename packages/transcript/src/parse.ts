@@ -1,6 +1,6 @@
 import { DiagnosticList } from './diagnostics.js';
 import { classifyLabel, extractLabel, normalizeDomains } from './labels.js';
-import { isBlank, isWhitespace, splitLines } from './lines.js';
+import { isBlank, isWhitespace, lineAt, splitLines } from './lines.js';
 import { stripMarkup } from './markup.js';
 import { isValidEmail } from './patterns.js';
 import {
@@ -99,7 +99,10 @@ export function parseCues(
     return nextLT < textEnd || nextBrace < textEnd;
   };
 
-  const commitText = (line: string, lineNo: number, start: number, end: number) => {
+  // Commits the held-back line as text of the current cue.
+  const commitPending = () => {
+    pend = false;
+    const lineNo = pendNo;
     if (cue === null) {
       diags.add(
         'text_before_first_cue',
@@ -121,11 +124,18 @@ export function parseCues(
     }
     if (bufLen === 0) {
       cue.labelLine = lineNo;
-      textStart = start;
+      textStart = pendStart;
       split = false;
     }
-    textEnd = end;
-    buf[bufLen++] = line;
+    textEnd = pendEnd;
+    buf[bufLen++] = s.slice(pendStart, pendEnd);
+  };
+
+  const closeCue = () => {
+    if (cue === null) return;
+    const lines = buf.slice(0, bufLen);
+    const from = !hasCR && !split ? textStart : -1;
+    labeled = finishCue(cue, lines, hasMarkup(), readLabel, diags, s, from, textEnd) || labeled;
   };
 
   const hasCR = s.indexOf('\r', bom) >= 0;
@@ -170,10 +180,7 @@ export function parseCues(
       c = i < end ? s.charCodeAt(i) : -1;
     } else if (pos >= end) c = -1;
     if (c === -1) {
-      if (pend) {
-        commitText(s.slice(pendStart, pendEnd), pendNo, pendStart, pendEnd);
-        pend = false;
-      }
+      if (pend) commitPending();
       blankSinceText = true;
       prevBlank = true;
     } else {
@@ -202,21 +209,10 @@ export function parseCues(
                 `No blank line before the cue index at line ${pendNo}; it is read as the start of a new cue.`,
               );
             }
-          } else commitText(s.slice(pendStart, pendEnd), pendNo, pendStart, pendEnd);
+          } else commitPending();
           pend = false;
         }
-        if (cue !== null)
-          labeled =
-            finishCue(
-              cue,
-              buf.slice(0, bufLen),
-              hasMarkup(),
-              readLabel,
-              diags,
-              s,
-              !hasCR && !split ? textStart : -1,
-              textEnd,
-            ) || labeled;
+        closeCue();
         textStart = -1;
         bufLen = 0;
         let startMs: number | null = null;
@@ -243,8 +239,7 @@ export function parseCues(
           );
           previousNumericId = -1;
         } else if (idValue >= 0) {
-          const v = idValue;
-          if (previousNumericId >= 0 && v !== previousNumericId + 1) {
+          if (previousNumericId >= 0 && idValue !== previousNumericId + 1) {
             diags.add(
               'index_out_of_sequence',
               'warning',
@@ -252,7 +247,7 @@ export function parseCues(
               `Cue index ${id} at line ${lineNo - 1} does not follow ${previousNumericId}.`,
             );
           }
-          previousNumericId = v;
+          previousNumericId = idValue;
         } else {
           diags.add(
             'non_numeric_index',
@@ -287,7 +282,7 @@ export function parseCues(
             `Line ${lineNo} contains "-->" but is not a cue timing line (HH:MM:SS,mmm --> HH:MM:SS,mmm); it is kept as text.`,
           );
         }
-        if (pend) commitText(s.slice(pendStart, pendEnd), pendNo, pendStart, pendEnd);
+        if (pend) commitPending();
         pend = true;
         pendNo = lineNo;
         pendStart = pos;
@@ -299,19 +294,8 @@ export function parseCues(
     if (end >= n) break;
     pos = next;
   }
-  if (pend) commitText(s.slice(pendStart, pendEnd), pendNo, pendStart, pendEnd);
-  if (cue !== null)
-    labeled =
-      finishCue(
-        cue,
-        buf.slice(0, bufLen),
-        hasMarkup(),
-        readLabel,
-        diags,
-        s,
-        !hasCR && !split ? textStart : -1,
-        textEnd,
-      ) || labeled;
+  if (pend) commitPending();
+  closeCue();
 
   if ((endings & 2) !== 0 || (endings & (endings - 1)) !== 0) {
     const kinds = [endings & 1 ? 'CRLF' : '', endings & 2 ? 'CR' : '', endings & 4 ? 'LF' : '']
@@ -466,14 +450,15 @@ function finishCue(
   }
   const first = lines[0]!;
   const m = readLabel(first);
+  const cut = m?.cut ?? 0;
   let text: string;
+  if (from >= 0) text = source.slice(from + cut, to);
+  else {
+    text = first.slice(cut);
+    for (let k = 1; k < lines.length; k++) text += `\n${lines[k]}`;
+  }
   if (m !== null) {
     cue.label = m.label;
-    if (from >= 0) text = source.slice(from + m.cut, to);
-    else {
-      text = first.slice(m.cut);
-      for (let k = 1; k < lines.length; k++) text += `\n${lines[k]}`;
-    }
     cue.speaker = m.speaker;
     if (cue.speaker.kind === 'removed' && m.label.indexOf('@') >= 0 && !isValidEmail(m.label)) {
       diags.add(
@@ -485,11 +470,6 @@ function finishCue(
     }
   } else {
     cue.labelLine = null;
-    if (from >= 0) text = source.slice(from, to);
-    else {
-      text = first;
-      for (let k = 1; k < lines.length; k++) text += `\n${lines[k]}`;
-    }
     if (markup) {
       const hidden = extractLabel(stripMarkup(first));
       if (hidden !== null) {
@@ -517,6 +497,21 @@ function finishCue(
   return cue.speaker.email !== undefined;
 }
 
+/** The warnings a timing line's flags raise beyond its shape, each with what it means. */
+const TIMING_WARNINGS = [
+  [TIMING_NEGATIVE, 'negative_timestamp', 'has a negative time; it is kept negative.'],
+  [
+    TIMING_OUT_OF_RANGE,
+    'timestamp_out_of_range',
+    'has minutes or seconds of 60 or more; they are added up as written.',
+  ],
+  [
+    TIMING_SETTINGS,
+    'timing_settings_ignored',
+    'has text after the end time (cue settings or coordinates); it is ignored.',
+  ],
+] as const;
+
 function reportTiming(
   f: number,
   startMs: number,
@@ -533,29 +528,8 @@ function reportTiming(
       `Timing line ${line} was read leniently: ${shape}.`,
     );
   }
-  if (f & TIMING_NEGATIVE) {
-    diags.add(
-      'negative_timestamp',
-      'warning',
-      line,
-      `Timing line ${line} has a negative time; it is kept negative.`,
-    );
-  }
-  if (f & TIMING_OUT_OF_RANGE) {
-    diags.add(
-      'timestamp_out_of_range',
-      'warning',
-      line,
-      `Timing line ${line} has minutes or seconds of 60 or more; they are added up as written.`,
-    );
-  }
-  if (f & TIMING_SETTINGS) {
-    diags.add(
-      'timing_settings_ignored',
-      'warning',
-      line,
-      `Timing line ${line} has text after the end time (cue settings or coordinates); it is ignored.`,
-    );
+  for (const [flag, code, says] of TIMING_WARNINGS) {
+    if (f & flag) diags.add(code, 'warning', line, `Timing line ${line} ${says}`);
   }
   if (endMs < startMs) {
     diags.add(
@@ -606,7 +580,7 @@ function checkCharacters(s: string, from: number, diags: DiagnosticList): void {
     diags.add(
       'nul_character',
       'error',
-      lineOf(s, from, nul),
+      lineAt(s, nul, from),
       'The text contains NUL characters: it is probably UTF-16 without a byte-order mark, or not a text file. Decode the file with decodeTranscriptBytes or re-save it as UTF-8.',
     );
   }
@@ -615,20 +589,10 @@ function checkCharacters(s: string, from: number, diags: DiagnosticList): void {
     diags.add(
       'replacement_character',
       'warning',
-      lineOf(s, from, bad),
+      lineAt(s, bad, from),
       'The text contains U+FFFD replacement characters: it was decoded from a wrong encoding somewhere.',
     );
   }
-}
-
-function lineOf(s: string, from: number, offset: number): number {
-  let line = 1;
-  for (let i = from; i < offset; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x0a) line++;
-    else if (c === 0x0d && s.charCodeAt(i + 1) !== 0x0a) line++;
-  }
-  return line;
 }
 
 export function clip(s: string, max = 40): string {

@@ -41,12 +41,7 @@ export function isValidEmail(s: unknown): s is string {
 /** The domain of an e-mail, trimmed and lowercased (D6); '' when there is no '@'. */
 export function emailDomain(email: string): string {
   const at = email.lastIndexOf('@');
-  return at < 0
-    ? ''
-    : email
-        .slice(at + 1)
-        .trim()
-        .toLowerCase();
+  return at < 0 ? '' : normalizeEmail(email.slice(at + 1));
 }
 
 /** Normalised form used for every e-mail comparison: trimmed, lowercased (D6). */

@@ -1,3 +1,4 @@
+import { withoutBidiControls } from './lines.js';
 import type { ParsedTranscript } from './types.js';
 
 // Speaker labels that name a role, not a person: a call labelled `Agent:` / `Client:` is accepted,
@@ -5,99 +6,31 @@ import type { ParsedTranscript } from './types.js';
 // is scored without them. A caller that knows the rep's e-mail can suggest the speaker map that
 // fixes it. Lowercase; a few languages besides English.
 
-/** Roles on the rep's side of a sales or support call. */
-const REP_ROLES = new Set([
-  'agent',
-  'rep',
-  'representative',
-  'sales',
-  'sales rep',
-  'sales agent',
-  'salesperson',
-  'seller',
-  'account executive',
-  'ae',
-  'sdr',
-  'bdr',
-  'host',
-  'interviewer',
-  'support',
-  'support agent',
-  'operator',
-  'advisor',
-  'adviser',
-  'consultant',
-  // es, pt, fr, de, it, nl, he
-  'agente',
-  'vendedor',
-  'vendedora',
-  'asesor',
-  'asesora',
-  'comercial',
-  'representante',
-  'atendente',
-  'consultor',
-  'vendeur',
-  'vendeuse',
-  'conseiller',
-  'conseillère',
-  'verkäufer',
-  'verkäuferin',
-  'berater',
-  'beraterin',
-  'venditore',
-  'operatore',
-  'consulente',
-  'verkoper',
-  'נציג',
-  'נציגה',
-  'מוכר',
-  'מוכרת',
-]);
+/** Roles on the rep's side of a sales or support call: English, then es, pt, fr, de, it, nl, he. */
+const REP_ROLES = words(`
+  agent, rep, representative, sales, sales rep, sales agent, salesperson, seller,
+  account executive, ae, sdr, bdr, host, interviewer, support, support agent, operator, advisor,
+  adviser, consultant, agente, vendedor, vendedora, asesor, asesora, comercial, representante,
+  atendente, consultor, vendeur, vendeuse, conseiller, conseillère, verkäufer, verkäuferin,
+  berater, beraterin, venditore, operatore, consulente, verkoper, נציג, נציגה, מוכר, מוכרת
+`);
 
 /** Roles on the customer's side. */
-const CUSTOMER_ROLES = new Set([
-  'client',
-  'customer',
-  'buyer',
-  'prospect',
-  'caller',
-  'guest',
-  'interviewee',
-  'lead',
-  'cliente',
-  'comprador',
-  'compradora',
-  'acheteur',
-  'kunde',
-  'kundin',
-  'käufer',
-  'klant',
-  'koper',
-  'לקוח',
-  'לקוחה',
-]);
+const CUSTOMER_ROLES = words(`
+  client, customer, buyer, prospect, caller, guest, interviewee, lead, cliente, comprador,
+  compradora, acheteur, kunde, kundin, käufer, klant, koper, לקוח, לקוחה
+`);
 
 /** Numbered voices of a transcription service: `Speaker 1`, `SPEAKER_01`, `Sprecher 2`. */
-const NEUTRAL_ROLES = new Set([
-  'speaker',
-  'participant',
-  'person',
-  'voice',
-  'unknown speaker',
-  'interlocutor',
-  'sprecher',
-  'sprecherin',
-  'hablante',
-  'locutor',
-  'locuteur',
-  'orateur',
-  'intervenant',
-  'falante',
-  'parlante',
-  'דובר',
-  'דוברת',
-]);
+const NEUTRAL_ROLES = words(`
+  speaker, participant, person, voice, unknown speaker, interlocutor, sprecher, sprecherin,
+  hablante, locutor, locuteur, orateur, intervenant, falante, parlante, דובר, דוברת
+`);
+
+/** The comma-separated entries of a list (an entry may hold a space: "sales rep"). */
+function words(list: string): Set<string> {
+  return new Set(list.split(',').map((w) => w.trim()));
+}
 
 export type RoleSide = 'rep' | 'customer' | 'unknown';
 
@@ -111,8 +44,7 @@ export interface RoleLabel {
 
 /** Which side a label's role is on, or null when it does not look like a role. */
 function roleOf(label: string): RoleSide | null {
-  const key = label
-    .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+  const key = withoutBidiControls(label)
     .toLowerCase()
     .replace(/[_\s]+/g, ' ')
     // A label is at most MAX_LABEL_LENGTH (64) characters, so these two cannot take long.
@@ -144,9 +76,7 @@ export function roleLabels(parsed: ParsedTranscript): RoleLabel[] {
     if (side === null) continue;
     const first = c.lines[0] ?? c.label;
     const colon = first.indexOf(':');
-    const written = (colon > 0 ? first.slice(0, colon) : c.label)
-      .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
-      .trim();
+    const written = withoutBidiControls(colon > 0 ? first.slice(0, colon) : c.label).trim();
     out.push({ label: written, side, line: c.labelLine ?? c.line });
   }
   return out;

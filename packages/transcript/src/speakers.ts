@@ -1,6 +1,6 @@
 import { classifyLabel, normalizeDomains } from './labels.js';
 import { normalizeEmail } from './patterns.js';
-import type { ClassifyOptions, Cue, ParsedTranscript, SpeakerKind } from './types.js';
+import type { ClassifyOptions, ParsedTranscript, SpeakerKind } from './types.js';
 
 /**
  * Re-classifies every labeled cue for an organization's domains (R4–R6, D13, D6). Returns a new
@@ -61,7 +61,7 @@ export function speakerSummary(parsed: ParsedTranscript): SpeakerSummary[] {
     const entry: SpeakerSummary = {
       label: c.label,
       kind: c.speaker.kind,
-      firstLine: labelLineOf(c),
+      firstLine: c.labelLine ?? c.line,
       cueCount: 1,
     };
     if (c.speaker.email !== undefined) entry.email = c.speaker.email;
@@ -76,11 +76,7 @@ export function removedLabels(parsed: ParsedTranscript): { label: string; line: 
   for (const c of parsed.cues) {
     // Stryker disable next-line ConditionalExpression: only a label is ever removed (for the type).
     if (c.label !== null && c.speaker.kind === 'removed')
-      out.push({ label: c.label, line: labelLineOf(c) });
+      out.push({ label: c.label, line: c.labelLine ?? c.line });
   }
   return out;
-}
-
-function labelLineOf(c: Cue): number {
-  return c.labelLine ?? c.line;
 }

@@ -28,33 +28,16 @@ export function storedTranscript(
     if (c.speaker.kind === 'removed' && c.labelLine !== null) removeOn.add(c.labelLine);
   }
   if (removeOn.size === 0) return text;
-  const bomLength = text.length - stripBom(text).length;
-  // Walk the lines with their terminators so nothing but the label prefix changes.
-  let out = text.slice(0, bomLength);
-  let lineNo = 1;
-  let pos = bomLength;
-  const n = text.length;
-  while (pos <= n) {
-    let end = pos;
-    while (end < n) {
-      const c = text.charCodeAt(end);
-      if (c === 0x0a || c === 0x0d) break;
-      end++;
-    }
-    let next = end;
-    if (end < n)
-      next = text.charCodeAt(end) === 0x0d && text.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;
-    const line = text.slice(pos, end);
-    if (removeOn.has(lineNo)) {
-      const m = extractLabel(line);
-      out += m === null ? line : line.slice(m.cut);
-    } else out += line;
-    out += text.slice(end, next);
-    if (end >= n) break;
-    pos = next;
-    lineNo++;
+  const body = stripBom(text);
+  // Lines at even indices, each followed by its terminator as written: joined back, nothing but
+  // the label prefixes changes.
+  const parts = body.split(/(\r\n|\r|\n)/);
+  for (const lineNo of removeOn) {
+    const line = parts[(lineNo - 1) * 2]!;
+    const m = extractLabel(line);
+    if (m !== null) parts[(lineNo - 1) * 2] = line.slice(m.cut);
   }
-  return out;
+  return text.slice(0, text.length - body.length) + parts.join('');
 }
 
 function isParsed(v: ClassifyOptions | ParsedTranscript | null): v is ParsedTranscript {

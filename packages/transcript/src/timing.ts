@@ -39,15 +39,22 @@ function at(s: string, i: number): number {
   return s.charCodeAt(i);
 }
 
+/** Moves `pos` past spaces and tabs: 1 when there were any, else 0. */
+function skipSpaces(s: string): number {
+  const from = pos;
+  while (isSpace(s.charCodeAt(pos))) pos++;
+  return pos > from ? 1 : 0;
+}
+
 /** Reads one timestamp at `pos`; returns milliseconds (sign applied) or NaN. */
 function readTimestamp(s: string): number {
   let negative = false;
-  let f0 = 0;
-  let f1 = 0;
-  let f2 = 0;
-  let d0 = 0;
-  let d1 = 0;
-  let d2 = 0;
+  // The fields read so far, shifted in from the right: after two fields `h` is still 0.
+  let h = 0;
+  let m = 0;
+  let sec = 0;
+  let mDigits = 0;
+  let secDigits = 0;
   let fields = 0;
   for (;;) {
     let c = at(s, pos);
@@ -65,16 +72,11 @@ function readTimestamp(s: string): number {
     }
     const digits = pos - start;
     if (digits === 0 || digits > MAX_DIGITS) return Number.NaN;
-    if (fields === 0) {
-      f0 = v;
-      d0 = digits;
-    } else if (fields === 1) {
-      f1 = v;
-      d1 = digits;
-    } else {
-      f2 = v;
-      d2 = digits;
-    }
+    h = m;
+    m = sec;
+    sec = v;
+    mDigits = secDigits;
+    secDigits = digits;
     fields++;
     if (fields < 3 && c === 0x3a /* : */) {
       pos++;
@@ -83,20 +85,9 @@ function readTimestamp(s: string): number {
     break;
   }
   if (fields < 2) return Number.NaN;
-  let h = 0;
-  let m: number;
-  let sec: number;
-  if (fields === 3) {
-    h = f0;
-    m = f1;
-    sec = f2;
-    if (d1 !== 2 || d2 !== 2) flags |= TIMING_SHORT_FIELD;
-  } else {
-    m = f0;
-    sec = f1;
-    flags |= TIMING_NO_HOURS;
-    if (d0 > 2 || d1 !== 2) flags |= TIMING_SHORT_FIELD;
-  }
+  if (fields === 2) flags |= TIMING_NO_HOURS;
+  // Seconds have two digits, and so do minutes after hours (without hours, one or two).
+  if ((fields === 3 ? mDigits !== 2 : mDigits > 2) || secDigits !== 2) flags |= TIMING_SHORT_FIELD;
   if (m >= 60 || sec >= 60) flags |= TIMING_OUT_OF_RANGE;
   let ms = 0;
   const c = at(s, pos);
@@ -136,19 +127,16 @@ export function scanTiming(s: string, start: number, end: number): boolean {
   pos = start;
   lim = end;
   flags = 0;
-  while (isSpace(s.charCodeAt(pos))) pos++;
+  skipSpaces(s);
   const c0 = at(s, pos);
   // Quick reject: a timing line starts with a digit or '-' (most text lines stop here).
   if (!((c0 >= 0x30 && c0 <= 0x39) || c0 === 0x2d)) return false;
   const startMs = readTimestamp(s);
   if (Number.isNaN(startMs)) return false;
-  let spaced = 0;
-  if (isSpace(at(s, pos))) spaced++;
-  while (isSpace(s.charCodeAt(pos))) pos++;
+  let spaced = skipSpaces(s);
   if (at(s, pos) !== 0x2d || at(s, pos + 1) !== 0x2d || at(s, pos + 2) !== 0x3e) return false;
   pos += 3;
-  if (isSpace(at(s, pos))) spaced++;
-  while (isSpace(s.charCodeAt(pos))) pos++;
+  spaced += skipSpaces(s);
   if (spaced !== 2) flags |= TIMING_ARROW_SPACING;
   const endMs = readTimestamp(s);
   if (Number.isNaN(endMs)) return false;
@@ -208,38 +196,12 @@ export function mayStartTiming(c: number): boolean {
 }
 
 /** `:` `：` (full-width) and `,` `.` `，` `．` `、` (full-width and ideographic) separate fields. */
-function isSeparator(c: number): boolean {
-  return (
-    c === 0x3a ||
-    c === 0xff1a ||
-    c === 0x2c ||
-    c === 0x2e ||
-    c === 0xff0c ||
-    c === 0xff0e ||
-    c === 0x3001
-  );
-}
+const SEPARATORS = new Set([0x3a, 0xff1a, 0x2c, 0x2e, 0xff0c, 0xff0e, 0x3001]);
 
-function isColon(c: number): boolean {
-  return c === 0x3a || c === 0xff1a;
-}
-
-/** Arrow parts: hyphens and dashes (ASCII, en, em, full-width), '=', '>' and arrow signs. */
-function isArrowPart(c: number): boolean {
-  return (
-    c === 0x2d ||
-    c === 0x2013 ||
-    c === 0x2014 ||
-    c === 0x2212 ||
-    c === 0xff0d ||
-    c === 0x3d ||
-    isArrowHead(c)
-  );
-}
-
-function isArrowHead(c: number): boolean {
-  return c === 0x3e || c === 0xff1e || c === 0x2192 || c === 0x27f6 || c === 0x203a;
-}
+/** Arrow parts: hyphens and dashes (ASCII, en, em, minus sign, full-width) and '='… */
+const ARROW_PARTS = new Set([0x2d, 0x2013, 0x2014, 0x2212, 0xff0d, 0x3d]);
+/** …and the heads: '>' (ASCII, full-width), arrow signs and '›'. */
+const ARROW_HEADS = new Set([0x3e, 0xff1e, 0x2192, 0x27f6, 0x203a]);
 
 interface LooseStamp {
   next: number;
@@ -265,10 +227,10 @@ function readLoose(s: string, i: number, end: number): LooseStamp {
   while (i < end) {
     c = s.charCodeAt(i);
     if ((c >= 0x30 && c <= 0x39) || isFullWidthDigit(c)) digits++;
-    else if (isSeparator(c)) {
+    else if (SEPARATORS.has(c)) {
       if (digits === 0) emptyField = true;
       else filled++;
-      if (isColon(c)) colons++;
+      if (c === 0x3a || c === 0xff1a /* full-width */) colons++;
       groups++;
       digits = 0;
     } else if (!(c === 0x2d && digits === 0 && groups > 1)) break; // "00:00:-5,000" (negative)
@@ -297,8 +259,8 @@ export function almostTiming(s: string, start: number, end: number): string | nu
   let head = false;
   while (i < end) {
     const c = s.charCodeAt(i);
-    if (isArrowHead(c)) head = true;
-    else if (!isArrowPart(c) && !isSpace(c)) break;
+    if (ARROW_HEADS.has(c)) head = true;
+    else if (!ARROW_PARTS.has(c) && !isSpace(c)) break;
     i++;
   }
   if (!head) return null;

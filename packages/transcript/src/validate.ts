@@ -13,8 +13,6 @@ import { codePointLength, isValidEmail, normalizeEmail } from './patterns.js';
 import { removedLabels, type SpeakerSummary, speakerSummary } from './speakers.js';
 import type { Diagnostic, ParsedTranscript, TranscriptFormat } from './types.js';
 
-export { TRANSCRIPT_MAX_LENGTH, TRANSCRIPT_MIN_LENGTH, UPLOAD_FIELDS } from './create-request.js';
-
 export interface UploadProblem {
   /** D2/D3 code the service would answer with, e.g. `validation_failed`, `rep_not_in_transcript`. */
   code: 'validation_failed' | 'rep_not_in_transcript';

@@ -20,7 +20,13 @@ export function detectSource(text: string, fileName?: string): ImportSource {
   const vttName = typeof fileName === 'string' && fileName.toLowerCase().endsWith('.vtt');
   // Gong and Fireflies exports are JSON (text that is not fails to parse at once). The keys show
   // in the first 4 KiB; anything that is no JSON stringifies as "null".
-  const s = JSON.stringify(tryJson(body)).slice(0, 4096);
+  let json: unknown = null;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    // Not JSON: it stays null.
+  }
+  const s = JSON.stringify(json).slice(0, 4096);
   if (s.includes('"speaker_name"') && s.includes('"sentences"')) return 'fireflies-json';
   if (s.includes('"callTranscripts"') || s.includes('"speakerId"')) return 'gong-json';
   const lines = splitLines(body).slice(0, SNIFF_LINES);
@@ -68,13 +74,4 @@ export function detectSource(text: string, fileName?: string): ImportSource {
   if (otterHeaders > 0) return 'otter-txt';
   if (meet >= 2) return 'meet-txt';
   return 'plain';
-}
-
-/** The parsed JSON, or null when it is not JSON. */
-function tryJson(s: string): unknown {
-  try {
-    return JSON.parse(s);
-  } catch {
-    return null;
-  }
 }

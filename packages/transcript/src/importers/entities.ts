@@ -34,12 +34,11 @@ export function decodeEntities(s: string, keepAngles = false): string {
       if (body.charCodeAt(0) === 0x23 /* # */) {
         const hex = body[1] === 'x' || body[1] === 'X';
         const digits = body.slice(hex ? 2 : 1);
-        const cp = /^[0-9a-fA-F]+$/.test(digits)
-          ? Number.parseInt(digits, hex ? 16 : 10)
-          : Number.NaN;
-        if (Number.isInteger(cp) && cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff)) {
-          if (hex || /^[0-9]+$/.test(digits)) rep = String.fromCodePoint(cp);
-        }
+        const valid = hex ? /^[0-9a-fA-F]+$/ : /^[0-9]+$/;
+        const cp = valid.test(digits) ? Number.parseInt(digits, hex ? 16 : 10) : Number.NaN;
+        // (NaN fails every comparison.) No NUL, nothing past U+10FFFF, no lone surrogate.
+        if (cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff))
+          rep = String.fromCodePoint(cp);
       } else rep = NAMED.get(body);
       if (rep !== undefined && !(keepAngles && (rep === '<' || rep === '>'))) {
         out += s.slice(last, i) + rep;

@@ -1,5 +1,6 @@
 import { countWords } from '../kpis.js';
 import { extractLabel, MAX_LABEL_LENGTH } from '../labels.js';
+import { withoutBidiControls } from '../lines.js';
 import { clip } from '../parse.js';
 import { isValidEmail, normalizeEmail } from '../patterns.js';
 import { type SerializableCue, serializeSrt } from '../serialize.js';
@@ -122,42 +123,38 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
   };
 }
 
+/** The reader of each source that is text (the JSON ones are parsed first, in `turnsOf`). */
+const TEXT_READERS: Record<
+  Exclude<ImportSource, 'fireflies-json' | 'gong-json'>,
+  (text: string) => TurnsResult
+> = {
+  srt: srtTurns,
+  webvtt: vttTurns,
+  'zoom-vtt': vttTurns,
+  'teams-vtt': vttTurns,
+  'teams-docx': headerTurns,
+  'teams-docx-legacy': teamsLegacyTurns,
+  'zoom-txt': zoomChatTurns,
+  'otter-txt': headerTurns,
+  'meet-txt': meetTurns,
+  plain: plainTurns,
+};
+
 function turnsOf(source: ImportSource, text: string, diagnostics: Diagnostic[]): TurnsResult {
-  switch (source) {
-    case 'webvtt':
-    case 'zoom-vtt':
-    case 'teams-vtt':
-      return vttTurns(text);
-    case 'srt':
-      return srtTurns(text);
-    case 'teams-docx-legacy':
-      return teamsLegacyTurns(text);
-    case 'teams-docx':
-    case 'otter-txt':
-      return headerTurns(text);
-    case 'meet-txt':
-      return meetTurns(text);
-    case 'zoom-txt':
-      return zoomChatTurns(text);
-    case 'fireflies-json':
-    case 'gong-json': {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (e) {
-        diagnostics.push({
-          code: 'invalid_json',
-          severity: 'error',
-          line: 0,
-          message: `The ${source} input is not valid JSON: ${(e as Error).message}`,
-        });
-        return { turns: [], diagnostics: [] };
-      }
-      return source === 'fireflies-json' ? firefliesTurns(json) : gongTurns(json);
-    }
-    default:
-      return plainTurns(text);
+  if (source !== 'fireflies-json' && source !== 'gong-json') return TEXT_READERS[source](text);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    diagnostics.push({
+      code: 'invalid_json',
+      severity: 'error',
+      line: 0,
+      message: `The ${source} input is not valid JSON: ${(e as Error).message}`,
+    });
+    return { turns: [], diagnostics: [] };
   }
+  return source === 'fireflies-json' ? firefliesTurns(json) : gongTurns(json);
 }
 
 /**
@@ -184,15 +181,6 @@ function checkText(t: Turn, label: string | null, diagnostics: Diagnostic[]): vo
       message: `The turn at line ${t.line} contains a line that is an SRT timing line; in the SRT it would start a new cue.`,
     });
   }
-}
-
-/**
- * Invisible bidirectional controls (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069): Teams and
- * right-to-left keyboards put them around Hebrew and Arabic names. They are no part of the name:
- * "\u200fלקוח" is "לקוח" when names are compared and when they are shown.
- */
-function withoutBidiControls(s: string): string {
-  return s.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
 }
 
 /** Names compare trimmed, case-insensitively, with entities decoded, bidi controls dropped and spaces collapsed. */

@@ -40,18 +40,17 @@ export function vttTurns(text: string): TurnsResult {
 function vttTurn(c: Cue): Turn {
   // Stryker disable next-line StringLiteral: any text without "<v" or ':' reads as this empty line does.
   const first = c.lines[0] ?? '';
-  const base = { startMs: c.startMs, endMs: c.endMs, line: c.line };
   const voice = voiceName(first);
-  if (voice !== null) return { ...base, speaker: voice || null, text: cueText(c.lines, true) };
+  if (voice !== null) return cueTurn(c, voice || null, c.lines, true);
   const named = splitNameLabel(first);
-  if (named !== null) {
-    return {
-      ...base,
-      speaker: decodeEntities(named.name),
-      text: cueText([named.rest, ...c.lines.slice(1)], true),
-    };
-  }
-  return { ...base, speaker: null, text: cueText(c.lines, true) };
+  if (named === null) return cueTurn(c, null, c.lines, true);
+  return cueTurn(c, decodeEntities(named.name), [named.rest, ...c.lines.slice(1)], true);
+}
+
+/** A cue as a turn: its times and line, `speaker`, and the text of `lines`. */
+function cueTurn(c: Cue, speaker: string | null, lines: readonly string[], decode: boolean): Turn {
+  const text = cueText(lines, decode);
+  return { speaker, startMs: c.startMs, endMs: c.endMs, text, line: c.line };
 }
 
 /** `<v Name>` or `<v.class Name>` at the start of a line: the name (entities decoded), '' if none. */
@@ -66,19 +65,20 @@ export function voiceName(line: string): string | null {
   return space < 0 ? '' : decodeEntities(inner.slice(space + 1));
 }
 
+/** The non-blank lines of a text export (BOM dropped), each with its 1-based number. */
+function* contentLines(text: string): Generator<[line: string, no: number]> {
+  for (const [i, line] of splitLines(stripBom(text)).entries()) {
+    if (!isBlank(line)) yield [line, i + 1];
+  }
+}
+
 /** SRT, as exported by Otter and others: `Name: text` labels on the first line of a cue. */
 export function srtTurns(text: string): TurnsResult {
   const parsed = parseTranscript(text);
-  const turns = parsed.cues.map((c): Turn => {
+  const turns = parsed.cues.map((c) => {
     const named = c.lines.length > 0 ? splitNameLabel(c.lines[0]!) : null;
     const lines = named ? [named.rest, ...c.lines.slice(1)] : c.lines;
-    return {
-      speaker: named?.name ?? null,
-      startMs: c.startMs,
-      endMs: c.endMs,
-      text: cueText(lines, false),
-      line: c.line,
-    };
+    return cueTurn(c, named?.name ?? null, lines, false);
   });
   return { turns, diagnostics: parsed.diagnostics };
 }
@@ -91,16 +91,10 @@ export function srtTurns(text: string): TurnsResult {
 export function teamsLegacyTurns(text: string): TurnsResult {
   const parsed = parseCues(text, {}, TIMING_SHORT_FIELD | TIMING_FRACTION);
   const diagnostics = parsed.diagnostics.filter((d) => d.code !== 'missing_index');
-  const turns = parsed.cues.map((c): Turn => {
+  const turns = parsed.cues.map((c) => {
     const name = c.lines[0];
-    return {
-      // A blank name is no speaker for the importer either.
-      speaker: name === undefined ? null : decodeEntities(name),
-      startMs: c.startMs,
-      endMs: c.endMs,
-      text: cueText(c.lines.slice(1), false),
-      line: c.line,
-    };
+    // A blank name is no speaker for the importer either.
+    return cueTurn(c, name === undefined ? null : decodeEntities(name), c.lines.slice(1), false);
   });
   return { turns, diagnostics };
 }
@@ -122,7 +116,6 @@ function teamsNoticeName(t: string): string | null {
  * started transcription" stays speech.
  */
 export function headerTurns(text: string): TurnsResult {
-  const lines = splitLines(stripBom(text));
   const turns: Turn[] = [];
   const diagnostics: Diagnostic[] = [];
   const names = new Set<string>();
@@ -134,26 +127,24 @@ export function headerTurns(text: string): TurnsResult {
       turns.push({ speaker, startMs, endMs: null, text: parts.join('\n'), line });
     }
   };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (isBlank(line)) continue;
+  for (const [line, no] of contentLines(text)) {
     const t = line.trim();
     const notice = teamsNoticeName(t);
     if (t === OTTER_FOOTER || (notice !== null && names.has(notice))) {
-      skipped(diagnostics, i + 1, t);
+      skipped(diagnostics, no, t);
       continue;
     }
     const h = parseSpeakerHeader(line);
     if (h !== null) {
       flush();
       names.add(h.name);
-      cur = { speaker: h.name, startMs: h.startMs, line: i + 1, parts: [] };
+      cur = { speaker: h.name, startMs: h.startMs, line: no, parts: [] };
       continue;
     }
     if (cur === null) {
       // Stryker disable next-line ConditionalExpression: a null in the set is never looked up (only a notice's name is).
       if (notice !== null) names.add(notice);
-      skipped(diagnostics, i + 1, t);
+      skipped(diagnostics, no, t);
       continue;
     }
     cur.parts.push(t);
@@ -176,37 +167,26 @@ function skipped(diagnostics: Diagnostic[], line: number, text: string): void {
  * a header (title, "Attendees", attendee list, disclaimer) and "Meeting ended after …".
  */
 export function meetTurns(text: string): TurnsResult {
-  const lines = splitLines(stripBom(text));
   const turns: Turn[] = [];
   const diagnostics: Diagnostic[] = [];
   let clock: number | null = null;
   let afterAttendees = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (isBlank(line)) continue;
+  for (const [line, no] of contentLines(text)) {
     const t = line.trim();
     const marker = parseMeetMarker(t);
     if (marker !== null) {
       clock = marker;
       continue;
     }
-    if (t === 'Attendees') {
-      afterAttendees = true;
-      skipped(diagnostics, i + 1, t);
-      continue;
-    }
-    if (afterAttendees) {
-      // The line after "Attendees" lists names with commas; it is no speech.
-      afterAttendees = false;
-      skipped(diagnostics, i + 1, t);
-      continue;
-    }
-    if (
+    const header =
+      t === 'Attendees' ||
+      afterAttendees || // the line after "Attendees" lists names with commas; it is no speech
       t.startsWith('Meeting ended after ') ||
       t.endsWith(') - Transcript') ||
-      t.startsWith('This editable transcript was computer generated')
-    ) {
-      skipped(diagnostics, i + 1, t);
+      t.startsWith('This editable transcript was computer generated');
+    afterAttendees = t === 'Attendees';
+    if (header) {
+      skipped(diagnostics, no, t);
       continue;
     }
     const named = splitNameLabel(line);
@@ -216,14 +196,14 @@ export function meetTurns(text: string): TurnsResult {
         startMs: clock,
         endMs: null,
         text: named.rest,
-        line: i + 1,
+        line: no,
       });
       clock = null;
       continue;
     }
     const prev = turns[turns.length - 1];
     if (prev) prev.text += `\n${t}`;
-    else skipped(diagnostics, i + 1, t);
+    else skipped(diagnostics, no, t);
   }
   return { turns, diagnostics };
 }
@@ -235,7 +215,6 @@ export function meetTurns(text: string): TurnsResult {
  * first message.
  */
 export function zoomChatTurns(text: string): TurnsResult {
-  const lines = splitLines(stripBom(text));
   const turns: Turn[] = [];
   const diagnostics: Diagnostic[] = [];
   let first: number | null = null;
@@ -243,9 +222,7 @@ export function zoomChatTurns(text: string): TurnsResult {
   // A reaction is a message of its own ('Reacted to "…" with 👍'); its continuation lines too.
   // Stryker disable next-line BooleanLiteral: before the first message every line is skipped either way.
   let inReaction = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (isBlank(line)) continue;
+  for (const [line, no] of contentLines(text)) {
     const head = chatHead(line);
     if (head === null) {
       const t = line.trim();
@@ -254,18 +231,18 @@ export function zoomChatTurns(text: string): TurnsResult {
         // Newer clients write reactions as messages: no speech (FORMATS.md 1c).
         if (!inReaction && prev && prev.text === '') turns.pop();
         inReaction = true;
-        skipped(diagnostics, i + 1, t);
+        skipped(diagnostics, no, t);
       } else if (t.startsWith('Replying to "')) {
         // The quoted message is someone else's words; the reply follows on the next line.
-        skipped(diagnostics, i + 1, t);
+        skipped(diagnostics, no, t);
       } else if (prev) {
         prev.text = prev.text.length > 0 ? `${prev.text}\n${t}` : t;
-      } else skipped(diagnostics, i + 1, t);
+      } else skipped(diagnostics, no, t);
       continue;
     }
     inReaction = head.message.startsWith('Reacted to "');
     if (inReaction) {
-      skipped(diagnostics, i + 1, line.trim());
+      skipped(diagnostics, no, line.trim());
       continue;
     }
     if (head.from) wallClock = true;
@@ -275,7 +252,7 @@ export function zoomChatTurns(text: string): TurnsResult {
       startMs: head.ms,
       endMs: null,
       text: head.message,
-      line: i + 1,
+      line: no,
     });
   }
   if (wallClock && first !== null) {
@@ -310,14 +287,13 @@ export function chatHead(line: string): ChatHead | null {
   }
   // Cloud: "Sender:<TAB>message".
   const tab = rest.indexOf(':\t');
-  if (tab > 0)
-    return {
-      ms,
-      sender: rest.slice(0, tab).trim(),
-      message: rest.slice(tab + 2).trim(),
-      from: false,
-    };
-  return null;
+  if (tab <= 0) return null;
+  return {
+    ms,
+    sender: rest.slice(0, tab).trim(),
+    message: rest.slice(tab + 2).trim(),
+    from: false,
+  };
 }
 
 /**
@@ -332,11 +308,8 @@ function chatSender(who: string): string {
 
 /** Plain text `Name: text` lines (no timing); lines without a label continue the previous turn. */
 export function plainTurns(text: string): TurnsResult {
-  const lines = splitLines(stripBom(text));
   const turns: Turn[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (isBlank(line)) continue;
+  for (const [line, no] of contentLines(text)) {
     const named = splitNameLabel(line);
     const prev = turns[turns.length - 1];
     if (named === null && prev) {
@@ -348,7 +321,7 @@ export function plainTurns(text: string): TurnsResult {
       startMs: null,
       endMs: null,
       text: named ? named.rest : line.trim(),
-      line: i + 1,
+      line: no,
     });
   }
   return { turns, diagnostics: [] };

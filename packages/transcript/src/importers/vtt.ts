@@ -36,13 +36,7 @@ export function parseWebVtt(text: string): WebVttResult {
     });
   }
   // Everything before the first cue (header, metadata, blocks) except its identifier line.
-  let firstTiming = -1;
-  for (let i = 0; i < lines.length; i++) {
-    if (parseTimingLine(lines[i]!) !== null) {
-      firstTiming = i;
-      break;
-    }
-  }
+  const firstTiming = lines.findIndex((l) => parseTimingLine(l) !== null);
   const idLine =
     firstTiming > 0 && !isBlank(lines[firstTiming - 1]!) && firstTiming - 1 !== firstContent
       ? firstTiming - 1
@@ -71,11 +65,5 @@ export function parseWebVtt(text: string): WebVttResult {
 }
 
 function isBlockKeyword(line: string): boolean {
-  for (const k of ['NOTE', 'STYLE', 'REGION']) {
-    if (line.startsWith(k)) {
-      const c = line.charCodeAt(k.length);
-      if (Number.isNaN(c) || c === 0x20 || c === 0x09) return true;
-    }
-  }
-  return false;
+  return /^(NOTE|STYLE|REGION)([ \t]|$)/.test(line);
 }
