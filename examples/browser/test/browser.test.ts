@@ -201,6 +201,37 @@ describe.skipIf(!CHROMIUM)('the browser example in Chromium', () => {
     await page.close();
   });
 
+  it('a create refused cross-origin (CORS) reads as what the page cannot tell from a lost connection, with what to check', async () => {
+    const strict = await startMockServer({
+      port: 0,
+      cors: { origins: ['https://elsewhere.example'] },
+    });
+    try {
+      const page = await openPage();
+      const rep = strict.info.repEmails[0] ?? '';
+      await page.$eval('#email', (e) => {
+        (e as HTMLInputElement).value = '';
+      });
+      await page.type('#email', rep);
+      await chooseFile(page, 'refused.srt', call(rep));
+      await page.click('input[name=target][value=url]');
+      await page.type('#base-url', strict.url);
+      await page.type('#api-key', strict.info.apiKey ?? '');
+      await page.click('#upload');
+      await page.waitForFunction(
+        () => /upload failed/.test(document.getElementById('status')?.innerText ?? ''),
+        { timeout: 60_000 },
+      );
+      const status = await text(page, '#status');
+      const origin = new URL(siteUrl).origin;
+      expect(status).toContain('refused (CORS) fails the same way in a browser');
+      expect(status).toContain(`rcs mock --cors-origin ${origin}`);
+      await page.close();
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('a traced page reaches an `rcs mock` on another origin (its preflight allows traceparent and tracestate, D26)', async () => {
     const page = await browser.newPage();
     await page.goto(`${siteUrl}tracing.html`, { waitUntil: 'load' });

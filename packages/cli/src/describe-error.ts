@@ -8,6 +8,7 @@ import {
   AuthenticationError,
   BadRequestError,
   ConnectionError,
+  classifyNetworkFailure,
   IdentityProviderConflictError,
   IdentityProviderError,
   NotFoundError,
@@ -19,6 +20,7 @@ import {
   UnprocessableError,
   WaitTimeoutError,
 } from '@rcs/client';
+import { proxyOf } from '@rcs/client/internal';
 import {
   CliError,
   type CredentialSources,
@@ -27,7 +29,7 @@ import {
   signalExitCode,
 } from './errors.js';
 import { EXIT } from './exit-codes.js';
-import { classifyFailure, describeFailure, proxyOf } from './network/failure.js';
+import { describeFailure } from './network/failure.js';
 import { safeLine } from './output/sanitize.js';
 
 function unauthorizedMessage(sources: CredentialSources): string {
@@ -46,12 +48,7 @@ function unauthorizedMessage(sources: CredentialSources): string {
 
 /** What a user checks on a 404: the base URL, and for a session read, the id too. */
 function notFoundMessage(e: { method?: string | undefined; url?: string | undefined }): string {
-  let path: string | undefined;
-  try {
-    path = e.url ? new URL(e.url).pathname : undefined;
-  } catch {
-    path = undefined;
-  }
+  const path = e.url && URL.canParse(e.url) ? new URL(e.url).pathname : undefined;
   const root =
     "is --base-url the API's root? It is the service's origin, such as https://api.example.com";
   if (path && e.method === 'GET' && /\/api\/v1\/real-call-sessions\/[^/]+$/.test(path)) {
@@ -119,51 +116,56 @@ function describeWithoutRequestId(error: unknown, credentials: CredentialSources
     };
   }
   if (!(error instanceof Error)) return { exitCode: EXIT.failure, message: safeLine(error) };
-  const failure = (message: string): Described => ({ exitCode: EXIT.failure, message });
-  if (error instanceof WaitTimeoutError) {
-    return { exitCode: EXIT.waitTimeout, message: waitTimeoutMessage(error, credentials) };
-  }
-  if (error instanceof ConnectionError) return failure(connectionMessage(error));
-  if (!(error instanceof ApiError)) return failure(safeLine(error.message));
-  if (error instanceof AuthenticationError) {
-    return { exitCode: EXIT.auth, message: unauthorizedMessage(credentials) };
-  }
-  if (error instanceof SeatLimitError) {
-    return failure(
-      `the organization's seat limit is reached (403 seat_limit_reached), so the rep could not be created; free a seat or upload for an existing user`,
-    );
-  }
-  if (error instanceof IdentityProviderConflictError) {
-    return failure(
-      `the rep's email belongs to another organization in the identity provider (409); use the rep's address in this organization or --user-id`,
-    );
-  }
-  if (error instanceof IdentityProviderError) {
-    // R9: a rejection creates neither user nor session, so running it again is safe.
-    return failure(
-      `the identity provider refused to create the rep (502); nothing was created, so run the upload again later`,
-    );
-  }
-  if (error instanceof UnprocessableError) {
-    return failure(unprocessableMessage(error.code, detailOf(error)));
-  }
-  if (error instanceof NotFoundError) return failure(notFoundMessage(error));
-  if (error instanceof BadRequestError) {
-    return failure(`the service rejected the request as invalid (400): ${detailOf(error)}`);
-  }
-  if (error instanceof PayloadTooLargeError) {
-    return failure('the request is over 1 MiB (413); split or shorten the transcript');
-  }
-  if (error instanceof RateLimitError) {
-    return failure(
-      'the service is rate-limiting (429) and retries ran out; lower --concurrency or try later',
-    );
-  }
-  if (error instanceof ServerError) {
-    return failure(`the service failed (${error.status}) after retries; try again later`);
-  }
-  return failure(`the service answered ${error.status}: ${detailOf(error)}`);
+  const [, exitCode, message] = LINES.find(([kind]) => error instanceof kind) as Line<Error>;
+  return { exitCode, message: message(error, credentials) };
 }
+
+/** One row of the table: a class of error (its subclasses too), its exit code, its line. */
+type Line<E> = [
+  abstract new (...args: never[]) => E,
+  number,
+  (e: E, c: CredentialSources) => string,
+];
+const line = <E>(kind: Line<E>[0], message: Line<E>[2], exitCode: number = EXIT.failure) =>
+  [kind, exitCode, message] as Line<unknown>;
+
+/** Each error class to its exit code and line; the first row the error is an instance of. */
+const LINES: readonly Line<unknown>[] = [
+  line(WaitTimeoutError, waitTimeoutMessage, EXIT.waitTimeout),
+  line(ConnectionError, connectionMessage),
+  line(AuthenticationError, (_, credentials) => unauthorizedMessage(credentials), EXIT.auth),
+  line(
+    SeatLimitError,
+    () =>
+      `the organization's seat limit is reached (403 seat_limit_reached), so the rep could not be created; free a seat or upload for an existing user`,
+  ),
+  line(
+    IdentityProviderConflictError,
+    () =>
+      `the rep's email belongs to another organization in the identity provider (409); use the rep's address in this organization or --user-id`,
+  ),
+  // R9: a rejection creates neither user nor session, so running it again is safe.
+  line(
+    IdentityProviderError,
+    () =>
+      `the identity provider refused to create the rep (502); nothing was created, so run the upload again later`,
+  ),
+  line(UnprocessableError, (e) => unprocessableMessage(e.code, detailOf(e))),
+  line(NotFoundError, notFoundMessage),
+  line(BadRequestError, (e) => `the service rejected the request as invalid (400): ${detailOf(e)}`),
+  line(
+    PayloadTooLargeError,
+    () => 'the request is over 1 MiB (413); split or shorten the transcript',
+  ),
+  line(
+    RateLimitError,
+    () =>
+      'the service is rate-limiting (429) and retries ran out; lower --concurrency or try later',
+  ),
+  line(ServerError, (e) => `the service failed (${e.status}) after retries; try again later`),
+  line(ApiError, (e) => `the service answered ${e.status}: ${detailOf(e)}`),
+  line(Error, (e) => safeLine(e.message)),
+];
 
 /**
  * The wait for DONE ended (exit 5, cli.md). A session whose state no read returned is not "not
@@ -190,7 +192,7 @@ function connectionMessage(e: ConnectionError): string {
   if (e.mayHaveBeenCreated) {
     return `the connection failed after the upload was sent, so its outcome is unknown; it was not re-sent (the next run looks for it on the service first): ${safeLine(e.message)}`;
   }
-  const failure = classifyFailure(e.cause);
+  const failure = classifyNetworkFailure(e.cause);
   if (e instanceof TimeoutError) {
     const seconds = Math.round(e.timeoutMs / 100) / 10;
     const proxy = proxyOf(e.cause);
@@ -198,7 +200,8 @@ function connectionMessage(e: ConnectionError): string {
       proxy ? ` through the proxy ${proxy.shown} (${proxy.variable})` : ''
     }; check your network${proxy ? ' and the proxy' : ''}, or allow longer with --timeout SECONDS (or RCS_NETWORK_TIMEOUT)`;
   }
-  if (failure) return safeLine(describeFailure(failure, e.url));
+  // (A request stopped before it was sent, with nothing more said: the generic line.)
+  if (failure && failure.kind !== 'not-sent') return safeLine(describeFailure(failure, e.url));
   return `could not reach the service: ${safeLine(e.message)}; check --base-url / RCS_BASE_URL and your network`;
 }
 

@@ -16,6 +16,10 @@ export class CliError extends Error {
 
 export const usageError = (message: string) => new CliError(EXIT.usage, message);
 
+/** @rcs/export's UnsafeFileError, by name: its class would load the engine into `rcs upload`. */
+export const isUnsafeFile = (error: unknown): error is Error =>
+  error instanceof Error && error.name === 'UnsafeFileError';
+
 /**
  * The abort reason when the user presses Ctrl-C (SIGINT), the process gets SIGTERM, or the reader
  * of stdout went away (`rcs … | head`, reported as SIGPIPE).

@@ -10,7 +10,7 @@ export interface ByteStream {
 /**
  * Reads a body whole, but never more than `limit` bytes: past it, the stream is cancelled and
  * nothing is returned, so a hostile or broken peer cannot make us hold more. Used by
- * the client for answers (maxResponseBytes) and by the mock for requests (D2's 1 MiB, 413).
+ * the client for answers (maxResponseBytes) and by the mock for requests (D2's 1 MiB, 413). @internal
  */
 export async function readBounded(
   body: ReadableStream<Uint8Array> | null,

@@ -23,6 +23,7 @@ export {
   classifyNetworkFailure,
   type NetworkFailure,
   type NetworkFailureKind,
+  type ProxyInUse,
   RequestNotSentError,
 } from './network-failure.js';
 export { PageBody } from './page-body.js';

@@ -6,6 +6,7 @@
  */
 export { sleep } from './backoff.js';
 export { readBounded } from './bounded-body.js';
+export { ProxiedFailure, ProxyTunnelError, proxyOf } from './network-failure.js';
 export {
   type Anomaly,
   type EngineOptions,

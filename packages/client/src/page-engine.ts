@@ -37,17 +37,17 @@ export type PageReader<T, R = Page<T>> = (
   signal: AbortSignal,
 ) => Promise<R>;
 
-/** p-limit's shape: runs `fn` when a slot of the (possibly shared) budget is free. */
+/** p-limit's shape: runs `fn` when a slot of the (possibly shared) budget is free. @internal */
 export type Limiter = <R>(fn: () => Promise<R>) => Promise<R>;
 
-/** The ids already handed over; `add` answers false for one seen before (a duplicate). */
+/** The ids already handed over; `add` answers false for one seen before (a duplicate). @internal */
 export interface IdTracker {
   add(id: string): boolean;
   /** Told page 1's `meta.total` before any id is added (a set may size itself by it). */
   expect?(total: number): void;
 }
 
-/** A way a page contradicts the list (D9), with a message that names the page. */
+/** A way a page contradicts the list (D9), with a message that names the page. @internal */
 export type Anomaly =
   | { kind: 'wrong-page'; page: number; answeredAs: number; message: string }
   | { kind: 'total-changed'; page: number; from: number; to: number; message: string }
@@ -61,6 +61,7 @@ export type Anomaly =
   | { kind: 'runaway'; page: number; message: string }
   | { kind: 'count-mismatch'; message: string };
 
+/** @internal */
 export interface EngineResult {
   /** Distinct records handed over. */
   count: number;
@@ -74,6 +75,7 @@ export interface EngineResult {
   maxPagesHeld: number;
 }
 
+/** @internal */
 export interface EngineOptions<T extends { id: string }, R = Page<T>> {
   read: PageReader<T, R>;
   /** Records per page asked for (D7). */
@@ -115,6 +117,7 @@ export interface EngineOptions<T extends { id: string }, R = Page<T>> {
 /** Pages read past the announced ones, at least, before a growing list stops being followed. */
 const MIN_EXTRA_PAGES = 10;
 
+/** @internal */
 export async function runPages<T extends { id: string }, R = Page<T>>(
   options: EngineOptions<T, R>,
 ): Promise<EngineResult> {

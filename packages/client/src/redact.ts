@@ -2,10 +2,11 @@
  * Replaces every occurrence of a credential in `text`, and the credentials of any URL in it, by
  * `[REDACTED]`. Errors are built from the response only, never from request headers; this is the
  * second line of defence for a service or proxy that echoes the key or token back in its body.
- * The CLI uses this one redactor too, for its messages and its ledger.
+ * The CLI uses this one redactor too, for its messages and its ledger. @internal
  */
 export type Redactor = (text: string) => string;
 
+/** @internal */
 export function makeRedactor(secrets: ReadonlyArray<string | undefined>): Redactor {
   // Very short strings would redact ordinary words; real keys and JWTs are long. Each secret is
   // matched in every form a message can carry it in (see `forms`), longest first, so that a

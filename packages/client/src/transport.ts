@@ -142,6 +142,7 @@ const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 
+/** @internal */
 export function isLoopbackHost(hostname: string): boolean {
   // URL gives IPv6 hosts in brackets ("[::1]").
   const bare =
@@ -185,6 +186,18 @@ function neverSent(error: unknown): boolean {
 export function isUnreachable(error: unknown): boolean {
   const kind = classifyNetworkFailure(error)?.kind;
   return kind === 'refused' || kind === 'dns';
+}
+
+/**
+ * In a browser, fetch rejects a cross-origin request the service refused (CORS) with a bare
+ * TypeError ("Failed to fetch"), exactly as a network failure: the page cannot tell them apart,
+ * so the message says both, and what to check.
+ */
+function crossOriginHint(error: unknown, url: string): string {
+  const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+  if (typeof origin !== 'string' || origin === new URL(url).origin) return '';
+  if (!(error instanceof TypeError) || error.cause !== undefined) return '';
+  return `; a cross-origin request the service refused (CORS) fails the same way in a browser: check that the service allows the origin ${origin} (its CORS allow-list; \`rcs mock --cors-origin ${origin}\` for the mock)`;
 }
 
 /** Reads a body, refusing one larger than `limit` bytes before it is held in memory. */
@@ -510,7 +523,8 @@ export function createTransport(config: TransportConfig) {
             `${ctx.where.method} ${ctx.where.url} failed: ${describe(error)}` +
               (!ctx.idempotent && !unsent
                 ? '; the request may have reached the service, so it was not repeated'
-                : ''),
+                : '') +
+              crossOriginHint(error, ctx.where.url),
           ),
           { ...ctx.where, cause: error, mayHaveBeenCreated: !ctx.idempotent && !unsent },
         ),

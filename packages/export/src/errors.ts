@@ -4,6 +4,8 @@
  */
 export class ExportError extends Error {
   override name = 'ExportError';
+  /** The export it concerns (`users`, …), when it concerns one. */
+  resource: string | undefined;
 }
 
 /**

@@ -25,11 +25,10 @@ export type {
   ResourceStatus,
   RunSummary,
 } from './files/manifest.js';
-export { prepareOutputDirectory } from './files/out-dir.js';
 export { UnsafeFileError } from './files/safe-open.js';
-export { csvColumnsOf } from './formats/columns.js';
 export { PARQUET_COMPRESSIONS, type ParquetCompression } from './formats/parquet-compression.js';
 export { recordShapeOf, SESSION_ITEM_SHAPE } from './formats/parquet-schema.js';
+export { ParquetValueError } from './formats/parquet-shred.js';
 export {
   DEFAULT_EXPORT_CONCURRENCY,
   DEFAULT_OUT_DIR,

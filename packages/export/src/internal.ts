@@ -4,9 +4,8 @@
  * users: no semver promise, and it may change in any release. Everything a user needs is in
  * `@rcs/export` (README.md).
  *
- * `UnsafeFileError` is the main entry's class, here too so that a command that only opens its own
- * files (`rcs upload`, `--trace-file`) does not load the export engine with it. The lock file
- * (`acquireLock`) is the export's, taken by `rcs upload` for its ledger too (waiting, not refusing).
+ * The lock file (`acquireLock`) is the export's, taken by `rcs upload` for its ledger too
+ * (waiting, not refusing). What these throw, `UnsafeFileError`, is the main entry's.
  */
 export {
   acquireLock,
@@ -14,4 +13,4 @@ export {
   type LockOptions,
   type LockOwner,
 } from './files/lock.js';
-export { type OpenPurpose, openNoFollowSync, UnsafeFileError } from './files/safe-open.js';
+export { type OpenPurpose, openNoFollowSync } from './files/safe-open.js';

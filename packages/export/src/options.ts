@@ -44,7 +44,7 @@ export interface ExportOptions {
    * (FORMATS.md "The change contract").
    */
   ack?: string | undefined;
-  /** `--full`: compare with no earlier run (every record an insert). */
+  /** `full`: compare with no earlier run (every record an insert). */
   full?: boolean | undefined;
   /**
    * `--force`: write into a directory whose manifest names another service (files/service.ts);
@@ -213,7 +213,7 @@ export function planExport(options: ExportOptions): ExportPlan {
   const force = options.force ?? false;
   if (force && out === '-') {
     throw usageError(
-      "--force applies to --out DIR (it replaces another service's export there), not to -",
+      "`force` applies to `out` DIR (it replaces another service's export there), not to -",
     );
   }
   if (ack !== undefined && !isRunId(ack)) {

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import type { ExportResource } from '@rcs/client';
 import pkg from '../package.json' with { type: 'json' };
+import { ExportError } from './errors.js';
 import { AtomicFile, type WrittenFile } from './files/atomic-file.js';
 import type { ExportFormat, ParquetFileShape } from './files/manifest.js';
 import { columnsOf, SESSION_ITEMS_FILE_STEM, SESSION_ITEMS_RESOURCE } from './formats/columns.js';
@@ -198,7 +199,7 @@ async function writeToStream(stream: WritableLike, chunk: Chunk): Promise<void> 
     await Promise.race([
       once(stream, 'drain', { signal: ac.signal }),
       once(stream, 'close', { signal: ac.signal }).then(() => {
-        throw new Error('standard output was closed before the export ended');
+        throw new ExportError('standard output was closed before the export ended');
       }),
       // `once` rejects with the stream's 'error' itself.
     ]);

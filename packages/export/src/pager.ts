@@ -70,7 +70,7 @@ export interface PagerResult {
 /** The export was read but is not provably exact (D9). Exit 1 unless `--allow-drift`. */
 export class ExportIntegrityError extends ExportError {
   override name = 'ExportIntegrityError';
-  readonly resource: string;
+  override readonly resource: string;
   constructor(resource: string, message: string) {
     super(`${resource}: ${message}`);
     this.resource = resource;

@@ -34,7 +34,7 @@ import { assertSameService, serviceOf } from './files/service.js';
 import type { ApiRecord } from './formats/encoders.js';
 import { EXPORT_MAX_RETRIES, type ExportPlan, PAGE_LIMIT } from './options.js';
 import { FileOutput, type FileResult, StreamOutput, type WritableLike } from './outputs.js';
-import { ExportIntegrityError, type Limiter, type PagerResult, pageThrough } from './pager.js';
+import { type Limiter, type PagerResult, pageThrough } from './pager.js';
 import type { ProgressListener } from './progress.js';
 import { checkRecordValues } from './values.js';
 
@@ -112,11 +112,14 @@ function listerFor(client: ExportClient, entry: ExportEntry, plan: ExportPlan) {
     });
 }
 
-/** A failure of one export (the service, the network, the disk), naming which of the nine. */
+/**
+ * A failure of one export from below the engine (the service, the network, the disk), naming
+ * which of the nine; `cause` is that error.
+ */
 export class ResourceExportError extends ExportError {
   override name = 'ResourceExportError';
   constructor(
-    readonly resource: string,
+    override readonly resource: string,
     override readonly cause: unknown,
   ) {
     super(`${resource}: ${cause instanceof Error ? cause.message : String(cause)}`);
@@ -124,13 +127,14 @@ export class ResourceExportError extends ExportError {
 }
 
 /**
- * A failure names its export, unless it already does; an interrupted run fails with the
- * signal's reason.
+ * The engine's own errors go out as they are, with `resource` (README: `instanceof
+ * ChangesStateError`); anything else is wrapped; an aborted run fails with the signal's reason.
  */
 function named(entry: ExportEntry, error: unknown, signal: AbortSignal): unknown {
   if (signal.aborted) return signal.reason;
-  if (error instanceof ExportIntegrityError) return error;
-  return new ResourceExportError(entry.resource, error);
+  if (!(error instanceof ExportError)) return new ResourceExportError(entry.resource, error);
+  error.resource ??= entry.resource;
+  return error;
 }
 
 interface Timed {
@@ -179,6 +183,7 @@ async function exportOne(
 /** Directory mode: files, lock, manifest. Returns the manifest that was written. */
 export async function exportToDirectory(plan: ExportPlan, deps: RunDeps): Promise<Manifest> {
   const dir = plan.dir;
+  // Invariants (planExport's checks make them true), plain errors: a bug, not a failure.
   if (dir === undefined) throw new Error('exportToDirectory needs a directory');
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
@@ -412,7 +417,7 @@ export async function exportToStream(
   stream: WritableLike,
 ): Promise<PagerResult> {
   const entry = plan.entries[0];
-  if (!entry || plan.entries.length !== 1) throw new Error('--out - takes exactly one export');
+  if (!entry || plan.entries.length !== 1) throw new Error('exportToStream takes one export');
   const output = await StreamOutput.open(stream, entry.resource, plan);
   const limiter = pLimit(plan.concurrency);
   try {

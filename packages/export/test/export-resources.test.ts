@@ -1,14 +1,19 @@
 /** The public API against the mock over real HTTP: what a Node program relies on. */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { createRcsClient, type RcsClient } from '@rcs/client';
 import {
+  ChangesStateError,
+  ExportError,
   type ExportProgressEvent,
   ExportUsageError,
   exportResources,
   exportResourceToStream,
+  ResourceExportError,
+  recordShapeOf,
+  UnsafeFileError,
 } from '@rcs/export';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,6 +152,49 @@ describe('one directory, one service', () => {
     const forced = await exportResources({ client: other, out, resources: ['teams'], force: true });
     expect(forced.manifest.service).toBe(`${server.url}/tenant-b`);
     expect(requests).toBeGreaterThan(0);
+  });
+});
+
+describe('the errors as the README lists them, in the words of this library', () => {
+  it('a run that names (`ack`) a snapshot no longer there rejects with a ChangesStateError naming its export, not one wrapped in a ResourceExportError', async () => {
+    const out = join(dir, 'pruned');
+    const first = await exportResources({ client, out, resources: ['teams'], changes: true });
+    const runId = first.manifest.changes?.runId ?? '';
+    await rm(join(out, `.teams.changes-state.${runId}`));
+    const run = exportResources({ client, out, resources: ['teams'], changes: true, ack: runId });
+    await expect(run).rejects.toBeInstanceOf(ChangesStateError);
+    await expect(run).rejects.not.toBeInstanceOf(ResourceExportError);
+    await expect(run).rejects.toMatchObject({ resource: 'teams' });
+    await expect(run).rejects.toThrow(/`full`/);
+  });
+
+  it('a link planted in place of a file of its own is an UnsafeFileError, an ExportError like every error it throws on purpose', async () => {
+    const out = join(dir, 'planted');
+    await exportResources({ client, out, resources: ['teams'] });
+    const target = join(dir, 'not-yours');
+    await writeFile(target, 'keep');
+    await symlink(target, join(out, '.rcs-export.lock'));
+    const run = exportResources({ client, out, resources: ['teams'] });
+    await expect(run).rejects.toBeInstanceOf(UnsafeFileError);
+    await expect(run).rejects.toBeInstanceOf(ExportError);
+    expect(await readFile(target, 'utf8')).toBe('keep');
+    expect(() => recordShapeOf('userz' as 'users')).toThrow(ExportUsageError);
+  });
+
+  it("another service's directory: the refusal names the options `out` and `force`, no command-line flag", async () => {
+    const out = join(dir, 'words');
+    await exportResources({ client, out, resources: ['teams'] });
+    const other = createRcsClient({ baseUrl: `${server.url}/elsewhere`, apiKey: 'unused' });
+    const refused = exportResources({ client: other, out, resources: ['teams'] });
+    await expect(refused).rejects.toThrow(/^`out` .* holds .* pass `force` to replace its files$/);
+    await expect(refused).rejects.not.toThrow(/--/);
+    const forcedStream = exportResourceToStream({
+      client,
+      resource: 'teams',
+      stream: new PassThrough(),
+      force: true,
+    } as Parameters<typeof exportResourceToStream>[0]);
+    await expect(forcedStream).rejects.toThrow('`force` applies to `out` DIR');
   });
 });
 

@@ -212,12 +212,18 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
   } catch (caught) {
     progress.stop();
     // Which of the nine failed goes first on the line; the cause decides the exit code.
-    const resource = caught instanceof ResourceExportError ? caught.resource : undefined;
+    const resource = caught instanceof ExportError ? caught.resource : undefined;
     const error = asCliError(caught instanceof ResourceExportError ? caught.cause : caught);
     const what = resource ? `export ${resource}` : 'export';
     if (ctx.signal.aborted) {
       ctx.error(`export interrupted; nothing was replaced${where}`);
       return describeError(ctx.signal.reason).exitCode;
+    }
+    const code = (error as NodeJS.ErrnoException)?.code;
+    if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || ctx.outputClosed?.aborted) {
+      // `rcs export users --out - | head`: the reader took what it wanted; that is normal for a
+      // Unix tool, so no message (cli.md). A full device is reported by the process (program.ts).
+      return EXIT.ok;
     }
     if (error instanceof ExportIntegrityError) {
       ctx.error(
@@ -236,12 +242,6 @@ export async function runExport(options: ExportOptions, ctx: CliContext): Promis
     if (error instanceof CliError) {
       ctx.error(error.message);
       return error.exitCode;
-    }
-    const code = (error as NodeJS.ErrnoException)?.code;
-    if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || ctx.outputClosed?.aborted) {
-      // `rcs export users --out - | head`: the reader took what it wanted; that is normal for a
-      // Unix tool, so no message (cli.md). A full device is reported by the process (program.ts).
-      return EXIT.ok;
     }
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && (error as { path?: string }).path) {
       // A file-system failure (disk full, no permission, not a directory).

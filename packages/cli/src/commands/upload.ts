@@ -3,9 +3,9 @@
  * upload under the ledger (../upload/task.ts), report (../upload/report.ts).
  */
 import { resolve } from 'node:path';
-import { acquireLock, type FileLock, type LockOwner, UnsafeFileError } from '@rcs/export/internal';
+import { acquireLock, type FileLock, type LockOwner } from '@rcs/export/internal';
 import type { CliContext } from '../context.js';
-import { CliError, interruptedExitCode } from '../errors.js';
+import { CliError, interruptedExitCode, isUnsafeFile } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { safeLine } from '../output/sanitize.js';
 import { decide, settleLookups } from '../upload/decision.js';
@@ -85,7 +85,7 @@ async function lockLedger(
         `interrupted while waiting for the ledger ${ledgerName}; nothing was sent`,
       );
     }
-    if (error instanceof UnsafeFileError) {
+    if (isUnsafeFile(error)) {
       throw new CliError(EXIT.usage, `cannot lock the ledger: ${error.message}`);
     }
     // A full disk cannot take the lock, nor any ledger line: each file says so (not uploaded).
@@ -119,7 +119,7 @@ async function runLocked(
     if (!opts.dryRun) ledger.assertWritable();
     if (held?.full) ledger.refuseWrites(held.full);
   } catch (error) {
-    if (error instanceof UnsafeFileError) {
+    if (isUnsafeFile(error)) {
       throw new CliError(EXIT.usage, `cannot use the ledger: ${error.message}`);
     }
     throw new CliError(

@@ -10,8 +10,13 @@
  * variables themselves).
  */
 
-import { RcsError, RequestNotSentError } from '@rcs/client';
-import { isLoopbackHost } from '@rcs/client/internal';
+import {
+  classifyNetworkFailure,
+  type ProxyInUse,
+  RcsError,
+  RequestNotSentError,
+} from '@rcs/client';
+import { isLoopbackHost, ProxiedFailure, ProxyTunnelError, proxyOf } from '@rcs/client/internal';
 import {
   Agent,
   type Dispatcher,
@@ -20,14 +25,7 @@ import {
   type Response,
   fetch as undiciFetch,
 } from 'undici';
-import {
-  classifyFailure,
-  describeFailure,
-  ProxiedFailure,
-  type ProxyInUse,
-  ProxyTunnelError,
-  proxyOf,
-} from './failure.js';
+import { describeFailure } from './failure.js';
 import { noProxyMatches, type ProxySettings, type ProxyVariable, showProxy } from './proxy.js';
 
 /**
@@ -94,7 +92,7 @@ function tunnelPool(proxy: ProxyInUse, connectTimeoutMs: number) {
 
 /** Why the CONNECT failed: the proxy refused, was not found, closed, or did not answer. */
 function tunnelFailureKind(error: unknown): ProxyTunnelError['kind'] {
-  const kind = classifyFailure(error)?.kind;
+  const kind = classifyNetworkFailure(error)?.kind;
   if (kind === 'refused' || kind === 'unreachable') return 'proxy-refused';
   if (kind === 'dns') return 'proxy-dns';
   if (kind === 'connect-timeout') return 'proxy-no-answer';
@@ -200,7 +198,7 @@ export function createNetworkFetch(
       if (!onWire && !(failure instanceof RequestNotSentError)) {
         failure = new RequestNotSentError('the request was not sent', { cause: failure });
       }
-      const classified = classifyFailure(failure);
+      const classified = classifyNetworkFailure(failure);
       // A proxy's refusal (407, 403) does not change on a retry: final, with its own line.
       if (classified?.final && classified.kind.startsWith('proxy-') && !request.signal.aborted) {
         throw new NetworkFailureError(describeFailure(classified, request.url), {

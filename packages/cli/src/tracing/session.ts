@@ -38,8 +38,8 @@ import {
 } from '@opentelemetry/sdk-trace';
 import type { TracedSpan } from '@rcs/client';
 import { openTelemetry, withActiveSpan } from '@rcs/client/otel';
-import { openNoFollowSync, UnsafeFileError } from '@rcs/export/internal';
-import { InterruptedError, interruptedExitCode } from '../errors.js';
+import { openNoFollowSync } from '@rcs/export/internal';
+import { InterruptedError, interruptedExitCode, isUnsafeFile } from '../errors.js';
 import { onForcedExit } from '../forced-exit.js';
 import type { TraceAsk, TraceSession } from './request.js';
 
@@ -132,7 +132,7 @@ export function startTraceSession(ask: TraceAsk, options: SessionOptions): Trace
       fd = openNoFollowSync(ask.file, 'truncate');
     } catch (error) {
       warn(
-        error instanceof UnsafeFileError
+        isUnsafeFile(error)
           ? `tracing: refused --trace-file: ${error.message}; no trace file`
           : `tracing: cannot write --trace-file ${ask.file} (${(error as NodeJS.ErrnoException).code ?? 'error'}); no trace file`,
       );

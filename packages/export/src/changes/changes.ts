@@ -25,6 +25,7 @@ import { hash, randomBytes } from 'node:crypto';
 import { type FileHandle, open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { ExportError } from '../errors.js';
 import { AtomicFile, PARTIAL_SUFFIX, type WrittenFile } from '../files/atomic-file.js';
 import type { ApiRecord } from '../formats/encoders.js';
 import { IdSet } from './id-set.js';
@@ -445,7 +446,7 @@ export class ChangeTracker {
       const order = !prev ? -1 : !cur ? 1 : compareIds(cur.id, prev.id);
       if (order <= 0 && cur) {
         if (lastId !== undefined && compareIds(lastId, cur.id) >= 0) {
-          throw new Error(`${this.resource}: record ${cur.idJson} was exported twice`);
+          throw new ExportError(`${this.resource}: record ${cur.idJson} was exported twice`);
         }
         lastId = cur.id;
         await state.add(cur.idJson, cur.hash);
@@ -487,7 +488,7 @@ export class ChangeTracker {
    */
   #textOf(entry: Entry): string {
     if (entry.record !== undefined) return entry.record;
-    throw new Error(
+    throw new ExportError(
       `${this.resource}: record ${entry.idJson} changed, but its content hash matched a record of run ${this.#options.base} and its text was not kept; run again with \`full\``,
     );
   }

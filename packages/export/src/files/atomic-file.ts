@@ -12,6 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { ExportError } from '../errors.js';
 import { createExclusive } from './safe-open.js';
 
 export const PARTIAL_SUFFIX = '.partial';
@@ -94,7 +95,7 @@ export class AtomicFile {
       await handle.sync();
       const { size } = await handle.stat();
       if (size !== this.#bytes) {
-        throw new Error(
+        throw new ExportError(
           `${basename(this.target)}: the file on disk (${size} bytes) differs from what was written (${this.#bytes} bytes); check the disk and run again`,
         );
       }

@@ -68,7 +68,7 @@ const MAX_LOCK_BYTES = 4096;
 /** How often a waiting process looks at the lock again. */
 const POLL_MS = 100;
 
-/** Who holds a lock (or a takeover's claim), as its file says. */
+/** Who holds a lock (or a takeover's claim), as its file says. @internal */
 export interface LockOwner {
   pid: number;
   host: string;
@@ -95,7 +95,7 @@ export class ExportLockedError extends ExportError {
   override name = 'ExportLockedError';
 }
 
-/** A lock this run holds, renewed until released. */
+/** A lock this run holds, renewed until released. @internal */
 export interface FileLock {
   path: string;
   /** Throws when the lock is no longer ours (taken over after our lease expired). */
@@ -351,6 +351,7 @@ async function takeOver(
   }
 }
 
+/** @internal */
 export interface LockOptions {
   /** The lease this run promises, and the longest it grants another's lock (LOCK_LEASE_MS). */
   leaseMs?: number;
@@ -384,7 +385,7 @@ interface Busy {
 
 /**
  * Takes the lock file `path`. When another live process holds it: refuses (ExportLockedError,
- * export wording), or with `wait`, waits until it is released or its owner is gone.
+ * export wording), or with `wait`, waits until it is released or its owner is gone. @internal
  */
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<FileLock> {
   // Messages name the directory as the caller gave it (`out`, not its absolute path).

@@ -12,7 +12,7 @@ export const MANIFEST_VERSION = 1;
 
 export type ExportFormat = 'jsonl' | 'csv' | 'parquet';
 
-/** `complete`: exact. `drift`: accepted with `--allow-drift`; see `warnings`. */
+/** `complete`: exact. `drift`: accepted with `allowDrift`; see `warnings`. */
 export type ResourceStatus = 'complete' | 'drift';
 
 interface ManifestChildFile {
@@ -22,7 +22,7 @@ interface ManifestChildFile {
   count: number;
   bytes: number;
   sha256: string;
-  /** `--format parquet`: the child table's row groups and schema. */
+  /** `format` parquet: the child table's row groups and schema. */
   parquet?: ParquetFileShape;
 }
 
@@ -68,15 +68,15 @@ export interface ManifestEntry {
   durationMs: number;
   /** real-call-sessions in CSV and Parquet: the analysis-items child table. */
   items?: ManifestChildFile;
-  /** `--format parquet`: the file's row groups and schema. */
+  /** `format` parquet: the file's row groups and schema. */
   parquet?: ParquetFileShape;
-  /** `--changes` (D27): the change file and what it counts. */
+  /** `changes` (D27): the change file and what it counts. */
   changes?: {
     file: string;
     inserts: number;
     updates: number;
     deletes: number;
-    /** `--allow-drift`: records missing from the listing, not reported as deleted. */
+    /** `allowDrift`: records missing from the listing, not reported as deleted. */
     deletesWithheld: number;
     bytes: number;
     sha256: string;
@@ -88,15 +88,15 @@ export interface ManifestEntry {
 }
 
 /**
- * `--changes`: the run and the committed change state of the directory (EXPORT.md "The change
+ * `changes`: the run and the committed change state of the directory (EXPORT.md "The change
  * contract"). The manifest's rename is the one step that commits them.
  */
 export interface ManifestChanges {
-  /** This run's id: record it with the load, and name it with `--ack` on the next run. */
+  /** This run's id: record it with the load, and name it with `ack` on the next run. */
   runId: string;
-  /** The run last named by `--ack` (kept from run to run), or null. */
+  /** The run last named by `ack` (kept from run to run), or null. */
   acknowledged: string | null;
-  /** `--full`: compared with no earlier run. */
+  /** `full`: compared with no earlier run. */
   full: boolean;
   /** The committed snapshot of each export in the directory, by run id. */
   states: Record<string, string>;
@@ -144,7 +144,7 @@ export interface Manifest {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
-  /** With `--changes`. */
+  /** With `changes`. */
   changes?: ManifestChanges;
   resources: ManifestEntry[];
   summary?: RunSummary;

@@ -16,13 +16,14 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, type Stats } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { ExportError } from '../errors.js';
 
 const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_TRUNC } = constants;
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 /** A file of rcs's that is a link or not a regular file: refused, never read or written. */
-export class UnsafeFileError extends Error {
+export class UnsafeFileError extends ExportError {
   override name = 'UnsafeFileError';
   /** ELOOP (a symbolic link) or EINVAL (not a regular file): the CLI names it a file error. */
   readonly code: string;
@@ -39,7 +40,7 @@ export class UnsafeFileError extends Error {
   }
 }
 
-/** What a synchronous open is for: read, append (created if missing), update in place, truncate. */
+/** What a synchronous open is for: read, append (created if missing), update in place, truncate. @internal */
 export type OpenPurpose = 'read' | 'append' | 'update' | 'truncate';
 
 const PURPOSE_FLAGS: Record<OpenPurpose, number> = {
@@ -52,7 +53,7 @@ const PURPOSE_FLAGS: Record<OpenPurpose, number> = {
 /**
  * Opens `path` for `purpose` without following a link in its place; returns the descriptor. For
  * code that writes synchronously (the upload ledger, its lock, the trace file). Throws
- * UnsafeFileError for a link or a non-regular file, or the open's own error (ENOENT, EACCES, …).
+ * UnsafeFileError for a link or a non-regular file, or the open's own error (ENOENT, EACCES, …). @internal
  */
 export function openNoFollowSync(path: string, purpose: OpenPurpose, mode = 0o600): number {
   const flags = PURPOSE_FLAGS[purpose];

@@ -73,9 +73,10 @@ export async function assertSameService(
   const recorded = await recordedService(dir);
   if (recorded === undefined || same(recorded, run)) return;
   const fix = run.demo
-    ? 'the demo writes into a directory of its own: pick another with --out DIR'
-    : 'export into another directory with --out DIR, or pass --force to replace its files';
+    ? 'the demo writes into a directory of its own: pick another with `out`'
+    : 'export into another directory with `out`, or pass `force` to replace its files';
+  // The options between backticks (errors.ts): `rcs` shows its flags there.
   throw usageError(
-    `--out ${dir} holds ${describe(recorded)}, not ${describe(run)}: one directory holds one service's data (its ${MANIFEST_FILE} records which), so nothing was written; ${fix}`,
+    `\`out\` ${dir} holds ${describe(recorded)}, not ${describe(run)}: one directory holds one service's data (its ${MANIFEST_FILE} records which), so nothing was written; ${fix}`,
   );
 }

@@ -10,6 +10,7 @@
  */
 import type { ExportResource } from '@rcs/client';
 import { EXPORT_TABLE } from '@rcs/client';
+import { usageError } from '../errors.js';
 import { RECORD_SHAPES } from '../generated/record-shapes.js';
 import type { FieldShape, NamedShape, RecordShape } from '../shape.js';
 
@@ -115,7 +116,10 @@ export function parquetColumnsOf(
 export function recordShapeOf(resource: ExportResource): RecordShape {
   const entry = EXPORT_TABLE.find((e) => e.resource === resource);
   const shape = entry && (RECORD_SHAPES as Record<string, RecordShape>)[entry.schema];
-  if (!shape) throw new Error(`no record schema for export ${resource}`);
+  if (!shape)
+    throw usageError(
+      `no export named "${resource}"; the exports are: ${EXPORT_TABLE.map((e) => e.resource).join(', ')}`,
+    );
   return shape;
 }
 

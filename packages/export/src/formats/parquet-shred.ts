@@ -16,12 +16,13 @@
  * value. The leaves may then hold part of that row: the encoder refuses to go on (the export
  * fails and its file is never completed).
  */
+import { ExportError } from '../errors.js';
 import type { FieldShape, NamedShape } from '../shape.js';
 import { DATE_TIME } from '../values.js';
 import type { LeafChunk, LeafKind } from './parquet-chunk.js';
 
 /** A value the schema's type cannot hold (D27); the export fails and nothing is replaced. */
-export class ParquetValueError extends Error {
+export class ParquetValueError extends ExportError {
   override name = 'ParquetValueError';
 }
 

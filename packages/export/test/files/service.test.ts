@@ -60,7 +60,7 @@ describe('assertSameService: one directory, one service', () => {
     const refused = assertSameService(dir, real, false);
     await expect(refused).rejects.toBeInstanceOf(ExportUsageError);
     await expect(refused).rejects.toThrow(
-      /holds an export of https:\/\/eu\.example\.com, not an export of https:\/\/api\.example\.com: .*--force/,
+      /holds an export of https:\/\/eu\.example\.com, not an export of https:\/\/api\.example\.com: .*pass `force`/,
     );
     await expect(assertSameService(dir, real, true)).resolves.toBeUndefined();
   });

@@ -1,13 +1,13 @@
-import { ConnectionError, TimeoutError } from '@rcs/client';
+import {
+  ConnectionError,
+  classifyNetworkFailure as classifyFailure,
+  type ProxyInUse,
+  TimeoutError,
+} from '@rcs/client';
+import { ProxiedFailure, ProxyTunnelError } from '@rcs/client/internal';
 import { describe, expect, it } from 'vitest';
 import { describeError } from '../../../src/describe-error.js';
-import {
-  classifyFailure,
-  describeFailure,
-  ProxiedFailure,
-  type ProxyInUse,
-  ProxyTunnelError,
-} from '../../../src/network/failure.js';
+import { describeFailure } from '../../../src/network/failure.js';
 
 // One classification for every request, read from the cause chain as fetch wraps it:
 // TypeError('fetch failed') → undici's error → the socket's. Each kind gives one line.
