@@ -3,6 +3,7 @@ import {
   mkdtemp,
   readdir,
   readFile,
+  readlink,
   rm,
   stat,
   symlink,
@@ -119,6 +120,18 @@ describe('export lock', () => {
       await expect(acquireExportLock(dir)).rejects.toThrow(ExportLockedError);
       return;
     }
+    const lock = await acquireExportLock(dir);
+    await lock.release();
+  });
+
+  it('takes over at once a lock of this host and PID namespace whose pid is gone', async () => {
+    const pidNs = await readlink('/proc/self/ns/pid').catch(() => undefined);
+    if (pidNs === undefined) return;
+    const bootId = await ourBootId();
+    await writeFile(
+      join(dir, LOCK_FILE),
+      JSON.stringify({ pid: deadPid(), host: hostname(), ...(bootId ? { bootId } : {}), pidNs }),
+    );
     const lock = await acquireExportLock(dir);
     await lock.release();
   });
