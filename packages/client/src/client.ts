@@ -149,7 +149,14 @@ function normaliseBaseUrl(raw: unknown): string {
     );
   }
   // Every path already starts with /api/v1; accept a base URL that repeats it.
-  return url.href.replace(/(?<!\/)\/+$/, '').replace(/\/api\/v1$/, '');
+  return withoutTrailingSlashes(url.href).replace(/\/api\/v1$/, '');
+}
+
+/** `s` without the slashes it ends with: a loop, as every pattern for it backtracks on `//…/x`. */
+export function withoutTrailingSlashes(s: string): string {
+  let end = s.length;
+  while (end > 0 && s[end - 1] === '/') end--;
+  return s.slice(0, end);
 }
 
 /** A header name as fetch's Headers accepts it (RFC 9110 token), or undefined for the default. */

@@ -6,6 +6,7 @@
  */
 export { sleep } from './backoff.js';
 export { readBounded } from './bounded-body.js';
+export { withoutTrailingSlashes } from './client.js';
 export { DATE_TIME, dateTimeProblem, instantOf } from './date-time.js';
 export { ProxiedFailure, ProxyTunnelError, proxyOf } from './network-failure.js';
 export { checkNumber, type NumberRange } from './number-option.js';

@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '@rcs/client/internal';
 /**
  * D26: CORS, so that a page served by a dev server on another origin can call `rcs mock`, as
  * Prism does. Default: any origin. `origins` limits it (`rcs mock --cors-origin`); `false` turns it
@@ -25,7 +26,7 @@ export function corsPolicy(option: CorsOption | undefined): CorsPolicy {
   const enabled = option !== false;
   const listed =
     typeof option === 'object'
-      ? new Set(option.origins.map((o) => o.replace(/(?<!\/)\/+$/, '')))
+      ? new Set(option.origins.map((o) => withoutTrailingSlashes(o)))
       : null;
   const allowed = (origin: string | undefined): string | undefined => {
     if (!enabled) return undefined;

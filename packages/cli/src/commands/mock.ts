@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { checkNumber, type NumberRange } from '@rcs/client/internal';
+import { checkNumber, type NumberRange, withoutTrailingSlashes } from '@rcs/client/internal';
 import { readNamedFile } from '@rcs/export/internal';
 import type { CliContext } from '../context.js';
 import { CliError, usageError } from '../errors.js';
@@ -39,7 +39,7 @@ function parseOrigin(raw: string): string {
   }
   if (
     (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-    url.origin !== raw.replace(/(?<!\/)\/+$/, '')
+    url.origin !== withoutTrailingSlashes(raw)
   ) {
     throw new CliError(
       EXIT.usage,

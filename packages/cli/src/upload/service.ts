@@ -1,4 +1,5 @@
 import { randomBytes, scryptSync } from 'node:crypto';
+import { withoutTrailingSlashes } from '@rcs/client/internal';
 
 /**
  * D28 One upload, one service: the service an upload went to, as the ledger records it. The base
@@ -36,7 +37,7 @@ export interface ServiceIdentity {
 /** `https://API.example.com:443/base/` → `https://api.example.com/base`: one spelling per service. */
 function serviceUrl(baseUrl: string): string {
   const url = new URL(baseUrl);
-  return `${url.origin}${url.pathname.replace(/(?<!\/)\/+$/, '')}`;
+  return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
 
 /** A fresh salt for a ledger that has none yet. */

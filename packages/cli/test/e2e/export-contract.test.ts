@@ -404,7 +404,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
         expect(p.code).toBe(1);
         expect(p.stderr.trim()).toMatch(
           new RegExp(
-            `export users.*record "u-0001": createdAt must be a date-time \\(TIMESTAMP\\), got "${t.replaceAll('.', '\\.').replaceAll('+', '\\+')}": the column holds milliseconds and this value is finer; use --format jsonl or csv`,
+            `export users.*record "u-0001": createdAt must be a date-time \\(TIMESTAMP\\), got "${t.replaceAll('.', '\\.').replaceAll('+', '\\+')}": the column holds milliseconds and this value is finer; the jsonl or csv format keeps it as text`,
           ),
         );
         const dir = join(cwd, `item5-us-jsonl-${i}`);

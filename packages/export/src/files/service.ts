@@ -6,6 +6,7 @@
  * a run for another one is refused before any request, unless the caller forces it.
  */
 import { join } from 'node:path';
+import { withoutTrailingSlashes } from '@rcs/client/internal';
 import { MAX_MANIFEST_BYTES } from '../changes/bases.js';
 import { usageError } from '../errors.js';
 import { MANIFEST_FILE } from './manifest.js';
@@ -17,7 +18,7 @@ import { readSmallFile } from './safe-open.js';
  */
 export function serviceOf(baseUrl: string): string {
   const url = new URL(baseUrl);
-  return `${url.origin}${url.pathname.replace(/(?<!\/)\/+$/, '')}`;
+  return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
 
 /** The service a run writes for: its base URL (origin and path), and whether it is the demo. */

@@ -66,7 +66,7 @@ describe('a value of the wrong type is refused, naming where and what', () => {
     [{ at: 1767261600000 }, 'record "r1": at must be a date-time (TIMESTAMP), got 1767261600000'],
     [
       { at: '2026-01-01T10:00:00.0001Z' },
-      'record "r1": at must be a date-time (TIMESTAMP), got "2026-01-01T10:00:00.0001Z": the column holds milliseconds and this value is finer; use --format jsonl or csv to keep it as text',
+      'record "r1": at must be a date-time (TIMESTAMP), got "2026-01-01T10:00:00.0001Z": the column holds milliseconds and this value is finer; the jsonl or csv format keeps it as text',
     ],
     [
       { at: ['2026-01-01T10:00:00Z'] },
