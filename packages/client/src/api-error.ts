@@ -80,16 +80,8 @@ export function parseErrorBody(text: string, redact: Redactor = (t) => t): Parse
     const errors = readIssues(o.errors);
     const detail = str(o.detail);
     const title = str(o.title);
-    const summary =
-      detail ?? str(o.message) ?? str(o.error) ?? str(nested.message) ?? title ?? undefined;
-    return {
-      code: str(o.code) ?? str(nested.code),
-      title,
-      detail,
-      errors,
-      summary,
-      body: o,
-    };
+    const summary = detail ?? str(o.message) ?? str(o.error) ?? str(nested.message) ?? title;
+    return { code: str(o.code) ?? str(nested.code), title, detail, errors, summary, body: o };
   }
   if (json !== undefined) return { summary: JSON.stringify(body).slice(0, SNIPPET), body };
   const page = redact(trimmed);
@@ -196,6 +188,5 @@ export function apiErrorFrom(
     // The parts from the body were redacted as they were read: only the rest is, here.
     message: `${redact(head)}${codePart}${redact(where)}: ${explanation}${issues}${requestId ? redact(` (request id ${requestId})`) : ''}`,
   };
-  const Cls = errorClassFor(status, parsed.code);
-  return new Cls(init);
+  return new (errorClassFor(status, parsed.code))(init);
 }

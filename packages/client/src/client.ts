@@ -206,26 +206,19 @@ export function createRcsClient(options: RcsClientOptions): RcsClient {
   const retryForMs = checkNumber('retryForMs', options.retryForMs ?? 0, { min: 0, fraction: true });
   const requestIdHeader = headerName(options.requestIdHeader);
   const redact = makeRedactor([options.apiKey, options.token]);
+  // The options as given (fetch, credentials, logger, backoff, tracing), the checked ones over them.
   const transport = createTransport({
-    fetch: options.fetch,
-    apiKey: options.apiKey,
-    token: options.token,
+    ...options,
     userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
-    allowInsecureHttp: options.allowInsecureHttp,
     maxRetries,
     timeoutMs,
     deadlineMs,
-    logger: options.logger,
     redact,
-    initialDelayMs: options.initialDelayMs,
-    maxDelayMs: options.maxDelayMs,
-    maxRetryAfterMs: options.maxRetryAfterMs,
     unreachableRetries,
     retryForMs,
     maxResponseBytes,
     pacer: options.adaptiveRate === false ? undefined : createRatePacer(),
     requestIdHeader,
-    tracing: options.tracing,
   });
   const api = createClient<paths>({ baseUrl, fetch: transport() });
   const deps = { api, transport, redact, requestIdHeader, baseUrl, tracing: options.tracing };

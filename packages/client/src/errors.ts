@@ -195,10 +195,7 @@ export class TimeoutError extends ConnectionError {
     opts: { cause?: unknown; mayHaveBeenCreated?: boolean; method?: string; url?: string } = {},
   ) {
     super(
-      `${opts.method ?? 'request'} ${opts.url ?? ''} got no answer within ${timeoutMs} ms`.replace(
-        '  ',
-        ' ',
-      ),
+      `${opts.method ?? 'request'}${opts.url ? ` ${opts.url}` : ''} got no answer within ${timeoutMs} ms`,
       opts,
     );
     this.timeoutMs = timeoutMs;

@@ -175,16 +175,11 @@ export function paginate<T extends { id: string }>(
         give.resolve(fresh);
         return taken.promise;
       },
-    }).then(
-      (result) => {
+    })
+      .then((result) => {
         stats.maxPagesHeld = result.maxPagesHeld;
-        next.resolve(null);
-      },
-      (error) => {
-        next.resolve(null);
-        throw error;
-      },
-    );
+      })
+      .finally(() => next.resolve(null));
     engine.catch(() => {});
     try {
       for (;;) {

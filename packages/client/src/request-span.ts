@@ -61,8 +61,7 @@ export function startRequestSpan(
   config: { redact: Redactor; requestIdHeader?: string | undefined },
 ): RequestSpan {
   const url = new URL(request.url);
-  const path = request.template ?? '';
-  const name = path ? `${request.method} ${path}` : request.method;
+  const name = request.template ? `${request.method} ${request.template}` : request.method;
   const attributes = {
     'http.request.method': request.method,
     'url.full': safeUrl(request.url, config.redact),

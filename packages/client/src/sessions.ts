@@ -1,4 +1,3 @@
-import type { Client } from 'openapi-fetch';
 import { requestIdOf } from './api-error.js';
 import { backoffDelay, MAX_TIMER_MS, sleep } from './backoff.js';
 import { errorOf } from './call.js';
@@ -11,11 +10,10 @@ import {
   UnexpectedAnswerError,
   WaitTimeoutError,
 } from './errors.js';
-import type { paths } from './generated/openapi.js';
-import type { Redactor } from './redact.js';
+import type { ExportDeps } from './exports.js';
 import { parseRetryAfter } from './retry-after.js';
-import { type ClientTracing, errorType } from './tracing.js';
-import type { FetchLike, RequestOptions, RequestStats, TracedRequestOptions } from './transport.js';
+import { errorType } from './tracing.js';
+import type { RequestOptions, RequestStats, TracedRequestOptions } from './transport.js';
 import type { CreateRealCallSessionRequest, RealCallSession } from './types.js';
 
 export interface WaitOptions {
@@ -44,13 +42,7 @@ export interface SessionsApi {
   waitUntilDone(sessionId: string, options?: WaitOptions): Promise<RealCallSession>;
 }
 
-export interface SessionDeps {
-  api: Client<paths>;
-  transport: (options?: TracedRequestOptions) => FetchLike;
-  redact: Redactor;
-  requestIdHeader?: string | undefined;
-  tracing?: ClientTracing | undefined;
-  baseUrl: string;
+export interface SessionDeps extends ExportDeps {
   maxRetryAfterMs: number;
 }
 
@@ -70,10 +62,7 @@ export function createSessions(deps: SessionDeps): SessionsApi {
       body,
       fetch: deps.transport({ ...options, urlTemplate: CREATE_PATH }),
     });
-    const where = { method: 'POST', url: `${deps.baseUrl}${CREATE_PATH}` };
-    const error = errorOf(result, where, deps);
-    if (error) throw error;
-    return sessionOf(result, where, deps);
+    return sessionOf(result, { method: 'POST', url: `${deps.baseUrl}${CREATE_PATH}` }, deps);
   }
 
   async function read(sessionId: string, options: TracedRequestOptions = {}) {
@@ -85,8 +74,6 @@ export function createSessions(deps: SessionDeps): SessionsApi {
       fetch: deps.transport({ ...options, urlTemplate: SESSION_PATH }),
     });
     const url = `${deps.baseUrl}/api/v1/real-call-sessions/${encodeURIComponent(sessionId)}`;
-    const error = errorOf(result, { method: 'GET', url }, deps);
-    if (error) throw error;
     return { session: sessionOf(result, { method: 'GET', url }, deps), response: result.response };
   }
 
@@ -144,7 +131,11 @@ export function createSessions(deps: SessionDeps): SessionsApi {
           // Transient failures that outlasted the transport's retries (a rate limit, a 5xx, a
           // dropped connection) are a reason to slow down, not to give up a long wait; anything
           // else (401, 404, …) ends it.
-          if (signal.aborted || !isTransient(error)) throw error;
+          const transient =
+            error instanceof RateLimitError ||
+            error instanceof ServerError ||
+            error instanceof ConnectionError;
+          if (signal.aborted || !transient) throw error;
           lastFailure = error;
           // A 429 or a 5xx may say when to come back (Retry-After); capped like every wait.
           if (error instanceof ApiError) askedMs = error.retryAfterMs;
@@ -179,25 +170,19 @@ export function createSessions(deps: SessionDeps): SessionsApi {
 }
 
 /**
- * The session of a 2xx answer, checked as far as a caller relies on it (an object with its `id`
- * and `state`): anything else is an UnexpectedAnswerError naming the endpoint and request id,
- * never a TypeError deep in the caller's code.
+ * The session of an answer: a non-2xx is its ApiError; a 2xx is checked as far as a caller relies
+ * on it (an object with its `id` and `state`: no array or primitive has them): anything else is an
+ * UnexpectedAnswerError naming the endpoint and request id, never a TypeError in the caller's code.
  */
 function sessionOf(
-  result: { data?: unknown; response: Response },
+  result: { data?: unknown; error?: unknown; response: Response },
   where: { method: string; url: string },
   deps: Pick<SessionDeps, 'requestIdHeader' | 'redact'>,
 ): RealCallSession {
+  const error = errorOf(result, where, deps);
+  if (error) throw error;
   const s = result.data as Partial<RealCallSession> | null | undefined;
-  if (
-    s &&
-    typeof s === 'object' &&
-    !Array.isArray(s) &&
-    typeof s.id === 'string' &&
-    typeof s.state === 'string'
-  ) {
-    return s as RealCallSession;
-  }
+  if (typeof s?.id === 'string' && typeof s.state === 'string') return s as RealCallSession;
   const shown = result.data === undefined ? 'an empty body' : JSON.stringify(result.data);
   throw new UnexpectedAnswerError({
     status: result.response.status,
@@ -206,12 +191,4 @@ function sessionOf(
     expected: 'a session with an id and a state',
     got: deps.redact(shown.length > 80 ? `${shown.slice(0, 77)}...` : shown),
   });
-}
-
-function isTransient(error: unknown): boolean {
-  return (
-    error instanceof RateLimitError ||
-    error instanceof ServerError ||
-    error instanceof ConnectionError
-  );
 }

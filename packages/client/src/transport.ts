@@ -158,9 +158,9 @@ const MAX_REDIRECTS = 5;
 /** @internal */
 export function isLoopbackHost(hostname: string): boolean {
   // URL gives IPv6 hosts in brackets ("[::1]").
-  const bare =
-    hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
-  const h = bare.toLowerCase();
+  const h = (
+    hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname
+  ).toLowerCase();
   return (
     h === 'localhost' ||
     h.endsWith('.localhost') ||
@@ -185,11 +185,6 @@ export function assertSecureTransport(
     `refusing to send credentials over plain http to ${url.host}: use https, or pass ` +
       'allowInsecureHttp: true if this network is trusted',
   );
-}
-
-/** Whether the request provably never left this machine (network-failure.ts). */
-function neverSent(error: unknown): boolean {
-  return classifyNetworkFailure(error)?.neverSent === true;
 }
 
 /**
@@ -217,7 +212,7 @@ function crossOriginHint(error: unknown, url: string): string {
 async function readCapped(
   res: FetchResponse,
   limit: number,
-  where: string,
+  where: { method: string; url: string },
   signal: AbortSignal,
 ): Promise<Uint8Array[]> {
   const declared = Number(res.headers.get('content-length'));
@@ -226,8 +221,10 @@ async function readCapped(
       ? await res.body?.cancel().catch(() => {})
       : await readBoundedChunks(res.body, limit, signal);
   if (chunks) return chunks;
+  // `limit` is a positive integer (the client checks maxResponseBytes): a whole MiB is at least 1.
+  const size = limit % 2 ** 20 === 0 ? `${limit / 2 ** 20} MiB` : `${limit} bytes`;
   throw new RcsError(
-    `${where}: the answer is larger than ${formatBytes(limit)}; it was not read (maxResponseBytes)`,
+    `${where.method} ${where.url}: the answer is larger than ${size}; it was not read (maxResponseBytes)`,
   );
 }
 
@@ -241,12 +238,6 @@ function replay(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   });
 }
 
-/** `n` is a positive integer (the client checks maxResponseBytes), so a whole MiB is at least 1. */
-function formatBytes(n: number): string {
-  if (n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
-  return `${n} bytes`;
-}
-
 function describe(error: unknown): string {
   if (error instanceof Error) {
     // A cause that is not an object (or none) has no code or message to read.
@@ -258,19 +249,15 @@ function describe(error: unknown): string {
 }
 
 /**
- * Reads the D1 `code` of an error body without consuming the response we return, with the same
- * lenient reader that classifies the error (so `{ error: { code } }` counts too). The response is
- * one built from bytes already read, and the reader takes any text, so neither can fail here.
+ * Whether an answer is a transient failure that a repeat of this request may get past. The D1
+ * `code` is read from a clone (the response is returned unconsumed) with the lenient reader that
+ * classifies the error, so `{ error: { code } }` counts too; the clone is of bytes already read.
  */
-async function problemCode(response: Response): Promise<string | undefined> {
-  return parseErrorBody(await response.clone().text()).code;
-}
-
-/** Whether an answer is a transient failure that a repeat of this request may get past. */
 async function worthRetrying(res: Response, idempotent: boolean): Promise<boolean> {
   if (idempotent) return RETRY_IDEMPOTENT.has(res.status);
   if (RETRY_NON_IDEMPOTENT.has(res.status)) return true;
-  return res.status === 502 && (await problemCode(res)) === 'identity_provider_error';
+  if (res.status !== 502) return false;
+  return parseErrorBody(await res.clone().text()).code === 'identity_provider_error';
 }
 
 interface Attempt {
@@ -504,12 +491,7 @@ export function createTransport(config: TransportConfig) {
       // Read the body inside the timeout, so a stalled body is a timeout too, not a hang.
       const read = NULL_BODY_STATUS.has(res.status)
         ? null
-        : await readCapped(
-            res,
-            config.maxResponseBytes,
-            `${ctx.where.method} ${ctx.where.url}`,
-            signal,
-          );
+        : await readCapped(res, config.maxResponseBytes, ctx.where, signal);
       for (const chunk of read ?? []) ctx.count('bytesReceived', chunk.byteLength);
       // Bytes that are not UTF-8 reach a JSON answer's parser as lone surrogates, not U+FFFD
       // (utf8-escape.ts): a consumer can tell them from real text (D29).
@@ -540,7 +522,8 @@ export function createTransport(config: TransportConfig) {
       // A certificate does not fix itself on a retry: final, with the remedy.
       const certificate = certificateFailure(error, new URL(ctx.where.url).host);
       if (certificate) throw certificate;
-      const unsent = !released || neverSent(error);
+      // Provably never left this machine (network-failure.ts).
+      const unsent = !released || classifyNetworkFailure(error)?.neverSent === true;
       // Once a non-idempotent request may have reached the service, its outcome is unknown; a
       // fetch that was still connecting (a proxy that never opened its tunnel) says it was not.
       if (timedOut) {
