@@ -102,11 +102,6 @@ export interface ExportPlan {
 
 const NAMES = EXPORT_TABLE.map((e) => e.resource).join(', ');
 
-/** A whole-number option, or its default when not given. */
-function wholeNumber(option: string, value: number | undefined, fallback: number, max: number) {
-  return checkNumber(`\`${option}\``, value ?? fallback, { min: 1, max }, usageError);
-}
-
 export function planExport(options: ExportOptions): ExportPlan {
   const requested = options.resources.map((r) => r.trim()).filter((r) => r !== '');
   if (requested.length === 0) {
@@ -136,32 +131,23 @@ export function planExport(options: ExportOptions): ExportPlan {
       `\`${csvRaw ? 'csvRaw' : 'bom'}\` applies to \`format\` csv only (${format === 'jsonl' ? 'JSONL is UTF-8 without a BOM' : 'Parquet is typed and binary'})`,
     );
   }
-  const concurrency = wholeNumber(
-    'concurrency',
-    options.concurrency,
-    DEFAULT_EXPORT_CONCURRENCY,
-    MAX_CONCURRENCY,
-  );
-  const rowGroup = (option: string, value: number | undefined, fallback: number, max: number) => {
-    if (value !== undefined && format !== 'parquet') {
+  /** A whole-number option, or its default when not given. */
+  const wholeNumber = (
+    option: 'concurrency' | 'rowGroupRows' | 'rowGroupBytes',
+    fallback: number,
+    max: number,
+  ) => {
+    const value = options[option];
+    if (value !== undefined && option !== 'concurrency' && format !== 'parquet') {
       throw usageError(
         `\`${option}\` applies to \`format\` parquet only (row groups are Parquet's)`,
       );
     }
-    return wholeNumber(option, value, fallback, max);
+    return checkNumber(`\`${option}\``, value ?? fallback, { min: 1, max }, usageError);
   };
-  const rowGroupRows = rowGroup(
-    'rowGroupRows',
-    options.rowGroupRows,
-    DEFAULT_ROW_GROUP_ROWS,
-    MAX_ROW_GROUP_ROWS,
-  );
-  const rowGroupBytes = rowGroup(
-    'rowGroupBytes',
-    options.rowGroupBytes,
-    DEFAULT_ROW_GROUP_BYTES,
-    MAX_ROW_GROUP_BYTES,
-  );
+  const concurrency = wholeNumber('concurrency', DEFAULT_EXPORT_CONCURRENCY, MAX_CONCURRENCY);
+  const rowGroupRows = wholeNumber('rowGroupRows', DEFAULT_ROW_GROUP_ROWS, MAX_ROW_GROUP_ROWS);
+  const rowGroupBytes = wholeNumber('rowGroupBytes', DEFAULT_ROW_GROUP_BYTES, MAX_ROW_GROUP_BYTES);
   const compression = options.compression ?? 'snappy';
   if (options.compression !== undefined) {
     if (format !== 'parquet') {

@@ -31,14 +31,6 @@ export interface OutputSettings {
   compression: ParquetCompression;
 }
 
-function fileNameOf(resource: string, format: ExportFormat): string {
-  return `${resource}.${format}`;
-}
-
-function sessionItemsFileOf(format: ExportFormat): string {
-  return `${SESSION_ITEMS_FILE_STEM}.${format}`;
-}
-
 /**
  * Names the writer in a Parquet file's footer (`created_by`), with its version, the way readers
  * expect it ("parquet-mr version 1.12.3"): a reader that must work around a writer's bug asks it.
@@ -110,31 +102,20 @@ export interface FileResult {
 
 /** One export's files in the output directory, invisible until `commit()`. */
 export class FileOutput {
-  #main: AtomicFile;
-  #items: AtomicFile | undefined;
-  #encoders: { main: PageEncoder; items: PageEncoder | undefined };
   #itemRows = 0;
-  readonly file: string;
-  readonly itemsFile: string;
 
   private constructor(
-    file: string,
-    itemsFile: string,
-    main: AtomicFile,
-    items: AtomicFile | undefined,
-    encoders: { main: PageEncoder; items: PageEncoder | undefined },
-  ) {
-    this.file = file;
-    this.itemsFile = itemsFile;
-    this.#main = main;
-    this.#items = items;
-    this.#encoders = encoders;
-  }
+    readonly file: string,
+    readonly itemsFile: string,
+    private readonly main: AtomicFile,
+    private readonly items: AtomicFile | undefined,
+    private readonly encoders: { main: PageEncoder; items: PageEncoder | undefined },
+  ) {}
 
   static async open(dir: string, resource: ExportResource, settings: OutputSettings) {
     const encoders = await encodersOf(resource, settings);
-    const file = fileNameOf(resource, settings.format);
-    const itemsFile = sessionItemsFileOf(settings.format);
+    const file = `${resource}.${settings.format}`;
+    const itemsFile = `${SESSION_ITEMS_FILE_STEM}.${settings.format}`;
     const main = await AtomicFile.create(join(dir, file));
     let items: AtomicFile | undefined;
     try {
@@ -143,48 +124,47 @@ export class FileOutput {
       await main.discard();
       throw error;
     }
-    const output = new FileOutput(file, itemsFile, main, items, encoders);
     await main.write(encoders.main.preamble);
     if (items && encoders.items) await items.write(encoders.items.preamble);
-    return output;
+    return new FileOutput(file, itemsFile, main, items, encoders);
   }
 
   async writePage(records: readonly ApiRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const pending = [this.#main.write(this.#encoders.main.encode(records))];
-    if (this.#items && this.#encoders.items) {
+    const pending = [this.main.write(this.encoders.main.encode(records))];
+    if (this.items && this.encoders.items) {
       this.#itemRows += itemCount(records);
-      pending.push(this.#items.write(this.#encoders.items.encode(records)));
+      pending.push(this.items.write(this.encoders.items.encode(records)));
     }
     await Promise.all(pending);
   }
 
   /** The encoders' last bytes, fsync + verify; nothing is visible yet. */
   async finish(): Promise<FileResult> {
-    const last = [this.#main.write(this.#encoders.main.end?.() ?? '')];
-    if (this.#items && this.#encoders.items) {
-      last.push(this.#items.write(this.#encoders.items.end?.() ?? ''));
+    const last = [this.main.write(this.encoders.main.end?.() ?? '')];
+    if (this.items && this.encoders.items) {
+      last.push(this.items.write(this.encoders.items.end?.() ?? ''));
     }
     await Promise.all(last);
-    const written = await this.#main.finish();
-    const items = this.#items
+    const written = await this.main.finish();
+    const items = this.items
       ? {
           file: this.itemsFile,
-          written: await this.#items.finish(),
+          written: await this.items.finish(),
           count: this.#itemRows,
-          parquet: this.#encoders.items?.parquetShape?.(),
+          parquet: this.encoders.items?.parquetShape?.(),
         }
       : undefined;
-    return { file: this.file, written, items, parquet: this.#encoders.main.parquetShape?.() };
+    return { file: this.file, written, items, parquet: this.encoders.main.parquetShape?.() };
   }
 
   async commit(): Promise<void> {
-    await this.#main.commit();
-    await this.#items?.commit();
+    await this.main.commit();
+    await this.items?.commit();
   }
 
   async discard(): Promise<void> {
-    await Promise.all([this.#main.discard(), this.#items?.discard()]);
+    await Promise.all([this.main.discard(), this.items?.discard()]);
   }
 }
 
@@ -210,14 +190,12 @@ async function writeToStream(stream: WritableLike, chunk: Chunk): Promise<void> 
 
 /** `--out -`: one export streamed to stdout, for `jq` or a loader (no files, no manifest). */
 export class StreamOutput {
-  #stream: WritableLike;
-  #encoder: PageEncoder;
   #started = false;
 
-  private constructor(stream: WritableLike, encoder: PageEncoder) {
-    this.#stream = stream;
-    this.#encoder = encoder;
-  }
+  private constructor(
+    private readonly stream: WritableLike,
+    private readonly encoder: PageEncoder,
+  ) {}
 
   static async open(stream: WritableLike, resource: ExportResource, settings: OutputSettings) {
     // A stream has room for one table: the child items table exists only in directory mode.
@@ -227,14 +205,14 @@ export class StreamOutput {
   async writePage(records: readonly ApiRecord[]): Promise<void> {
     if (!this.#started) {
       this.#started = true;
-      await writeToStream(this.#stream, this.#encoder.preamble);
+      await writeToStream(this.stream, this.encoder.preamble);
     }
-    if (records.length > 0) await writeToStream(this.#stream, this.#encoder.encode(records));
+    if (records.length > 0) await writeToStream(this.stream, this.encoder.encode(records));
   }
 
   /** An empty export still gets its CSV header (and a Parquet file its footer). */
   async end(): Promise<void> {
     await this.writePage([]);
-    await writeToStream(this.#stream, this.#encoder.end?.() ?? '');
+    await writeToStream(this.stream, this.encoder.end?.() ?? '');
   }
 }

@@ -38,15 +38,6 @@ import { type Limiter, type PagerResult, pageThrough } from './pager.js';
 import type { ProgressListener } from './progress.js';
 import { checkRecordValues } from './values.js';
 
-/**
- * Pages of the export requested and not yet written, at most: twice the budget. While a slow
- * page holds the head of the reorder buffer, the pages behind it that already arrived must not
- * stop new requests, or most of the budget would sit idle (head-of-line blocking).
- */
-function windowOf(concurrency: number): number {
-  return concurrency * 2;
-}
-
 /** What the export needs of the SDK client: `RcsClient` satisfies it; tests pass fakes. */
 export interface ExportClient {
   exportsByResource(resource: string): {
@@ -160,7 +151,10 @@ async function exportOne(
     list: listerFor(deps.client, entry, plan),
     limiter: pages.limiter,
     onPlanRequested: pages.onPlanRequested,
-    window: windowOf(plan.concurrency),
+    // Pages requested and not yet written, at most: twice the budget. While a slow page holds
+    // the head of the reorder buffer, the pages behind it that already arrived must not stop new
+    // requests, or most of the budget would sit idle (head-of-line blocking).
+    window: plan.concurrency * 2,
     limit: PAGE_LIMIT,
     signal: deps.signal,
     allowDrift: plan.allowDrift,

@@ -263,11 +263,11 @@ export interface ChangesResult extends ChangeCounts {
   written: WrittenFile;
 }
 
-/** Buffers text for an atomic file and writes it in pieces of about WRITE_CHUNK. */
+/** Buffers a file's text (a run file, the changes file) and writes it in pieces of WRITE_CHUNK. */
 class ChunkedWriter {
   #parts: string[] = [];
   #size = 0;
-  constructor(readonly file: AtomicFile) {}
+  constructor(readonly file: { write(text: string): Promise<unknown> }) {}
   async add(text: string): Promise<void> {
     this.#parts.push(text);
     this.#size += text.length;
@@ -393,21 +393,9 @@ export class ChangeTracker {
     this.#runs.push({ path, level });
     const handle = await open(path, 'wx', 0o600);
     try {
-      let text = '';
-      const full = (e: Entry): boolean => {
-        text += `${e.idJson}\t${e.hash}\t${e.record ?? ''}\n`;
-        return text.length >= WRITE_CHUNK;
-      };
-      const flush = async () => {
-        await handle.write(text);
-        text = '';
-      };
-      if (Array.isArray(entries)) {
-        for (const e of entries) if (full(e)) await flush();
-      } else {
-        for await (const e of entries) if (full(e)) await flush();
-      }
-      if (text !== '') await handle.write(text);
+      const run = new ChunkedWriter(handle);
+      for await (const e of entries) await run.add(`${e.idJson}\t${e.hash}\t${e.record ?? ''}\n`);
+      await run.flush();
     } finally {
       await handle.close();
     }
@@ -420,10 +408,6 @@ export class ChangeTracker {
   async finish(): Promise<ChangesResult> {
     // The last batch joins the runs on disk first (its spill may merge).
     if (this.#runs.length > 0 && this.#batch.length > 0) await this.#spill();
-    return this.#compare();
-  }
-
-  async #compare(): Promise<ChangesResult> {
     const current = this.#runs.length === 0 ? [fromArray(this.#sortedBatch())] : [];
     if (this.#runs.length > 0) {
       const readBuffer = runReadBuffer(this.#runs.length);

@@ -70,26 +70,11 @@ function grownBytes(buffer: Buffer, need: number): Buffer {
   return next;
 }
 
-function grownLevels(buffer: Uint8Array, need: number): Uint8Array {
+/** `buffer`, or a copy twice as long when `need` does not fit: the arrays below grow one value at a time. */
+function grown<T extends Uint8Array | Int32Array | Float64Array>(buffer: T, need: number): T {
   // Stryker disable next-line EqualityOperator: growing one call early writes the same bytes.
   if (need <= buffer.length) return buffer;
-  const next = new Uint8Array(buffer.length * 2);
-  next.set(buffer);
-  return next;
-}
-
-function grownInts(buffer: Int32Array, need: number): Int32Array {
-  // Stryker disable next-line EqualityOperator: growing one call early writes the same bytes.
-  if (need <= buffer.length) return buffer;
-  const next = new Int32Array(buffer.length * 2);
-  next.set(buffer);
-  return next;
-}
-
-function grownNumbers(buffer: Float64Array, need: number): Float64Array {
-  // Stryker disable next-line EqualityOperator: growing one call early writes the same bytes.
-  if (need <= buffer.length) return buffer;
-  const next = new Float64Array(buffer.length * 2);
+  const next = new (buffer.constructor as new (length: number) => T)(buffer.length * 2);
   next.set(buffer);
   return next;
 }
@@ -151,13 +136,8 @@ interface PageLocation {
 }
 
 export class LeafChunk {
-  readonly path: readonly string[];
-  readonly kind: LeafKind;
   readonly maxDef: number;
   readonly maxRep: number;
-  readonly #settings: ChunkSettings;
-  readonly #size: GroupSize;
-  readonly #ready: LeafChunk[];
   #queued = false;
 
   // The page being filled.
@@ -206,20 +186,15 @@ export class LeafChunk {
   #nans = 0;
 
   constructor(
-    path: readonly string[],
-    kind: LeafKind,
+    readonly path: readonly string[],
+    readonly kind: LeafKind,
     levels: { maxDef: number; maxRep: number },
-    settings: ChunkSettings,
-    size: GroupSize,
-    ready: LeafChunk[],
+    private readonly settings: ChunkSettings,
+    private readonly size: GroupSize,
+    private readonly ready: LeafChunk[],
   ) {
-    this.path = path;
-    this.kind = kind;
     this.maxDef = levels.maxDef;
     this.maxRep = levels.maxRep;
-    this.#settings = settings;
-    this.#size = size;
-    this.#ready = ready;
     this.#dictionary = this.#usesDictionary();
   }
 
@@ -230,9 +205,9 @@ export class LeafChunk {
   #level(def: number, rep: number): void {
     const at = this.#levels++;
     // Kept even where the maximum is 0 (a page then writes none): one byte each, and no branch.
-    this.#def = grownLevels(this.#def, at + 1);
+    this.#def = grown(this.#def, at + 1);
     this.#def[at] = def;
-    this.#rep = grownLevels(this.#rep, at + 1);
+    this.#rep = grown(this.#rep, at + 1);
     this.#rep[at] = rep;
     if (rep === 0) this.#rows++;
   }
@@ -242,7 +217,7 @@ export class LeafChunk {
     if (this.#queued) return;
     // Stryker disable next-line BooleanLiteral: as above.
     this.#queued = true;
-    this.#ready.push(this);
+    this.ready.push(this);
   }
 
   /** A null or missing value (or an empty or null list) at these levels. */
@@ -251,7 +226,7 @@ export class LeafChunk {
     // A byte of levels, so that a column of nulls still closes its pages (a group may hold up to
     // --row-group-rows' 100,000,000 rows).
     this.#pageBytes += 1;
-    if (this.#pageBytes >= this.#settings.pageSize) this.#queue();
+    if (this.#pageBytes >= this.settings.pageSize) this.#queue();
   }
 
   addString(value: string, def: number, rep: number): void {
@@ -260,7 +235,7 @@ export class LeafChunk {
       let index = this.#strings.get(value);
       if (index === undefined) index = this.#addStringEntry(value);
       const length = this.#stringLengths[index]!;
-      this.#size.bytes += length + 4;
+      this.size.bytes += length + 4;
       this.#indexed(index, length + 4);
       return;
     }
@@ -269,7 +244,7 @@ export class LeafChunk {
     const length = this.#text.write(value, at + 4);
     this.#text.writeUInt32LE(length, at);
     this.#textLength = at + 4 + length;
-    this.#size.bytes += length + 4;
+    this.size.bytes += length + 4;
     this.#stringStatistics(value);
     this.#valued(length + 4);
   }
@@ -281,7 +256,7 @@ export class LeafChunk {
     const length = this.#dictionaryText.write(value, at + 4);
     this.#dictionaryText.writeUInt32LE(length, at);
     this.#dictionaryLength = at + 4 + length;
-    this.#stringLengths = grownInts(this.#stringLengths, index + 1);
+    this.#stringLengths = grown(this.#stringLengths, index + 1);
     this.#stringLengths[index] = length;
     this.#strings.set(value, index);
     this.#dictionaryBytes += length + 4;
@@ -306,12 +281,12 @@ export class LeafChunk {
   /** An INT64, a date-time's milliseconds or a double. */
   addNumber(value: number, def: number, rep: number): void {
     this.#level(def, rep);
-    this.#size.bytes += 8;
+    this.size.bytes += 8;
     if (this.#dictionary) {
       let index = this.#keys.get(value);
       if (index === undefined) {
         index = this.#dictionarySize++;
-        this.#dictionaryNumbers = grownNumbers(this.#dictionaryNumbers, index + 1);
+        this.#dictionaryNumbers = grown(this.#dictionaryNumbers, index + 1);
         this.#dictionaryNumbers[index] = value;
         this.#keys.set(value, index);
         this.#dictionaryBytes += 8;
@@ -320,7 +295,7 @@ export class LeafChunk {
       this.#indexed(index, 8);
       return;
     }
-    this.#numbers = grownNumbers(this.#numbers, this.#values + 1);
+    this.#numbers = grown(this.#numbers, this.#values + 1);
     this.#numbers[this.#values] = value;
     this.#numberStatistics(value);
     this.#valued(8);
@@ -345,8 +320,8 @@ export class LeafChunk {
 
   addBoolean(value: boolean, def: number, rep: number): void {
     this.#level(def, rep);
-    this.#size.bytes += 1;
-    this.#booleans = grownLevels(this.#booleans, this.#values + 1);
+    this.size.bytes += 1;
+    this.#booleans = grown(this.#booleans, this.#values + 1);
     this.#booleans[this.#values] = value ? 1 : 0;
     if (this.#min === undefined) {
       this.#min = value;
@@ -361,11 +336,11 @@ export class LeafChunk {
 
   /** A value written as its dictionary index; `plain` is its PLAIN size. */
   #indexed(index: number, plain: number): void {
-    this.#indices = grownInts(this.#indices, this.#values + 1);
+    this.#indices = grown(this.#indices, this.#values + 1);
     this.#indices[this.#values] = index;
     this.#dictionaryValueBytes += plain;
     this.#dictionaryValues++;
-    if (this.#dictionaryBytes > this.#settings.dictionaryLimit) this.#giveUpDictionary();
+    if (this.#dictionaryBytes > this.settings.dictionaryLimit) this.#giveUpDictionary();
     else if (!this.#checked && this.#dictionaryValues >= DICTIONARY_CHECK) {
       this.#checked = true;
       const indexBytes = Math.ceil((this.#dictionaryValues * bitWidth(this.#dictionarySize)) / 8);
@@ -386,7 +361,7 @@ export class LeafChunk {
   #valued(bytes: number): void {
     this.#values++;
     this.#pageBytes += bytes;
-    if (this.#pageBytes >= this.#settings.pageSize) this.#queue();
+    if (this.#pageBytes >= this.settings.pageSize) this.#queue();
   }
 
   /** Closes the page (at a row boundary: the encoder calls this between rows only). */
@@ -426,7 +401,7 @@ export class LeafChunk {
 
   #writePage(): void {
     const { encoding, body } = this.#pageValues();
-    const { compress, codec } = this.#settings;
+    const { compress, codec } = this.settings;
     // Uncompressed, the body may be this leaf's buffer, which the next page reuses: copied (a
     // Buffer's slice() would share its memory).
     const compressed = compress ? compress(body) : new Uint8Array(body);
@@ -481,9 +456,7 @@ export class LeafChunk {
         ? this.#dictionaryText.subarray(0, this.#dictionaryLength)
         : int64Bytes(this.#dictionaryNumbers, this.#dictionarySize);
     // Copied, as a data page's: the next row group's dictionary reuses the buffer.
-    const compressed = this.#settings.compress
-      ? this.#settings.compress(body)
-      : new Uint8Array(body);
+    const compressed = this.settings.compress ? this.settings.compress(body) : new Uint8Array(body);
     const header = new ByteWriter(64);
     writePageHeader(header, {
       type: 'DICTIONARY_PAGE',
@@ -529,7 +502,7 @@ export class LeafChunk {
         type: PHYSICAL[this.kind],
         encodings,
         path_in_schema: [...this.path],
-        codec: this.#settings.codec,
+        codec: this.settings.codec,
         num_values: BigInt(this.#chunkLevels),
         total_uncompressed_size: BigInt(this.#uncompressed),
         total_compressed_size: BigInt(dictionaryBytes + this.#partsBytes),
