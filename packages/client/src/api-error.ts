@@ -20,7 +20,11 @@ import { parseRetryAfter } from './retry-after.js';
 /** How much of a non-JSON body goes into a message: enough to recognise, not a whole page. */
 const SNIPPET = 200;
 
-/** An error body is read for its first 8 KiB only: a problem+json is far shorter (README). */
+/**
+ * A body that is not JSON is read for its first 8 KiB only: what is shown of it is a line. JSON
+ * is parsed whole (in linear time, and the body is already bounded) so that a long problem+json
+ * keeps its code and issues (README).
+ */
 export const ERROR_BODY_SCAN = 8192;
 
 export interface ParsedBody {
@@ -33,16 +37,23 @@ export interface ParsedBody {
   body: unknown;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** What is shown of one field of a body (a title, a detail, an issue) is short, whatever it holds. */
+const FIELD = 1000;
+const clip = (s: string): string => (s.length > FIELD ? `${s.slice(0, FIELD)}…` : s);
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' && v !== '' ? clip(v) : undefined;
 
 function readIssues(v: unknown): ValidationIssue[] | undefined {
   if (!Array.isArray(v)) return undefined;
   return v.map((e) => {
     if (e !== null && typeof e === 'object') {
       const o = e as Record<string, unknown>;
-      return { path: String(o.path ?? o.field ?? ''), message: String(o.message ?? '') };
+      return {
+        path: clip(String(o.path ?? o.field ?? '')),
+        message: clip(String(o.message ?? '')),
+      };
     }
-    return { path: '', message: String(e) };
+    return { path: '', message: clip(String(e)) };
   });
 }
 
@@ -52,14 +63,14 @@ function readIssues(v: unknown): ValidationIssue[] | undefined {
  * an HTML page from a proxy, or nothing.
  */
 export function parseErrorBody(text: string, redact: Redactor = (t) => t): ParsedBody {
-  const trimmed = text.slice(0, ERROR_BODY_SCAN).trim();
-  if (trimmed === '') return { body: undefined };
   let json: unknown;
   try {
-    json = JSON.parse(trimmed);
+    json = JSON.parse(text);
   } catch {
     json = undefined;
   }
+  const trimmed = text.slice(0, ERROR_BODY_SCAN).trim();
+  if (json === undefined && trimmed === '') return { body: undefined };
   // Redacted once, where read: JSON after parsing (an escaped `\/` is a `/` there), text whole.
   const body = redactValue(json, redact);
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {

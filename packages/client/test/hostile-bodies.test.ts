@@ -24,6 +24,19 @@ describe('hostile error bodies', () => {
     expect(parsed.summary).toBe(`${'a-'.repeat(100)}…`);
   }, 20_000);
 
+  it('parses a problem+json body whole, however long: its code and issues are kept', () => {
+    const errors = Array.from({ length: 500 }, (_, i) => ({
+      path: `/items/${i}`,
+      message: `item ${i} is not valid: https://user:sk_live_0123456789@host/`,
+    }));
+    const text = JSON.stringify({ status: 400, code: 'validation_failed', errors });
+    expect(text.length).toBeGreaterThan(ERROR_BODY_SCAN * 4);
+    const parsed = parseErrorBody(text, redact);
+    expect(parsed.code).toBe('validation_failed');
+    expect(parsed.errors).toHaveLength(500);
+    expect(JSON.stringify(parsed.body)).not.toContain('sk_live_0123456789');
+  }, 20_000);
+
   it('finds the <title> of a page full of `<title` in the part it reads', () => {
     const page = `<html>${'<title'.repeat(200_000)}`;
     expect(parseErrorBody(page).summary).toBe(

@@ -1,6 +1,6 @@
 import { ConnectionError, createRcsClient, RcsError } from '@rcs/client';
 import { makeRedactor } from '@rcs/client/internal';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRatePacer } from '../src/adaptive-rate.js';
 import { API_KEY, expectCutFrom, paced, SESSION_ID, sessionFixture } from './helpers.js';
 
@@ -143,23 +143,30 @@ describe('createRatePacer: AIMD on the request rate', () => {
   });
 
   it('waits out Retry-After, then spaces requests evenly at the rate', async () => {
-    const pacer = createRatePacer();
-    for (let i = 0; i < 10; i++) pacer.onAnswer(200, undefined);
-    pacer.onAnswer(429, 300);
-    expectCutFrom(pacer.rate, 10);
-    const started = Date.now();
-    const times: number[] = [];
-    await Promise.all(
-      [0, 1, 2].map(async () => {
-        await pacer.acquire();
-        times.push(Date.now() - started);
-      }),
-    );
-    times.sort((a, b) => a - b);
-    expect(times[0]).toBeGreaterThanOrEqual(290);
-    // Under 10 requests/s: more than 100 ms apart (90: the timers' own slack).
-    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(90);
-    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(90);
+    vi.useFakeTimers();
+    try {
+      const pacer = createRatePacer();
+      for (let i = 0; i < 10; i++) pacer.onAnswer(200, undefined);
+      pacer.onAnswer(429, 300);
+      expectCutFrom(pacer.rate, 10);
+      const started = Date.now();
+      const times: number[] = [];
+      const all = Promise.all(
+        [0, 1, 2].map(async () => {
+          await pacer.acquire();
+          times.push(Date.now() - started);
+        }),
+      );
+      await vi.runAllTimersAsync();
+      await all;
+      times.sort((a, b) => a - b);
+      expect(times[0]).toBeGreaterThanOrEqual(300);
+      // Under 10 requests/s: at least 100 ms apart.
+      expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(100);
+      expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(100);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a wait is cut short by the caller’s signal', async () => {

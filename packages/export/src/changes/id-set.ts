@@ -14,7 +14,7 @@
  * comparison fails the export naming it (changes.ts), never writing a change without its data.
  */
 
-const EMPTY_HI = 0;
+/** The low half of an empty slot: no hash has it (hash64). */
 const EMPTY_LO = 0;
 
 /**
@@ -38,12 +38,8 @@ export function hash64(id: string): [number, number] {
   b ^= b >>> 16;
   b = Math.imul(b, 0xc2b2ae35);
   b ^= b >>> 16;
-  a >>>= 0;
-  b >>>= 0;
-  // (0, 0) marks an empty slot.
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: only a hash of exactly (0, 0), 1 in 2⁶⁴, could tell
-  if (a === EMPTY_HI && b === EMPTY_LO) b = 1;
-  return [a, b];
+  // A low half of 0 marks an empty slot: a hash that has it (1 in 2³²) takes 1 instead.
+  return [a >>> 0, b >>> 0 || 1];
 }
 
 export class IdSet {
@@ -76,10 +72,8 @@ export class IdSet {
     return !this.#isEmpty(this.#slotOf(h, l));
   }
 
-  /** Whether a slot holds nothing: (0, 0), which no hash is (hash64). */
   #isEmpty(slot: number): boolean {
-    // Stryker disable next-line LogicalOperator,ConditionalExpression: only a hash with a zero half (1 in 2³²) could tell
-    return this.#hi[slot] === EMPTY_HI && this.#lo[slot] === EMPTY_LO;
+    return this.#lo[slot] === EMPTY_LO;
   }
 
   /** The slot holding (h, l), or the empty slot where it would go. */
@@ -91,8 +85,8 @@ export class IdSet {
     slot %= capacity;
     for (;;) {
       if (this.#isEmpty(slot) || (hi[slot] === h && lo[slot] === l)) return slot;
-      // Stryker disable next-line ArithmeticOperator: probing backwards finds the same entries
-      slot = slot + 1 === capacity ? 0 : slot + 1;
+      const next = slot + 1;
+      slot = next === capacity ? 0 : next;
     }
   }
 
@@ -112,10 +106,8 @@ export class IdSet {
     this.#lo = new Uint32Array(oldLo.length * 2);
     this.#size = 0;
     for (let i = 0; i < oldHi.length; i++) {
-      const h = oldHi[i]!;
       const l = oldLo[i]!;
-      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: inserting an empty slot's (0, 0) finds an empty slot and adds nothing
-      if (h !== EMPTY_HI || l !== EMPTY_LO) this.#insert(h, l);
+      if (l !== EMPTY_LO) this.#insert(oldHi[i]!, l);
     }
   }
 }

@@ -129,10 +129,8 @@ export class StateWriter {
 async function writeAll(handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
   let offset = 0;
   while (offset < bytes.byteLength) {
-    // Stryker disable next-line ArithmeticOperator: a regular file takes a whole buffer in one write (offset 0)
     const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset, position);
     offset += bytesWritten;
-    // Stryker disable next-line AssignmentOperator: as above, the loop never comes round a second time on a regular file
     position += bytesWritten;
   }
 }

@@ -62,6 +62,18 @@ describe('IdSet', () => {
     }
   });
 
+  it('a small table filled to three quarters, again and again, finds every id (probes wrap round its end)', () => {
+    for (let trial = 0; trial < 500; trial++) {
+      // 16 slots, 12 ids: as full as it gets before growing.
+      const ids = new IdSet(1);
+      const all = Array.from({ length: 12 }, (_, i) => `${trial}-${i}`);
+      for (const id of all) expect(ids.add(id)).toBe(true);
+      expect(all.every((id) => ids.has(id))).toBe(true);
+      expect(ids.has(`${trial}-absent`)).toBe(false);
+      expect(ids.size).toBe(12);
+    }
+  });
+
   it('distinguishes ids that differ only in their last character, and hex24 ids', () => {
     const ids = new IdSet(1000);
     for (let i = 0; i < 1000; i++) {

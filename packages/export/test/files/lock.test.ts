@@ -3,6 +3,7 @@ import {
   mkdtemp,
   readdir,
   readFile,
+  readlink,
   rm,
   stat,
   symlink,
@@ -28,6 +29,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -118,6 +120,18 @@ describe('export lock', () => {
       await expect(acquireExportLock(dir)).rejects.toThrow(ExportLockedError);
       return;
     }
+    const lock = await acquireExportLock(dir);
+    await lock.release();
+  });
+
+  it('takes over at once a lock of this host and PID namespace whose pid is gone', async () => {
+    const pidNs = await readlink('/proc/self/ns/pid').catch(() => undefined);
+    if (pidNs === undefined) return;
+    const bootId = await ourBootId();
+    await writeFile(
+      join(dir, LOCK_FILE),
+      JSON.stringify({ pid: deadPid(), host: hostname(), ...(bootId ? { bootId } : {}), pidNs }),
+    );
     const lock = await acquireExportLock(dir);
     await lock.release();
   });
@@ -328,6 +342,56 @@ describe('export lock', () => {
     await lock.release();
   });
 
+  describe('at the very instant a lease ends (a clock read to the fraction of a millisecond)', () => {
+    /** This process's clock at `ms` after the file's ctime, exactly: `now - ctime === ms`. */
+    const clockAt = async (file: string, ms: number) => {
+      const now = (await stat(file)).ctimeMs + ms;
+      vi.spyOn(Date, 'now').mockReturnValue(now);
+      expect(Date.now() - (await stat(file)).ctimeMs).toBe(ms);
+    };
+
+    it('a lock is still held when its lease ends, taken over just after', async () => {
+      const path = join(dir, LOCK_FILE);
+      await writeFile(path, JSON.stringify({ pid: 1, host: 'edge-pod', startedAt: '' }));
+      await clockAt(path, LOCK_LEASE_MS);
+      await expect(acquireExportLock(dir)).rejects.toThrow(/pid 1 on edge-pod/);
+      await clockAt(path, LOCK_LEASE_MS + 0.5);
+      await (await acquireExportLock(dir)).release();
+    });
+
+    it('a renewal as far ahead as the tolerance (2 s) still counts as now: kept, not watched', async () => {
+      const path = join(dir, LOCK_FILE);
+      await writeFile(path, JSON.stringify({ pid: 1, host: 'edge-pod', startedAt: '' }));
+      await clockAt(path, -2_000);
+      // Watched, a lease of 2 s unchanged would be taken over.
+      await expect(acquireExportLock(dir, { leaseMs: 2_000 })).rejects.toThrow(
+        /pid 1 on edge-pod, started , lease renewed 0 s ago/,
+      );
+    });
+
+    it("a taker's claim is still live when its lease ends", async () => {
+      const path = join(dir, LOCK_FILE);
+      await writeFile(path, JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: '' }));
+      const claim = await claimOf(path);
+      await writeFile(claim, JSON.stringify({ pid: 1, host: 'other-pod', startedAt: '' }));
+      await clockAt(claim, LOCK_LEASE_MS);
+      await expect(acquireExportLock(dir)).rejects.toThrow(/taking over .*pid 1 on other-pod/);
+      await clockAt(claim, LOCK_LEASE_MS + 0.5);
+      await (await acquireExportLock(dir)).release();
+    });
+
+    it('a side file is kept when a lease after it ends, removed just after', async () => {
+      const side = join(dir, `${LOCK_FILE}.takeover-0123`);
+      await writeFile(side, '');
+      await clockAt(side, LOCK_LEASE_MS);
+      await (await acquireExportLock(dir)).release();
+      expect(await readdir(dir)).toEqual([basename(side)]);
+      await clockAt(side, LOCK_LEASE_MS + 0.5);
+      await (await acquireExportLock(dir)).release();
+      expect(await readdir(dir)).toEqual([]);
+    });
+  });
+
   it('a lock is judged by the lease it promised, and records the lease it promises', async () => {
     const path = join(dir, LOCK_FILE);
     await writeFile(
@@ -488,6 +552,29 @@ describe('export lock', () => {
       const lock = await taking;
       expect(JSON.parse(await readFile(path, 'utf8')).pid).toBe(process.pid);
       await lock.release();
+    });
+
+    it('is looked at every twentieth of its lease: a removal is seen at the next look, not before', async () => {
+      const path = await plant(2_000);
+      vi.useFakeTimers({ toFake: ['Date', 'setTimeout'], now: Date.now() });
+      const state = { settled: false };
+      const taking = acquireExportLock(dir).finally(() => {
+        state.settled = true;
+      });
+      const pausedOrSettled = async () => {
+        while (vi.getTimerCount() === 0 && !state.settled) {
+          await new Promise((done) => setImmediate(done));
+        }
+      };
+      await pausedOrSettled();
+      await rm(path);
+      await vi.advanceTimersByTimeAsync(99);
+      await pausedOrSettled();
+      expect(state.settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await pausedOrSettled();
+      expect(state.settled).toBe(true);
+      await (await taking).release();
     });
 
     it('a renewal a little ahead (clocks a second apart) counts as now: kept, not watched', async () => {
