@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { FetchFunction, RcsClient } from '@rcs/client';
+import type { RcsClient } from '@rcs/client';
 import {
   type ConfigKey,
   configPath,
@@ -43,31 +43,21 @@ export interface CliIO {
   cwd: string;
   version: string;
   signal: AbortSignal;
-  /** Aborted when the reader of stdout went away (EPIPE, `rcs … | head`). */
+  /**
+   * Aborted when the reader of stdout went away (EPIPE, `rcs … | head`): commands that stream many
+   * results stop on it. Optional so that hand-built contexts (tests) need not set it.
+   */
   outputClosed?: AbortSignal;
   /** Builds the SDK client; defaults to `createRcsClient` (tests pass a fake or a mock's fetch). */
   createClient?: (options: import('@rcs/client').RcsClientOptions) => RcsClient;
 }
 
-export interface CliContext {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
+export interface CliContext extends Omit<CliIO, 'stdin' | 'createClient'> {
   /** Colour on stderr: a TTY and no NO_COLOR (cli.md). */
   color: boolean;
   json: boolean;
   quiet: boolean;
   verbose: boolean;
-  version: string;
-  signal: AbortSignal;
-  /**
-   * Aborted when the reader of stdout went away (EPIPE). Commands that stream many results stop
-   * on it; optional so that hand-built contexts (tests) need not set it.
-   */
-  outputClosed?: AbortSignal;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
   /**
    * Resolves base URL and credentials (flag > env > config profile) and builds the client once.
    * `deadline`: what the command's `--timeout` means for each request (network/deadline.ts); the
@@ -216,23 +206,6 @@ function assertOneLine(secret: string | undefined, what: string): void {
   );
 }
 
-/**
- * The CLI's one HTTP stack: undici with a dispatcher for every request, direct or
- * through the proxy of the environment (network/fetch.ts), or undefined under Bun and Deno. With
- * --verbose, one line names the proxies in use, never their credentials.
- */
-async function networkFetch(
-  env: NodeJS.ProcessEnv,
-  deadlineMs: number,
-  log: ((message: string) => void) | undefined,
-): Promise<FetchFunction | undefined> {
-  const { proxySettings, describeProxies } = await import('./network/proxy.js');
-  const settings = proxySettings(env);
-  if (settings && log) log(describeProxies(settings));
-  const { createNetworkFetch } = await import('./network/fetch.js');
-  return createNetworkFetch(settings, deadlineMs);
-}
-
 /** A URL that carries `user:password@` is refused (cli.md "Unattended runs"), shown without it. */
 export function assertNoUrlCredentials(raw: string, what: string): void {
   let url: URL;
@@ -255,10 +228,7 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
   const verbose = Boolean(globals.verbose) && !quiet;
   let client: Promise<RcsClient> | undefined;
   let resolved: Promise<ResolvedSettings> | undefined;
-  const settingsOnce = () => {
-    resolved ??= resolveSettings(globals, io);
-    return resolved;
-  };
+  const settingsOnce = () => (resolved ??= resolveSettings(globals, io));
   // Until the client is built there are no credentials to remove; the client (and its redactor)
   // is loaded only by the commands that talk to the service, not by `rcs check` or `rcs config`.
   let redactSecrets: (text: string) => string = (text) => text;
@@ -283,16 +253,11 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
     error(msg) {
       io.stderr.write(`rcs: ${redactSecrets(msg)}\n`);
     },
-    redact(text) {
-      return redactSecrets(text);
-    },
+    redact: (text) => redactSecrets(text),
     progress() {
       return createProgress(io.stderr, io.stderrIsTTY && !quiet);
     },
-    getClient(deadline) {
-      client ??= build(deadline);
-      return client;
-    },
+    getClient: (deadline) => (client ??= build(deadline)),
     async getCredentials() {
       const { apiKey, token } = await settingsOnce();
       return { apiKey, token };
@@ -324,11 +289,14 @@ export function createContext(globals: GlobalOptions, io: CliIO): CliContext {
     const note = (m: string) => io.stderr.write(`[rcs] ${safeLine(redact(m))}\n`);
     const create = io.createClient ?? createRcsClient;
     const deadlineMs = requestDeadlineMs(io.env, deadline);
-    const fetch = await networkFetch(
-      io.env,
-      deadlineMs,
-      verbose ? (m) => io.stderr.write(`[rcs] ${m}\n`) : undefined,
-    );
+    // The CLI's one HTTP stack: undici with a dispatcher for every request, direct or through the
+    // proxy of the environment, or undefined under Bun and Deno. --verbose names the proxies in
+    // use, never their credentials.
+    const { proxySettings, describeProxies } = await import('./network/proxy.js');
+    const proxies = proxySettings(io.env);
+    if (proxies && verbose) io.stderr.write(`[rcs] ${describeProxies(proxies)}\n`);
+    const { createNetworkFetch } = await import('./network/fetch.js');
+    const fetch = createNetworkFetch(proxies, deadlineMs);
     try {
       return create({
         baseUrl: settings.baseUrl,

@@ -88,25 +88,16 @@ export function exportRoutes(ctx: HandlerContext): Map<string, ExportRoute> {
     EXPORT_TABLE.map((row) => [
       row.path,
       (request: Request) =>
-        guarded(
-          ctx,
-          'read',
-          request,
-          async () => undefined,
-          ({ org, now }) => {
-            const query = new URL(request.url).searchParams;
-            const { page, limit } = parsePageQuery(query);
-            const source = SOURCES[row.name](org, now, query);
-            const total = source.length;
-            const start = (page - 1) * limit;
-            // D7: a page past the end is 200 with data [] and the true total.
-            const data = start >= total ? [] : source.slice(start, start + limit);
-            return json(
-              { data, meta: { total, page, limit, hasNext: start + limit < total } },
-              200,
-            );
-          },
-        ),
+        guarded(ctx, 'read', request, ({ org, now }) => {
+          const query = new URL(request.url).searchParams;
+          const { page, limit } = parsePageQuery(query);
+          const source = SOURCES[row.name](org, now, query);
+          const total = source.length;
+          const start = (page - 1) * limit;
+          // D7: a page past the end is 200 with data [] and the true total.
+          const data = start >= total ? [] : source.slice(start, start + limit);
+          return json({ data, meta: { total, page, limit, hasNext: start + limit < total } }, 200);
+        }),
     ]),
   );
 }

@@ -17,7 +17,7 @@ function credentialOf(headers: Headers): string {
 
 /**
  * The common front of every operation, in this order: rate limit (429), injected fault
- * (before any state change), `before` (e.g. the 413 body check), authentication (401, D22),
+ * (before any state change), the optional `before` (e.g. the 413 body check), authentication (401, D22),
  * the processing queue brought up to the clock (D18), then the operation in the caller's
  * organization (D23). Problems become D1 answers; nothing else is ever thrown to MSW.
  *
@@ -26,28 +26,22 @@ function credentialOf(headers: Headers): string {
  * request arrived, and the mock's own work happens within that time rather than after it
  * (added after it, the mock's work would be counted against the client by latency benches).
  */
-export async function guarded<T>(
+export async function guarded<T = undefined>(
   ctx: HandlerContext,
   kind: FaultKind,
   request: Request,
-  before: () => Promise<T>,
   run: (g: Guarded, prepared: T) => Promise<Response> | Response,
+  before?: () => Promise<T>,
 ): Promise<Response> {
-  const latency = ctx.faults.latencyMs;
-  if (latency <= 0) return answer(ctx, kind, request, before, run);
-  const due = performance.now() + latency;
-  const response = await answer(ctx, kind, request, before, run);
+  const due = performance.now() + ctx.faults.latencyMs;
+  const response = await answer(ctx, kind, request, run, before);
   const wait = due - performance.now();
   if (wait > 0) await sleep(wait);
   return response;
 }
 
 async function answer<T>(
-  ctx: HandlerContext,
-  kind: FaultKind,
-  request: Request,
-  before: () => Promise<T>,
-  run: (g: Guarded, prepared: T) => Promise<Response> | Response,
+  ...[ctx, kind, request, run, before]: Parameters<typeof guarded<T>>
 ): Promise<Response> {
   try {
     const limited = ctx.faults.rateLimit(credentialOf(request.headers), ctx.clock.now());
@@ -55,7 +49,7 @@ async function answer<T>(
     const fault = ctx.faults.injected(kind);
     if (fault?.kind === 'drop') return Response.error();
     if (fault?.kind === 'problem') throw fault.problem;
-    const prepared = await before();
+    const prepared = (await before?.()) as T;
     const orgData: OrgData = await ctx.auth.authenticate(request.headers);
     const now = ctx.clock.now();
     ctx.store.advance(now);

@@ -17,8 +17,6 @@ export function sessionHandlers(ctx: HandlerContext): RequestHandler[] {
         ctx,
         'create',
         request,
-        // D2: 413 over 1 MiB before parsing, and before anything else is looked at.
-        () => readBody(request),
         ({ org, now }, bytes) => {
           const body = parseCreateBody(parseJsonBody(bytes, request.headers.get('content-type')));
           const session = createSession(ctx.store, org, body, now, ctx.processingMs);
@@ -29,26 +27,22 @@ export function sessionHandlers(ctx: HandlerContext): RequestHandler[] {
             location: `/api/v1/real-call-sessions/${session.id}`,
           });
         },
+        // D2: 413 over 1 MiB before parsing, and before anything else is looked at.
+        () => readBody(request),
       ),
     ),
     http.get(`${SESSIONS}/:sessionId`, ({ request, params }) =>
-      guarded(
-        ctx,
-        'read',
-        request,
-        async () => undefined,
-        ({ org, now }) => {
-          const id = String(params.sessionId);
-          if (!UUID_PATTERN.test(id)) {
-            throw validationFailed([{ path: '/path/sessionId', message: 'must be a UUID' }]);
-          }
-          // D2 / D23: another organization's session is as unknown as a missing one (404).
-          const s = org.findSession(id);
-          if (!s) throw new ProblemError(404, 'not_found', `No session ${id}.`);
-          // D4: the description lists 201 as the success status of this read.
-          return json(sessionView(s, now), 201);
-        },
-      ),
+      guarded(ctx, 'read', request, ({ org, now }) => {
+        const id = String(params.sessionId);
+        if (!UUID_PATTERN.test(id)) {
+          throw validationFailed([{ path: '/path/sessionId', message: 'must be a UUID' }]);
+        }
+        // D2 / D23: another organization's session is as unknown as a missing one (404).
+        const s = org.findSession(id);
+        if (!s) throw new ProblemError(404, 'not_found', `No session ${id}.`);
+        // D4: the description lists 201 as the success status of this read.
+        return json(sessionView(s, now), 201);
+      }),
     ),
   ];
 }
