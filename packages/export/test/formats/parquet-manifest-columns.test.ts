@@ -100,7 +100,7 @@ describe('record shapes', () => {
 
   it('an export the table does not name is refused by name', () => {
     expect(() => recordShapeOf('invoices' as ExportResource)).toThrow(
-      'no record schema for export invoices',
+      'no export named "invoices"',
     );
   });
 });
