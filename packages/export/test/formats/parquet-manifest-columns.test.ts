@@ -99,8 +99,6 @@ describe('record shapes', () => {
   });
 
   it('an export the table does not name is refused by name', () => {
-    expect(() => recordShapeOf('invoices' as ExportResource)).toThrow(
-      'no export named "invoices"',
-    );
+    expect(() => recordShapeOf('invoices' as ExportResource)).toThrow('no export named "invoices"');
   });
 });
