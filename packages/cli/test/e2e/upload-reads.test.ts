@@ -180,10 +180,22 @@ describe.skipIf(!isRoot)('the other files rcs reads (needs root)', () => {
     chmodSync(dir, 0o755);
     mkdirSync(join(dir, 'config', 'rcs'), { recursive: true });
     const path = join(dir, 'config', 'rcs', 'config.json');
-    writeFileSync(path, '{"profiles":{}}', { mode: 0o600 }); // root's, as after `sudo rcs config set`
+    // Another user's, as after `sudo -u svc rcs config set`. The CLI runs as root without the two
+    // capabilities that bypass file modes, not as another user: the clone may sit in a private
+    // directory (mode 0700, as `mktemp -d` makes it) that no other user can reach.
+    writeFileSync(path, '{"profiles":{}}', { mode: 0o600 });
+    chownSync(path, 65534, 65534);
     const r = await runCommand(
       'setpriv',
-      ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, 'config', 'list'],
+      [
+        '--bounding-set',
+        '-dac_override,-dac_read_search',
+        '--',
+        process.execPath,
+        CLI,
+        'config',
+        'list',
+      ],
       { cwd: dir },
     );
     expect(r.code).toBe(1);
