@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, fsyncSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { openNoFollowSync } from '@rcs/export/internal';
-import { CliError } from '../errors.js';
-import { EXIT } from '../exit-codes.js';
+import { usageError } from '../errors.js';
 import { newSalt, type ServiceIdentity, saltOf } from './service.js';
 
 /**
@@ -30,14 +29,8 @@ import { newSalt, type ServiceIdentity, saltOf } from './service.js';
  * back as `unknown`, so a re-run never creates the session a second time.
  */
 
-/**
- * The largest ledger read: it is read whole, and about three times its size is held while its
- * lines are parsed (a line is about 550 bytes: some 480,000 uploads fit). A file larger than this (a planted sparse file, a ledger shared by years of
- * batches) is refused with a sentence, before a byte is read, rather than failing on a string
- * longer than V8 allows (about 512 MiB) or running out of memory.
- */
-export const MAX_LEDGER_BYTES = 256 * 1024 * 1024;
-const mib = (bytes: number) => Math.ceil(bytes / (1024 * 1024));
+/** A ledger is read whole (about three times its size in memory): a larger file is refused. */
+const MAX_LEDGER_MIB = 256;
 
 type LedgerStatus = 'sending' | 'created' | 'unknown' | 'failed';
 
@@ -162,11 +155,10 @@ export class Ledger {
       throw error;
     }
     try {
-      const { size } = fstatSync(fd);
-      if (size > MAX_LEDGER_BYTES) {
-        throw new CliError(
-          EXIT.usage,
-          `the ledger ${this.path} is ${mib(size)} MiB, more than rcs reads (${mib(MAX_LEDGER_BYTES)} MiB): keep it, and pass --ledger FILE to start a new one`,
+      const mib = Math.ceil(fstatSync(fd).size / 2 ** 20);
+      if (mib > MAX_LEDGER_MIB) {
+        throw usageError(
+          `the ledger ${this.path} is ${mib} MiB, more than rcs reads (${MAX_LEDGER_MIB} MiB): keep it, and pass --ledger FILE to start a new one`,
         );
       }
       text = readFileSync(fd, 'utf8');

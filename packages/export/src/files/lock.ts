@@ -297,14 +297,9 @@ async function linkAs(candidate: string, name: string, owner: LockOwner): Promis
   }
 }
 
-/**
- * `taker`: who else is taking the lock over (a live process), when someone is. `spent`: our
- * candidate was renamed into the lock, which is not ours after all: `holder` is who has it now
- * (a process that judged us gone meanwhile), undefined when it was released already.
- */
-type Takeover =
-  | { won: true }
-  | { won: false; taker?: string; spent?: { holder: Seen | undefined } };
+/** `taker`: a live process taking the lock over. `spent`: our candidate became the lock, and then
+ * another's (`holder`, a process that judged us gone) or none's. */
+type Takeover = { won: true } | { won: false; taker?: string; spent?: { holder?: Seen } };
 
 /**
  * Replaces the stale lock `seen` with ours, if no other process does: see the header.
@@ -482,8 +477,7 @@ async function tryToTake(
       }
       if (takeover.taker) return { seen, takeover: { taker: takeover.taker, gone: verdict.gone } };
       if (takeover.spent?.holder) return { seen: takeover.spent.holder };
-      // Our candidate became the lock, and the lock went: a new candidate for the next look.
-      if (takeover.spent) await writeNew(candidate, me);
+      if (takeover.spent) await writeNew(candidate, me); // for the next look
     }
   } finally {
     // Linked as the lock, or renamed into it: this name only goes.
