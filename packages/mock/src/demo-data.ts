@@ -91,8 +91,7 @@ export function generateDemoFixture(options: DemoOptions = {}): Fixture {
       name: o.name,
       apiKeys: o.apiKeys,
       settings: o.settings,
-      // In the order of the exports (written fixtures keep it). The demo's sessions are DONE, as a
-      // fixture's must be, but OrgData types them as any session.
+      // The exports' order, as written. OrgData's sessions may be in any state, the demo's are DONE.
       realCallSessions: all(o.realCallSessions) as Fixture['organizations'][0]['realCallSessions'],
       trackAssignments: all(o.trackAssignments),
       missionAssignments: all(o.missionAssignments),
