@@ -64,7 +64,7 @@ const BREAK = {
   client: 100,
   mock: 98,
   export: 90,
-  cli: 90,
+  cli: 100,
   parquet: 100,
   lock: 99,
 };
