@@ -276,7 +276,7 @@ export class Ledger {
    * Writes the outcome of a sent upload over its intent's room (fsynced), or, when it does not
    * fit or the room is not where it was (another writer), as a line of its own.
    */
-  settle(intent: LedgerIntent, outcome: LedgerOutcome): LedgerEntry {
+  settle(intent: LedgerIntent, outcome: LedgerOutcome): LedgerRecord {
     const full: LedgerEntry = {
       ...intent.subject,
       ...this.serviceFields(),
