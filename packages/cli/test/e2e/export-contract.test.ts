@@ -13,7 +13,7 @@ import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readJsonl, sha } from '../../../../test/support/files.js';
 import { HOSTILE_API_KEY, hostileFixture } from '../support/hostile-fixture.js';
-import { pagesOf, startRawExportServer } from '../support/raw-export-server.js';
+import { pageTexts, startRawExportServer } from '../support/raw-export-server.js';
 import { assertBuilt, CLI, runCli, runCommand, tempDir } from './helpers.js';
 
 let cwd: string;
@@ -108,7 +108,7 @@ describe('item 5: a filter change and --allow-drift never delete live records', 
   it('--allow-drift over a repeated page: no deletes, said on stderr and in the manifest; the next exact run deletes', async () => {
     const dir = join(cwd, 'item5-drift');
     const all = Array.from({ length: 150 }, (_, i) => user(i));
-    const clean = pagesOf(all);
+    const clean = pageTexts(all);
     let drifting = false;
     const server = await startRawExportServer((resource, page) => {
       if (resource !== 'users') return undefined;
@@ -138,7 +138,7 @@ describe('item 5: a filter change and --allow-drift never delete live records', 
       // The records really gone are reported by the next run that can trust its listing.
       drifting = false;
       const gone = all.slice(0, 140);
-      const fewer = pagesOf(gone);
+      const fewer = pageTexts(gone);
       await server.close();
       const next = await startRawExportServer((resource, page) =>
         resource === 'users' ? fewer(page) : undefined,
@@ -265,7 +265,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
   ];
 
   it.each(cases)('%s: %s', async (resource, record, message) => {
-    const pages = pagesOf([record]);
+    const pages = pageTexts([record]);
     const server = await startRawExportServer((r, page) =>
       r === resource ? pages(page) : undefined,
     );
@@ -296,7 +296,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
   });
 
   it('a value nested 6,000 levels deep fails the run naming it, not with a stack overflow', async () => {
-    const pages = pagesOf([session(`${'['.repeat(6_000)}${']'.repeat(6_000)}`)]);
+    const pages = pageTexts([session(`${'['.repeat(6_000)}${']'.repeat(6_000)}`)]);
     const server = await startRawExportServer((r, page) =>
       r === 'real-call-sessions' ? pages(page) : undefined,
     );
@@ -323,7 +323,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
   });
 
   it('bytes that are not UTF-8 on the wire fail the run naming them, not as a silent U+FFFD', async () => {
-    const [before, after] = pagesOf([user(1, 'AXB')])(1).split('AXB');
+    const [before, after] = pageTexts([user(1, 'AXB')])(1).split('AXB');
     const body = Buffer.concat([
       Buffer.from(before!),
       Buffer.from([0x41, 0xff, 0x42]),
@@ -350,7 +350,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
       '2026-01-01T00:00:00.123000Z',
       '2026-01-01T02:00:00.5+02:00',
     ];
-    const exact = pagesOf(at.map((t, i) => user(i).replace('2026-01-01T00:00:00Z', t)));
+    const exact = pageTexts(at.map((t, i) => user(i).replace('2026-01-01T00:00:00Z', t)));
     const finer = [
       '2026-01-01T00:00:00.123456Z',
       '2026-01-01T00:00:00.123456789+00:00',
@@ -389,7 +389,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
       await server.close();
     }
     for (const [i, t] of finer.entries()) {
-      const pages = pagesOf([user(1).replace('2026-01-01T00:00:00Z', t)]);
+      const pages = pageTexts([user(1).replace('2026-01-01T00:00:00Z', t)]);
       const one = await startRawExportServer((r, page) =>
         r === 'users' ? pages(page) : undefined,
       );
@@ -419,7 +419,11 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
   it('-0 and 1e-400 (nearest double: 0) are 0 in every format, Parquet included', async () => {
     const session = (id: string, score: string) =>
       `{"id":"${id}","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","learnerUserId":"u-1","transcript":"t","language":"en","completed":true,"analysis":{"score":${score},"items":[]},"missionId":null,"participantUserIds":[]}`;
-    const pages = pagesOf([session('s-1', '-0'), session('s-2', '1e-400'), session('s-3', '-0.0')]);
+    const pages = pageTexts([
+      session('s-1', '-0'),
+      session('s-2', '1e-400'),
+      session('s-3', '-0.0'),
+    ]);
     const server = await startRawExportServer((r, page) =>
       r === 'real-call-sessions' ? pages(page) : undefined,
     );
@@ -463,7 +467,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
   }, 120_000);
 
   it('the same record with possible values exports in every format (the control)', async () => {
-    const pages = pagesOf([user(1)]);
+    const pages = pageTexts([user(1)]);
     const server = await startRawExportServer((r, page) =>
       r === 'users' ? pages(page) : undefined,
     );
