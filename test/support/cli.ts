@@ -85,6 +85,8 @@ export interface MockProcess {
   apiKey: string;
   /** The demo dataset's rep emails ([] with --fixture). */
   repEmails: string[];
+  /** The environment that points `rcs` at it (RCS_BASE_URL, RCS_API_KEY). */
+  env: { RCS_BASE_URL: string; RCS_API_KEY: string };
   child: ChildProcess;
   /** What the mock wrote on stderr so far (its -v log). */
   stderr(): string;
@@ -124,6 +126,7 @@ export async function startMock(args: string[] = []): Promise<MockProcess> {
     url: info.url,
     apiKey: info.apiKey ?? '',
     repEmails: info.repEmails ?? [],
+    env: { RCS_BASE_URL: info.url, RCS_API_KEY: info.apiKey ?? '' },
     child,
     stderr: () => err,
     stderrLines: (pattern, count) =>

@@ -52,7 +52,7 @@ it('--changes against --day 0 then --day 1 on one port reports exactly the diffe
     try {
       const r = await runCli(['export', 'all', '--format', 'jsonl', '--changes', '--out', out], {
         cwd,
-        env: { RCS_BASE_URL: mock.url, RCS_API_KEY: mock.apiKey },
+        env: mock.env,
       });
       expect(r.code, r.stderr).toBe(0);
     } finally {

@@ -50,7 +50,7 @@ function batch(count: number, seed: number) {
 function upload(dir: string, files: string[], args: string[], onSpawn?: (c: ChildProcess) => void) {
   return runCli(['upload', ...files, '--email', m.repEmails[0] ?? '', '--json', ...args], {
     cwd: dir,
-    env: { RCS_BASE_URL: m.url, RCS_API_KEY: m.apiKey },
+    env: m.env,
     ...(onSpawn ? { onSpawn } : {}),
   });
 }
@@ -159,7 +159,7 @@ describe('a waiting run in another PID namespace (a second container of a pod)',
           '--email',
           m.repEmails[0] ?? '',
         ],
-        { cwd: dir, env: { RCS_BASE_URL: m.url, RCS_API_KEY: m.apiKey } },
+        { cwd: dir, env: m.env },
       );
       const held = await holding;
       await exactlyOnceAndRecorded(dir, files, texts);
