@@ -3,7 +3,6 @@
  * service on loopback, real files): each scenario as it was seen, and its fix. Item 3 (a crash
  * during the commit) is export-crash.test.ts.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -14,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readJsonl, sha } from '../../../../test/support/files.js';
 import { HOSTILE_API_KEY, hostileFixture } from '../support/hostile-fixture.js';
 import { pageTexts, startRawExportServer } from '../support/raw-export-server.js';
-import { assertBuilt, CLI, runCli, runCommand, tempDir } from './helpers.js';
+import { assertBuilt, cliLine, runCli, runCommand, startCli, tempDir } from './helpers.js';
 
 let cwd: string;
 let mock: MockServer;
@@ -170,7 +169,7 @@ describe('item 6: a lock a new process can judge', () => {
     expect((await exportAt(mock.url, ['teams', '--out', dir])).code).toBe(0);
     // The shell writes the lock with its own pid, then execs rcs: the same pid, as after a
     // container restart where the dead run and the new one are both PID 1.
-    const script = `printf '{"pid":%d,"host":"%s","startedAt":"2026-01-01T00:00:00Z"}' $$ "$HOST" > "$LOCK"; exec "$NODE" "$CLI" export teams --out "$DIR"`;
+    const script = `printf '{"pid":%d,"host":"%s","startedAt":"2026-01-01T00:00:00Z"}' $$ "$HOST" > "$LOCK"; exec ${cliLine(['export', 'teams', '--out', dir])}`;
     const r = await runCommand('sh', ['-c', script], {
       cwd,
       env: {
@@ -178,9 +177,6 @@ describe('item 6: a lock a new process can judge', () => {
         RCS_API_KEY: HOSTILE_API_KEY,
         HOST: hostname(),
         LOCK: lockOf(dir),
-        NODE: process.execPath,
-        CLI,
-        DIR: dir,
       },
     });
     expect(r.code, r.stderr).toBe(0);
@@ -220,12 +216,10 @@ describe('item 6: a lock a new process can judge', () => {
       faults: { latencyMs: 3000 },
     });
     try {
-      const first = spawn(process.execPath, [CLI, 'export', 'all', '--out', dir], {
+      const first = startCli(['export', 'all', '--out', dir], {
         cwd,
-        env: { ...process.env, RCS_BASE_URL: slow.url, RCS_API_KEY: HOSTILE_API_KEY },
-        stdio: 'ignore',
+        env: { RCS_BASE_URL: slow.url, RCS_API_KEY: HOSTILE_API_KEY },
       });
-      const ended = new Promise((resolve) => first.on('close', resolve));
       // Until the first run holds the lock (it then waits 3 s for its first page).
       await vi.waitFor(
         async () =>
@@ -234,9 +228,11 @@ describe('item 6: a lock a new process can judge', () => {
       );
       const second = await exportAt(mock.url, ['teams', '--out', dir]);
       expect(second.code).toBe(1);
-      expect(second.stderr).toMatch(new RegExp(`another rcs export is writing .*pid ${first.pid}`));
-      first.kill('SIGTERM');
-      await ended;
+      expect(second.stderr).toMatch(
+        new RegExp(`another rcs export is writing .*pid ${first.child.pid}`),
+      );
+      first.child.kill('SIGTERM');
+      await first.done;
     } finally {
       await slow.close();
     }
