@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run test:mutation [-- transcript|client|mock|export|cli|parquet ...] [-- --mutate <glob>]
+// npm run test:mutation [-- transcript|client|mock|export|cli|parquet|lock ...] [-- --mutate <glob>]
 // Runs StrykerJS once per package (stryker/config.mjs), each with its own tests only. Incremental:
 // stryker/incremental/<package>.json.gz is committed compressed (megabytes of JSON that would
 // swamp every diff); it is unpacked to reports/stryker-incremental/ before a run, so a rerun tests
@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
-const ALL = ['transcript', 'client', 'mock', 'export', 'cli', 'parquet'];
+const ALL = ['transcript', 'client', 'mock', 'export', 'cli', 'parquet', 'lock'];
 const args = process.argv.slice(2);
 const chosen = args.filter((a) => ALL.includes(a));
 const rest = args.filter((a) => !ALL.includes(a));

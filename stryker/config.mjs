@@ -5,7 +5,9 @@
 // @ts-check
 const pkg = process.env.RCS_MUTATION_PACKAGE;
 if (!pkg)
-  throw new Error('set RCS_MUTATION_PACKAGE to transcript, client, mock, export, cli or parquet');
+  throw new Error(
+    'set RCS_MUTATION_PACKAGE to transcript, client, mock, export, cli, parquet or lock',
+  );
 
 /** What is mutated: the rules and the network code, per the testing goals (scores in TESTING.md). */
 const MUTATE = {
@@ -41,6 +43,9 @@ const MUTATE = {
   // The CLI: the upload ledger (exactly once, D28). The lock that keeps it so across processes is
   // the export's (packages/export/src/files/lock.ts, mutated with the export).
   cli: ['packages/cli/src/upload/ledger.ts'],
+  // The one file lock (the export's, which refuses, and the upload ledger's, which waits), scored
+  // on its own with its own tests (test/files/lock*.test.ts): part of `export` too.
+  lock: ['packages/export/src/files/lock.ts'],
   // The streaming Parquet writer (D27), scored on its own with its own tests (test/formats/
   // parquet*.test.ts, which read each file back): part of `export` too, but held here apart.
   parquet: [
@@ -54,7 +59,15 @@ const MUTATE = {
 };
 
 /** thresholds.break: the score each package reached, so that it cannot fall back unnoticed. */
-const BREAK = { transcript: 93, client: 100, mock: 98, export: 90, cli: 90, parquet: 100 };
+const BREAK = {
+  transcript: 93,
+  client: 100,
+  mock: 98,
+  export: 90,
+  cli: 90,
+  parquet: 100,
+  lock: 99,
+};
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -73,7 +86,7 @@ export default {
   concurrency: 2,
   // The CLI's lock waits in a loop, the Parquet writer never waits: a mutant that never ends is
   // stopped sooner.
-  timeoutMS: pkg === 'cli' || pkg === 'parquet' ? 3_000 : 10_000,
+  timeoutMS: pkg === 'cli' || pkg === 'lock' || pkg === 'parquet' ? 3_000 : 10_000,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
 };

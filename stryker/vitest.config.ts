@@ -38,8 +38,8 @@ const SOURCE_READING = [
 
 const only = process.env.RCS_MUTATION_PACKAGE;
 /** Entries that mutate part of a package: the package whose tests they run. */
-const PACKAGE_OF: Record<string, string> = { parquet: 'export' };
-const entries = ['transcript', 'client', 'mock', 'export', 'cli', 'parquet'].filter((p) =>
+const PACKAGE_OF: Record<string, string> = { parquet: 'export', lock: 'export' };
+const entries = ['transcript', 'client', 'mock', 'export', 'cli', 'parquet', 'lock'].filter((p) =>
   only ? p === only : !(p in PACKAGE_OF),
 );
 /**
@@ -51,6 +51,7 @@ const entries = ['transcript', 'client', 'mock', 'export', 'cli', 'parquet'].fil
 const INCLUDE: Record<string, string[]> = {
   cli: ['test/unit/upload/**/*.test.ts'],
   parquet: ['test/formats/parquet*.test.ts'],
+  lock: ['test/files/lock*.test.ts'],
 };
 
 export default defineConfig({

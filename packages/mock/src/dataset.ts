@@ -1,5 +1,4 @@
 import { arrayCollection, type Collection, compareD9 } from './collection.js';
-import { KINDS, type Kind } from './demo/counts.js';
 import type { Fixture, FixtureMission, FixtureScorecard } from './fixture.js';
 import type {
   MissionAssignmentExportRecord,
@@ -55,13 +54,11 @@ export interface Dataset {
   organizations: OrgData[];
 }
 
-type Sortable = { id: string; createdAt?: string };
-const sorted = <T extends Sortable>(items: readonly T[]): T[] => [...items].sort(compareD9);
+/** D9 order, as a collection; scorecards, missions, tracks and teams carry no createdAt: by id. */
+const sorted = <T extends { id: string; createdAt?: string }>(items: readonly T[] = []) =>
+  arrayCollection([...items].sort(compareD9));
 
-function finder<T>(
-  items: readonly T[],
-  key: (t: T) => string | null,
-): (k: string) => T | undefined {
+const finder = <T>(items: readonly T[], key: (t: T) => string | null) => {
   // Keys in lowercase: fixture UUIDs may be written in uppercase, and ids compare
   // case-insensitively (emails are lowercase already, D6).
   const m = new Map<string, T>();
@@ -69,8 +66,8 @@ function finder<T>(
     const k = key(t);
     if (k !== null) m.set(k.toLowerCase(), t);
   }
-  return (k) => m.get(k.toLowerCase());
-}
+  return (k: string) => m.get(k.toLowerCase());
+};
 
 /** A validated fixture (see `loadFixture`) as a dataset: lists sorted by D9, lookups indexed. */
 export function datasetFromFixture(f: Fixture): Dataset {
@@ -81,23 +78,25 @@ export function datasetFromFixture(f: Fixture): Dataset {
   return {
     jwtSecret: f.jwtSecret,
     identityProvider: { existingEmails: f.identityProvider?.existingEmails ?? [], refuse },
-    organizations: f.organizations.map((o) => {
-      const sessions = o.realCallSessions ?? [];
-      return {
-        id: o.id,
-        name: o.name,
-        apiKeys: o.apiKeys,
-        settings: o.settings,
-        // Scorecards, missions, tracks and teams carry no createdAt: by id (D9).
-        ...(Object.fromEntries(
-          KINDS.map((kind) => [kind, arrayCollection(sorted((o[kind] ?? []) as Sortable[]))]),
-        ) as unknown as Pick<OrgData, Kind>),
-        findUserById: finder(o.users, (u) => u.id),
-        findUserByEmail: finder(o.users, (u) => u.email),
-        findScorecard: finder(o.scorecards, (s) => s.id),
-        findMission: finder(o.missions, (m) => m.id),
-        findSession: finder(sessions, (s) => s.id),
-      };
-    }),
+    organizations: f.organizations.map((o) => ({
+      id: o.id,
+      name: o.name,
+      apiKeys: o.apiKeys,
+      settings: o.settings,
+      users: sorted(o.users),
+      teams: sorted(o.teams),
+      scorecards: sorted(o.scorecards),
+      missions: sorted(o.missions),
+      tracks: sorted(o.tracks),
+      sprints: sorted(o.sprints),
+      trackAssignments: sorted(o.trackAssignments),
+      missionAssignments: sorted(o.missionAssignments),
+      realCallSessions: sorted(o.realCallSessions),
+      findUserById: finder(o.users, (u) => u.id),
+      findUserByEmail: finder(o.users, (u) => u.email),
+      findScorecard: finder(o.scorecards, (s) => s.id),
+      findMission: finder(o.missions, (m) => m.id),
+      findSession: finder(o.realCallSessions ?? [], (s) => s.id),
+    })),
   };
 }

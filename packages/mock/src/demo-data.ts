@@ -1,6 +1,5 @@
-import { slice } from './collection.js';
+import { type Collection, slice } from './collection.js';
 import type { Dataset } from './dataset.js';
-import { KINDS } from './demo/counts.js';
 import { demoOrg, type OrgPlan } from './demo/org.js';
 import type { Fixture } from './fixture.js';
 import { infoOf, type MockInfo } from './info.js';
@@ -76,6 +75,8 @@ export function generateDemoDataset(options: DemoOptions = {}): DemoDataset {
   return { dataset, info: infoOf(dataset) };
 }
 
+const all = <T>(c: Collection<T>) => slice(c, 0, c.length);
+
 /**
  * The demo dataset written out as a fixture (mock-fixture.md), e.g. to start from it and edit.
  * Materialises every record: meant for small sizes.
@@ -90,9 +91,16 @@ export function generateDemoFixture(options: DemoOptions = {}): Fixture {
       name: o.name,
       apiKeys: o.apiKeys,
       settings: o.settings,
-      ...Object.fromEntries(
-        KINDS.map((kind) => [kind, slice<unknown>(o[kind], 0, o[kind].length)]),
-      ),
-    })) as Fixture['organizations'],
+      // The exports' order, as written. OrgData's sessions may be in any state, the demo's are DONE.
+      realCallSessions: all(o.realCallSessions) as Fixture['organizations'][0]['realCallSessions'],
+      trackAssignments: all(o.trackAssignments),
+      missionAssignments: all(o.missionAssignments),
+      sprints: all(o.sprints),
+      users: all(o.users),
+      tracks: all(o.tracks),
+      scorecards: all(o.scorecards),
+      missions: all(o.missions),
+      teams: all(o.teams),
+    })),
   };
 }

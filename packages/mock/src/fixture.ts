@@ -198,6 +198,7 @@ const fixtureSchema = z.strictObject({
 
 export type Fixture = z.output<typeof fixtureSchema>;
 type FixtureOrganization = Fixture['organizations'][number];
+type Row<K extends Kind> = NonNullable<FixtureOrganization[K]>[number];
 export type FixtureScorecard = FixtureOrganization['scorecards'][number];
 export type FixtureMission = FixtureOrganization['missions'][number];
 
@@ -264,57 +265,57 @@ export function loadFixture(json: unknown): Fixture {
   return parsed.data;
 }
 
-/** Every reference a fixture holds: `list.field>list it refers to` (one id or an array of ids). */
-const REFERENCES = [
-  'users.teamIds>teams',
-  'missions.scorecardId>scorecards',
-  'tracks.missionIds>missions',
-  'sprints.userId>users',
-  'sprints.assignedTeamId>teams',
-  ...['trackAssignments', 'missionAssignments'].flatMap((a) =>
-    ['learnerUserId>users', 'assignedByUserId>users', 'sprintId>sprints'].map((f) => `${a}.${f}`),
+/** Every reference a fixture holds: [list, field (an id or an array of ids), list it refers to]. */
+const REFERENCES: readonly { [K in Kind]: readonly [K, keyof Row<K>, Kind] }[Kind][] = [
+  ['users', 'teamIds', 'teams'],
+  ['missions', 'scorecardId', 'scorecards'],
+  ['tracks', 'missionIds', 'missions'],
+  ['sprints', 'userId', 'users'],
+  ['sprints', 'assignedTeamId', 'teams'],
+  ...(['trackAssignments', 'missionAssignments'] as const).flatMap((a) =>
+    (['learnerUserId', 'assignedByUserId', 'sprintId'] as const).map(
+      (f) => [a, f, f === 'sprintId' ? 'sprints' : 'users'] as const,
+    ),
   ),
-  'trackAssignments.trackId>tracks',
-  'trackAssignments.completedMissionIds>missions',
-  'missionAssignments.missionId>missions',
-  'realCallSessions.userId>users',
-  'realCallSessions.missionReferenceId>missions',
-  'realCallSessions.scorecardReferenceId>scorecards',
-  'realCallSessions.participantUserIds>users',
+  ['trackAssignments', 'trackId', 'tracks'],
+  ['trackAssignments', 'completedMissionIds', 'missions'],
+  ['missionAssignments', 'missionId', 'missions'],
+  ['realCallSessions', 'userId', 'users'],
+  ['realCallSessions', 'missionReferenceId', 'missions'],
+  ['realCallSessions', 'scorecardReferenceId', 'scorecards'],
+  ['realCallSessions', 'participantUserIds', 'users'],
 ];
 
 /** Referential integrity and uniqueness: every referenced id exists in the same organization. */
 function integrityProblems(f: Fixture): string[] {
   const out: string[] = [];
+  const unique = (seen: Map<string, string>, key: string, path: string) => {
+    const first = seen.get(key);
+    if (first !== undefined) out.push(`${path}: duplicate of ${first}`);
+    else seen.set(key, path);
+  };
   const apiKeys = new Map<string, string>();
   const emails = new Map<string, string>();
   const orgIds = new Map<string, string>();
   f.organizations.forEach((org, o) => {
     const at = `organizations[${o}]`;
-    unique(orgIds, org.id, `${at}.id`, out);
-    org.apiKeys.forEach((k, i) => {
-      unique(apiKeys, k, `${at}.apiKeys[${i}]`, out);
-    });
-    const lists = org as unknown as Record<Kind, Record<string, unknown>[] | undefined>;
-    const ids = Object.fromEntries(
-      KINDS.map((kind) => {
-        const m = new Map<string, string>();
-        (lists[kind] ?? []).forEach((r, i) => {
-          unique(m, r.id as string, `${at}.${kind}[${i}].id`, out);
-        });
-        return [kind, m];
-      }),
-    );
+    unique(orgIds, org.id, `${at}.id`);
+    for (const [i, k] of org.apiKeys.entries()) unique(apiKeys, k, `${at}.apiKeys[${i}]`);
+    // The lists as records of fields; REFERENCES names the fields, checked against each list.
+    const lists: { [K in Kind]?: readonly { id: string; [field: string]: unknown }[] } = org;
+    const ids = new Map(KINDS.map((kind) => [kind, new Map<string, string>()]));
+    for (const [kind, m] of ids) {
+      for (const [i, r] of (lists[kind] ?? []).entries()) unique(m, r.id, `${at}.${kind}[${i}].id`);
+    }
     org.users.forEach((u, i) => {
-      if (u.email) unique(emails, u.email, `${at}.users[${i}].email`, out);
+      if (u.email) unique(emails, u.email, `${at}.users[${i}].email`);
     });
-    for (const ref of REFERENCES) {
-      const [list = '', field = '', target = ''] = ref.split(/[.>]/);
-      (lists[list as Kind] ?? []).forEach((r, i) => {
-        const value = r[field] as string | string[] | null | undefined;
+    for (const [list, field, target] of REFERENCES) {
+      (lists[list] ?? []).forEach((r, i) => {
+        const value = r[field];
         const all = Array.isArray(value) ? value.map((v, j) => [v, `[${j}]`]) : [[value, '']];
         for (const [id, index] of all) {
-          if (id != null && !ids[target]?.has(id)) {
+          if (typeof id === 'string' && !ids.get(target)?.has(id)) {
             const kind = target.slice(0, -1);
             out.push(`${at}.${list}[${i}].${field}${index}: ${kind} ${id} does not exist in ${at}`);
           }
@@ -338,10 +339,4 @@ function integrityProblems(f: Fixture): string[] {
     }
   });
   return out;
-}
-
-function unique(seen: Map<string, string>, key: string, path: string, out: string[]): void {
-  const first = seen.get(key);
-  if (first !== undefined) out.push(`${path}: duplicate of ${first}`);
-  else seen.set(key, path);
 }

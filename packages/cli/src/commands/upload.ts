@@ -117,6 +117,7 @@ async function runLocked(
     if (!opts.dryRun) ledger.assertWritable();
     if (held?.full) ledger.refuseWrites(held.full);
   } catch (error) {
+    if (error instanceof CliError) throw error;
     if (isUnsafeFile(error)) {
       throw new CliError(EXIT.usage, `cannot use the ledger: ${error.message}`);
     }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, fsyncSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { openNoFollowSync } from '@rcs/export/internal';
+import { usageError } from '../errors.js';
 import { newSalt, type ServiceIdentity, saltOf } from './service.js';
 
 /**
@@ -27,6 +28,9 @@ import { newSalt, type ServiceIdentity, saltOf } from './service.js';
  * A line still `sending` (the process died, or the disk broke after the session was created) reads
  * back as `unknown`, so a re-run never creates the session a second time.
  */
+
+/** A ledger is read whole (about three times its size in memory): a larger file is refused. */
+const MAX_LEDGER_MIB = 256;
 
 type LedgerStatus = 'sending' | 'created' | 'unknown' | 'failed';
 
@@ -151,6 +155,12 @@ export class Ledger {
       throw error;
     }
     try {
+      const mib = Math.ceil(fstatSync(fd).size / 2 ** 20);
+      if (mib > MAX_LEDGER_MIB) {
+        throw usageError(
+          `the ledger ${this.path} is ${mib} MiB, more than rcs reads (${MAX_LEDGER_MIB} MiB): keep it, and pass --ledger FILE to start a new one`,
+        );
+      }
       text = readFileSync(fd, 'utf8');
     } finally {
       closeSync(fd);

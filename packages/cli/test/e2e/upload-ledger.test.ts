@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -194,5 +194,26 @@ describe('D28: an unknown outcome is looked up on the service, never guessed', (
     expect(r.stdout).toMatch(/^created {2}b\.srt /m);
     expect(r.stderr).toMatch(/note: 2 ledger lines written by an earlier rcs/);
     expect(await sessionsWith(m, texts)).toEqual([1, 1]);
+  });
+});
+
+describe('a ledger larger than rcs reads', () => {
+  it('is refused before a byte is read, named with its size, and left as it was; nothing is sent', async () => {
+    const m = await mock();
+    const dir = tempDir();
+    const [text] = calls(m, dir, 1, 5);
+    // Sparse: 257 MiB on paper, no blocks on disk. One line of its own first, as a real one has.
+    const ledger = join(dir, 'years.jsonl');
+    writeFileSync(ledger, '{"file":"old.srt"}\n');
+    truncateSync(ledger, 257 * 1024 * 1024);
+    const before = statSync(ledger);
+    const run = await upload(m, dir, ['a.srt', '--ledger', ledger]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `the ledger ${ledger} is 257 MiB, more than rcs reads (256 MiB): keep it, and pass --ledger FILE to start a new one`,
+    );
+    const after = statSync(ledger);
+    expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
+    expect(await sessionsWith(m, [text!])).toEqual([0]);
   });
 });

@@ -297,8 +297,9 @@ async function linkAs(candidate: string, name: string, owner: LockOwner): Promis
   }
 }
 
-/** `taker`: who else is taking the lock over (a live process), when someone is. */
-type Takeover = { won: true } | { won: false; taker?: string };
+/** `taker`: a live process taking the lock over. `spent`: our candidate became the lock, and then
+ * another's (`holder`, a process that judged us gone) or none's. */
+type Takeover = { won: true } | { won: false; taker?: string; spent?: { holder?: Seen } };
 
 /**
  * Replaces the stale lock `seen` with ours, if no other process does: see the header.
@@ -343,9 +344,9 @@ async function takeOver(
     if ((await look(path))?.identity !== seen.identity) return { won: false };
     await rename(candidate, path);
     // Read back: it differs only if a process judged us gone meanwhile.
-    // Stryker disable next-line OptionalChaining: a lock gone or unreadable just after our rename fails this run either way (a TypeError, or the next try's link(2) of the renamed candidate: ENOENT)
-    won = (await look(path))?.owner?.token === me.token;
-    return { won };
+    const after = await look(path);
+    won = after?.owner?.token === me.token;
+    return won ? { won } : { won, spent: { holder: after } };
   } finally {
     // Stryker disable next-line ConditionalExpression: unlinkQuietly(undefined) rejects (no path), and the rejection is dropped
     if (claim !== undefined) await unlinkQuietly(claim);
@@ -475,6 +476,8 @@ async function tryToTake(
         return undefined;
       }
       if (takeover.taker) return { seen, takeover: { taker: takeover.taker, gone: verdict.gone } };
+      if (takeover.spent?.holder) return { seen: takeover.spent.holder };
+      if (takeover.spent) await writeNew(candidate, me); // for the next look
     }
   } finally {
     // Linked as the lock, or renamed into it: this name only goes.

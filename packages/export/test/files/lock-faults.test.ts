@@ -11,7 +11,12 @@ import { readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { acquireExportLock, acquireLock, LOCK_FILE } from '../../src/files/lock.js';
+import {
+  acquireExportLock,
+  acquireLock,
+  ExportLockedError,
+  LOCK_FILE,
+} from '../../src/files/lock.js';
 import { claimOf, deadPid, LIVE_PID } from '../support/lock-files.js';
 
 type Link = typeof fsp.link;
@@ -207,14 +212,33 @@ describe('another process acting between two of our calls', () => {
     expect(claimed).toBe(true);
   });
 
-  it('a lock taken from us right after our takeover renamed it into place: not ours, left alone', async () => {
+  it('a lock taken from us right after our takeover renamed it into place: not ours, left alone, and its holder named', async () => {
     await plantStale();
     faults.rename = async (real, from, to) => {
       await real(from, to);
       if (to === path) await writeFile(path, live);
     };
-    await expect(acquireExportLock(dir)).rejects.toThrow();
+    const refusal = acquireExportLock(dir);
+    await expect(refusal).rejects.toBeInstanceOf(ExportLockedError);
+    await expect(refusal).rejects.toThrow(
+      `another rcs export is writing to ${dir} (pid ${LIVE_PID} on ${hostname()}`,
+    );
     expect((await lockFile()).token).toBe('live');
+    expect(await readdir(dir)).toEqual([LOCK_FILE]);
+  });
+
+  it('a lock released right after our takeover renamed it into place: the next look takes it', async () => {
+    await plantStale();
+    let taken = 0;
+    faults.rename = async (real, from, to) => {
+      await real(from, to);
+      if (to === path && taken++ === 0) await unlink(path);
+    };
+    const lock = await acquireExportLock(dir);
+    expect((await lockFile()).pid).toBe(process.pid);
+    expect(await readdir(dir)).toEqual([LOCK_FILE]);
+    await lock.release();
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it('a side file removed between the listing and its look is passed over', async () => {

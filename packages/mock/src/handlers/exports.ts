@@ -1,7 +1,7 @@
 import { EXPORT_TABLE, type ExportName } from '@rcs/client';
 import { http, type RequestHandler } from 'msw';
 import { type Collection, filtered, slice } from '../collection.js';
-import type { OrgData } from '../dataset.js';
+import type { Mission, OrgData, Scorecard } from '../dataset.js';
 import { sessionExportRecord, sessionView } from '../lifecycle.js';
 import { parseArchived, parsePageQuery } from '../request-schemas.js';
 import type { OrgState } from '../store.js';
@@ -21,12 +21,16 @@ interface ExportSource<T> {
   slice(start: number, end: number): T[];
 }
 
-const fromCollection = <T, U = T>(c: Collection<T>, map?: (t: T) => U): ExportSource<U> => ({
+const fromCollection = <T>(c: Collection<T>): ExportSource<T> => ({
   length: c.length,
-  slice: (start, end) => {
-    const items = slice(c, start, end);
-    return map ? items.map(map) : (items as unknown as U[]);
-  },
+  slice: (start, end) => slice(c, start, end),
+});
+
+/** The scorecard and mission exports return only id, title, language (mock-fixture.md). */
+const summaries = (c: Collection<Scorecard | Mission>) => ({
+  length: c.length,
+  slice: (start: number, end: number) =>
+    slice(c, start, end).map(({ id, title, language }) => ({ id, title, language })),
 });
 
 // Keyed by the organization's immutable data, so a reset() of the state does not rebuild it.
@@ -63,15 +67,8 @@ const SOURCES: {
     }
     return fromCollection(only);
   },
-  // The scorecard and mission exports return only id, title, language (mock-fixture.md).
-  scorecards: (org) =>
-    fromCollection(org.data.scorecards, (s) => ({
-      id: s.id,
-      title: s.title,
-      language: s.language,
-    })),
-  missions: (org) =>
-    fromCollection(org.data.missions, (m) => ({ id: m.id, title: m.title, language: m.language })),
+  scorecards: (org) => summaries(org.data.scorecards),
+  missions: (org) => summaries(org.data.missions),
   teams: (org) => fromCollection(org.data.teams),
 };
 
