@@ -3,61 +3,33 @@
  * over real HTTP. Exit codes 0–5, stdout carries results only, `--json` documents, the mock's
  * first stdout line, and secrets never printed.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiValidator } from '../../packages/mock/test/helpers/openapi-validator.js';
-import { startMock } from '../support/cli.js';
+import {
+  assertBuilt,
+  cliLine,
+  type RunResult,
+  runCli,
+  runCommand,
+  startCli,
+  startMock,
+} from '../support/cli.js';
 import { ACME, type Booted, boot, EXPORTS, FIXTURE_FILE, labeled, OPEN } from './helpers.js';
 
-const RCS = fileURLToPath(new URL('../../packages/cli/dist/rcs.js', import.meta.url));
 const spec = openApiValidator();
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 let home: string;
-const baseEnv = () => {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && !k.startsWith('RCS_') && k !== 'NODE_OPTIONS') env[k] = v;
-  }
-  return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), NO_COLOR: '1' };
-};
-
-function start(args: string[], o: { cwd?: string; env?: Record<string, string> } = {}) {
-  return spawn(process.execPath, [RCS, ...args], {
-    cwd: o.cwd ?? home,
-    env: { ...baseEnv(), ...o.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-}
-
-function rcs(
-  args: string[],
-  o: { cwd?: string; env?: Record<string, string>; input?: string } = {},
-) {
-  return new Promise<Run>((resolve, reject) => {
-    const child = start(args, o);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(o.input ?? '');
-  });
-}
+/** Every run's home and config in `home`, whatever its directory. */
+const options = (o: { cwd?: string; env?: Record<string, string>; input?: string } = {}) => ({
+  cwd: o.cwd ?? home,
+  env: { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ...o.env },
+  input: o.input ?? '',
+});
+const start = (args: string[], o?: Parameters<typeof options>[0]) => startCli(args, options(o));
+const rcs = (args: string[], o?: Parameters<typeof options>[0]) => runCli(args, options(o));
 
 let m: Booted;
 let slow: Booted;
@@ -74,7 +46,7 @@ const SILENT = labeled([
 ]);
 
 /** No credential, key or token, may appear anywhere in the output. */
-function expectNoSecret(r: Run, ...secrets: string[]) {
+function expectNoSecret(r: RunResult, ...secrets: string[]) {
   for (const s of secrets) {
     expect(r.stdout).not.toContain(s);
     expect(r.stderr).not.toContain(s);
@@ -82,7 +54,7 @@ function expectNoSecret(r: Run, ...secrets: string[]) {
 }
 
 beforeAll(async () => {
-  expect(existsSync(RCS), 'run `npm run build` first').toBe(true);
+  assertBuilt();
   home = mkdtempSync(join(tmpdir(), 'rcs-acceptance-'));
   dir = join(home, 'files');
   mkdirSync(dir);
@@ -103,17 +75,9 @@ afterAll(async () => {
 
 describe('rcs mock', () => {
   it('first stdout line is the base URL with --port 0; serves the fixture; SIGINT exits 0', async () => {
-    const child: ChildProcess = start(['mock', '--port', '0', '--fixture', FIXTURE_FILE]);
-    const firstLine = await new Promise<string>((resolve, reject) => {
-      let buf = '';
-      child.stdout?.on('data', (d) => {
-        buf += d;
-        const nl = buf.indexOf('\n');
-        if (nl >= 0) resolve(buf.slice(0, nl));
-      });
-      child.on('error', reject);
-      child.on('close', (c) => reject(new Error(`exited ${c} before printing a URL`)));
-    });
+    const run = start(['mock', '--port', '0', '--fixture', FIXTURE_FILE]);
+    const out = await run.seen('stdout', '\n');
+    const firstLine = out.slice(0, out.indexOf('\n'));
     try {
       expect(firstLine).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(firstLine).not.toMatch(/:0$/);
@@ -123,27 +87,18 @@ describe('rcs mock', () => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { meta: { total: number } }).meta.total).toBe(5);
     } finally {
-      const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-      child.kill('SIGINT');
-      expect(await exited).toBe(0);
+      run.child.kill('SIGINT');
+      expect((await run.done).code).toBe(0);
     }
   });
 
   it('without a fixture, prints an API key line after the URL', async () => {
-    const child = start(['mock', '--port', '0']);
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        out += d;
-        if (/API key: \S+/.test(out)) resolve();
-      });
-      child.on('close', () => reject(new Error(`exited: ${out}`)));
-      setTimeout(() => reject(new Error(`no API key line: ${out}`)), 15_000);
-    });
-    const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(out.split('\n')[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const run = start(['mock', '--port', '0']);
+    await run.seen('stdout', /API key: \S+/);
+    run.child.kill('SIGTERM');
+    const r = await run.done;
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 });
 
@@ -736,21 +691,13 @@ describe('more of the contract', () => {
   });
 
   it('the mock of `rcs mock` without a fixture prints the rep emails a newcomer can use', async () => {
-    const child = start(['mock', '--port', '0']);
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`no email line: ${out}`)), 15_000);
-      child.stdout.on('data', (d) => {
-        out += d;
-        if (/API key: \S+/.test(out) && /[\w.+-]+@[\w-]+\.[\w.-]+/.test(out)) {
-          clearTimeout(t);
-          resolve();
-        }
-      });
-    });
-    const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    const run = start(['mock', '--port', '0']);
+    const out = await run.seen(
+      'stdout',
+      (text) => /API key: \S+/.test(text) && /[\w.+-]+@[\w-]+\.[\w.-]+/.test(text),
+    );
+    run.child.kill('SIGINT');
+    expect((await run.done).code).toBe(0);
     // The printed key and an email work against the printed URL.
     const url = out.split('\n')[0] ?? '';
     const key = /API key: (\S+)/.exec(out)?.[1] ?? '';
@@ -912,22 +859,11 @@ describe('check report, manifest, conversion and signals', () => {
       '--timeout',
       '60',
     ];
-    const child = start(args);
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const run = start(args);
     // Interrupt once the first poll has been logged (the command is surely running by then).
-    await new Promise<void>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error('no request logged')), 20_000);
-      let err = '';
-      child.stderr.on('data', (d) => {
-        err += d;
-        if (err.includes('GET')) {
-          clearTimeout(t);
-          resolve();
-        }
-      });
-    });
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
+    await run.seen('stderr', 'GET');
+    run.child.kill('SIGINT');
+    expect((await run.done).code).toBe(130);
   });
 
   it('no terminal escape sequences off a TTY (NO_COLOR, non-TTY)', async () => {
@@ -1039,25 +975,15 @@ describe('terminal safety on a TTY (cli.md: control characters neutralised)', ()
       expect(c.status).toBe(201);
       const f = join(home, 'esc.srt');
       writeFileSync(f, esc);
-      const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
       for (const args of [
         [...auth(), 'sessions', 'get', c.body.id],
         ['check', f, '--email', ACME.rep.email],
       ]) {
-        const cmd = [process.execPath, RCS, ...args].map(quote).join(' ');
-        const r = await new Promise<Run>((resolve, reject) => {
-          const child = spawn('/usr/bin/script', ['-qc', cmd, '/dev/null'], {
-            cwd: home,
-            env: { ...baseEnv(), NO_COLOR: '1' },
-          });
-          let stdout = '';
-          child.stdout.on('data', (d) => {
-            stdout += d;
-          });
-          child.on('error', reject);
-          child.on('close', (code) => resolve({ code, stdout, stderr: '' }));
-          child.stdin.end();
-        });
+        const r = await runCommand(
+          '/usr/bin/script',
+          ['-qc', cliLine(args), '/dev/null'],
+          options(),
+        );
         expect(r.code, args.join(' ')).toBe(0);
         if (args.includes('get')) expect(r.stdout).toContain('budget'); // the evidence is shown
         expect(r.stdout).not.toContain('\u001b]0;pwned');

@@ -5,7 +5,7 @@ import { DEFAULT_DEDUPE_WINDOW } from '../src/paginate.js';
 type Rec = { id: string };
 
 /** A page reader over fixed pages (1-based), as the service would answer them. */
-function pagesOf(pages: string[][], total = pages.flat().length) {
+function pageReader(pages: string[][], total = pages.flat().length) {
   const requested: number[] = [];
   const read = async (page: number, limit: number): Promise<Page<Rec>> => {
     requested.push(page);
@@ -20,14 +20,14 @@ function pagesOf(pages: string[][], total = pages.flat().length) {
 
 describe('paginate: the engine behind exports.<name>.all', () => {
   it('drops a repeat within the dedupe window and counts it', async () => {
-    const { read } = pagesOf([['a', 'b'], ['b', 'c'], ['d']], 4);
+    const { read } = pageReader([['a', 'b'], ['b', 'c'], ['d']], 4);
     const it = paginate(read, { limit: 2, dedupeWindow: 10 });
     expect((await it.toArray()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'd']);
     expect(it.stats).toMatchObject({ seen: 4, duplicates: 1, total: 4 });
   });
 
   it('a window of N ids forgets older ones: a far repeat passes, a near one is dropped', async () => {
-    const { read } = pagesOf(
+    const { read } = pageReader(
       [
         ['a', 'b'],
         ['c', 'd'],
@@ -42,7 +42,7 @@ describe('paginate: the engine behind exports.<name>.all', () => {
   });
 
   it('dedupeWindow: Infinity remembers every id', async () => {
-    const { read } = pagesOf(
+    const { read } = pageReader(
       [
         ['a', 'b'],
         ['c', 'd'],
@@ -63,7 +63,7 @@ describe('paginate: the engine behind exports.<name>.all', () => {
     // 'extra' is the 10,001st id: it pushes p0-0 out of the window, so p0-0 comes through again;
     // p0-2 is still remembered, so it is dropped.
     many.push(['extra', 'p0-0', 'p0-2']);
-    const { read } = pagesOf(many, 10_003);
+    const { read } = pageReader(many, 10_003);
     const it = paginate(read, { limit: 100 });
     const got = await it.toArray();
     expect(got.slice(-2).map((r) => r.id)).toEqual(['extra', 'p0-0']);
@@ -71,7 +71,7 @@ describe('paginate: the engine behind exports.<name>.all', () => {
   });
 
   it('onPage reports every page in order, before its records', async () => {
-    const { read } = pagesOf([['a'], ['b'], ['c']]);
+    const { read } = pageReader([['a'], ['b'], ['c']]);
     const seen: string[] = [];
     const it = paginate(read, {
       limit: 1,
@@ -83,7 +83,7 @@ describe('paginate: the engine behind exports.<name>.all', () => {
   });
 
   it('each iteration is a fresh run with fresh stats', async () => {
-    const { read, requested } = pagesOf([['a'], ['b']]);
+    const { read, requested } = pageReader([['a'], ['b']]);
     const it = paginate(read, { limit: 1 });
     await it.toArray();
     await it.toArray();
@@ -165,6 +165,8 @@ describe('paginate: the engine behind exports.<name>.all', () => {
   });
 
   it('rejects a bad dedupeWindow', () => {
-    expect(() => paginate(pagesOf([]).read, { dedupeWindow: -1 })).toThrow(/dedupeWindow must be/);
+    expect(() => paginate(pageReader([]).read, { dedupeWindow: -1 })).toThrow(
+      /dedupeWindow must be/,
+    );
   });
 });

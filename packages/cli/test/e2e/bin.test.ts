@@ -1,11 +1,10 @@
 // The `rcs` command npm links (package.json "bin") is bin/rcs.js, which loads the built bundle;
 // rcs turns on no compile cache of its own, so none that another user planted is ever read.
-import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, REPO, tempDir } from './helpers.js';
+import { assertBuilt, REPO, runCommand, tempDir } from './helpers.js';
 
 const pkg = JSON.parse(readFileSync(join(REPO, 'packages/cli/package.json'), 'utf8'));
 const BIN = join(REPO, 'packages/cli', pkg.bin.rcs);
@@ -14,13 +13,9 @@ beforeAll(() => {
   assertBuilt();
 });
 
-/** Runs `bin` with only the given environment (plus PATH): no NODE_COMPILE_CACHE from outside. */
-function run(bin: string, args: string[], env: Record<string, string>): SpawnSyncReturns<string> {
-  return spawnSync(process.execPath, [bin, ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-}
+/** Runs `bin` in a clean environment and `env`: no NODE_COMPILE_CACHE from outside. */
+const run = (bin: string, args: string[], env: Record<string, string>) =>
+  runCommand(process.execPath, [bin, ...args], { cwd: tempDir('rcs-bin-'), env });
 
 /** Every file under `dir` (Node puts its cache files in a sub-directory per Node version and user). */
 const filesUnder = (dir: string): string[] =>
@@ -35,21 +30,24 @@ function privateHome() {
 }
 
 describe('the rcs bin', () => {
-  it('is a committed file (so npm ci links it before any build) that runs the bundle', () => {
+  it('is a committed file (so npm ci links it before any build) that runs the bundle', async () => {
     expect(pkg.bin.rcs).toBe('./bin/rcs.js');
     const { env } = privateHome();
-    expect(run(BIN, ['--version'], env).stdout.trim()).toBe(pkg.version);
-    expect(run(BIN, ['export', '--help'], env).stdout).toMatch(/Usage: rcs export/);
+    expect((await run(BIN, ['--version'], env)).stdout.trim()).toBe(pkg.version);
+    expect((await run(BIN, ['export', '--help'], env)).stdout).toMatch(/Usage: rcs export/);
   });
 });
 
 describe('no compile cache of its own: nothing another user planted is run', () => {
-  it("a cache planted where another local user can (Node's default in the shared temporary directory) runs nothing", () => {
-    const plant = plantCache();
+  it("a cache planted where another local user can (Node's default in the shared temporary directory) runs nothing", async () => {
+    const plant = await plantCache();
     // The plant is real: a run that reads that directory runs the planted code.
-    const control = run(plant.bin, ['--version'], { ...plant.env, NODE_COMPILE_CACHE: plant.dir });
+    const control = await run(plant.bin, ['--version'], {
+      ...plant.env,
+      NODE_COMPILE_CACHE: plant.dir,
+    });
     expect(control.stdout).toMatch(/planted code ran/);
-    expect(control.status).toBe(77);
+    expect(control.code).toBe(77);
 
     // As another user would plant it: in Node's default place (`$TMPDIR/node-compile-cache`), or
     // in the XDG cache directory an earlier rcs used (`$XDG_CACHE_HOME/rcs/compile-cache`).
@@ -64,10 +62,10 @@ describe('no compile cache of its own: nothing another user planted is run', () 
       { ...env, TMPDIR: tmp },
       { ...env, TMPDIR: tmp, XDG_CACHE_HOME: xdg },
     ]) {
-      const r = run(plant.bin, ['--version'], victim);
+      const r = await run(plant.bin, ['--version'], victim);
       expect(r.stdout).not.toMatch(/planted/);
       expect(r.stdout.trim()).toBe(pkg.version);
-      expect(r.status).toBe(0);
+      expect(r.code).toBe(0);
     }
   });
 });
@@ -77,7 +75,7 @@ describe('no compile cache of its own: nothing another user planted is run', () 
  * the same length at the same path (V8 checks the length only), its header then given the genuine
  * file's size and CRC (Node checks those, and the cache's own CRC, which stays right).
  */
-function plantCache(): { bin: string; dir: string; env: Record<string, string> } {
+async function plantCache(): Promise<{ bin: string; dir: string; env: Record<string, string> }> {
   const install = tempDir('rcs-install-');
   cpSync(join(REPO, 'packages/cli/dist'), join(install, 'dist'), { recursive: true });
   cpSync(join(REPO, 'packages/cli/bin'), join(install, 'bin'), { recursive: true });
@@ -89,8 +87,8 @@ function plantCache(): { bin: string; dir: string; env: Record<string, string> }
   writeFileSync(target, `${payload}/*${' '.repeat(genuine.length - payload.length - 4)}*/`);
   const dir = tempDir('rcs-plant-');
   const { env } = privateHome();
-  const crafting = run(bin, ['--version'], { ...env, NODE_COMPILE_CACHE: dir });
-  expect(crafting.status).toBe(77);
+  const crafting = await run(bin, ['--version'], { ...env, NODE_COMPILE_CACHE: dir });
+  expect(crafting.code).toBe(77);
   writeFileSync(target, genuine);
   let patched = 0;
   for (const file of filesUnder(dir)) {

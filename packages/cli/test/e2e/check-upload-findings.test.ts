@@ -5,7 +5,7 @@ import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   assertBuilt,
-  CLI,
+  cliLine,
   FIXTURES,
   labeledCall,
   runCli,
@@ -142,9 +142,7 @@ describe('role labels get a hint', () => {
   const hasScript = spawnSync('script', ['--version']).status === 0;
   it.skipIf(!hasScript)('upload --email on a terminal shows the same hint', async () => {
     const path = file('roles-up.srt', ROLES.replace('this year', 'this quarter'));
-    const command = [process.execPath, CLI, 'upload', path, '--email', rep]
-      .map((a) => `'${a}'`)
-      .join(' ');
+    const command = cliLine(['upload', path, '--email', rep]);
     const r = await runCommand('script', ['-qec', command, '/dev/null'], { cwd: dir, env: env() });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`--speaker "Agent=${rep}"`);

@@ -1,9 +1,17 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, baseEnv, CLI, labeledCall, runCli, tempDir } from './helpers.js';
+import {
+  assertBuilt,
+  cliLine,
+  labeledCall,
+  runCli,
+  runCommand,
+  startCli,
+  tempDir,
+} from './helpers.js';
 
 // The conventions every command shares (cli.md): stdout results only, --json whole through a
 // pipe, credentials by flag > env > profile, secrets never printed, control characters
@@ -97,23 +105,12 @@ function runOnTty(
   extraEnv: Record<string, string>,
   columns?: number,
 ): Promise<string> {
-  const command = [process.execPath, CLI, ...args]
-    .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
-    .join(' ');
-  const quoted = columns === undefined ? command : `stty cols ${columns} rows 40; ${command}`;
-  return new Promise((resolve, reject) => {
-    const { NO_COLOR: _drop, ...rest } = baseEnv(dir);
-    const child = spawn('script', ['-qec', quoted, '/dev/null'], {
-      cwd: dir,
-      env: { ...rest, ...env(), TERM: 'xterm', ...extraEnv } as NodeJS.ProcessEnv,
-    });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.on('error', reject);
-    child.on('close', () => resolve(out));
-  });
+  const command = cliLine(args);
+  const line = columns === undefined ? command : `stty cols ${columns} rows 40; ${command}`;
+  return runCommand('script', ['-qec', line, '/dev/null'], {
+    cwd: dir,
+    env: { ...env(), NO_COLOR: undefined, TERM: 'xterm', ...extraEnv },
+  }).then((r) => r.stdout);
 }
 
 // util-linux `script` gives the CLI a pseudo-terminal; where it is missing these tests are skipped.
@@ -341,18 +338,8 @@ describe('rcs export wiring (the command itself is tested in export*.test.ts)', 
 
 describe('rcs mock and rcs demo', () => {
   it('rcs mock: first stdout line is the URL, then the key; serves; SIGINT exits 0', async () => {
-    const child = spawn(process.execPath, [CLI, 'mock', '--port', '0', '--processing-ms', '10'], {
-      env: baseEnv(dir),
-    });
-    let out = '';
-    const firstLines = await new Promise<string[]>((resolve, reject) => {
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        if (out.split('\n').length > 2) resolve(out.split('\n'));
-      });
-      child.on('error', reject);
-      setTimeout(() => reject(new Error(`no output: ${out}`)), 15_000);
-    });
+    const run = startCli(['mock', '--port', '0', '--processing-ms', '10'], { cwd: dir });
+    const firstLines = (await run.seen('stdout', (out) => out.split('\n').length > 2)).split('\n');
     const [url, keyLine] = firstLines;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(keyLine).toMatch(/^API key: \S+$/);
@@ -360,11 +347,8 @@ describe('rcs mock and rcs demo', () => {
       headers: { 'X-API-KEY': keyLine!.slice(9) },
     });
     expect(res.status).toBe(200);
-    const exit = new Promise<number | null>((resolve) =>
-      child.on('close', (code) => resolve(code)),
-    );
-    child.kill('SIGINT');
-    expect(await exit).toBe(0);
+    run.child.kill('SIGINT');
+    expect((await run.done).code).toBe(0);
   });
 
   it('rcs mock: a bad flag is a usage error', async () => {

@@ -2,7 +2,6 @@
  * `rcs export` as users run it: the built CLI (`npm run build` first) spawned as a process, with
  * real signals, against the mock over HTTP.
  */
-import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +9,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { EXPORT_TABLE } from '@rcs/client';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { assertBuilt, type RunResult, runCli } from './helpers.js';
+import { assertBuilt, type Running, startCli } from './helpers.js';
 
 /** The rows of each row group of a Parquet file, in order, as DuckDB reads its footer. */
 async function rowGroupsOf(path: string): Promise<number[]> {
@@ -27,16 +26,8 @@ async function rowGroupsOf(path: string): Promise<number[]> {
   }
 }
 
-interface Run {
-  child: ChildProcess;
-  done: Promise<RunResult>;
-}
-
-function rcs(args: string[], mock: MockServer, cwd: string): Run {
-  let child: ChildProcess | undefined;
-  const env = { RCS_BASE_URL: mock.url, RCS_API_KEY: mock.info.apiKey };
-  const done = runCli(args, { cwd, env, onSpawn: (c) => (child = c) });
-  return { child: child!, done };
+function rcs(args: string[], mock: MockServer, cwd: string): Running {
+  return startCli(args, { cwd, env: { RCS_BASE_URL: mock.url, RCS_API_KEY: mock.info.apiKey } });
 }
 
 /** Until `check` holds: a file appearing in another process's output directory. */

@@ -3,7 +3,6 @@
  * service on loopback, real files): each scenario as it was seen, and its fix. Item 3 (a crash
  * during the commit) is export-crash.test.ts.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -13,8 +12,8 @@ import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readJsonl, sha } from '../../../../test/support/files.js';
 import { HOSTILE_API_KEY, hostileFixture } from '../support/hostile-fixture.js';
-import { pagesOf, startRawExportServer } from '../support/raw-export-server.js';
-import { assertBuilt, CLI, runCli, runCommand, tempDir } from './helpers.js';
+import { pageTexts, startRawExportServer } from '../support/raw-export-server.js';
+import { assertBuilt, cliLine, runCli, runCommand, startCli, tempDir } from './helpers.js';
 
 let cwd: string;
 let mock: MockServer;
@@ -108,7 +107,7 @@ describe('item 5: a filter change and --allow-drift never delete live records', 
   it('--allow-drift over a repeated page: no deletes, said on stderr and in the manifest; the next exact run deletes', async () => {
     const dir = join(cwd, 'item5-drift');
     const all = Array.from({ length: 150 }, (_, i) => user(i));
-    const clean = pagesOf(all);
+    const clean = pageTexts(all);
     let drifting = false;
     const server = await startRawExportServer((resource, page) => {
       if (resource !== 'users') return undefined;
@@ -138,7 +137,7 @@ describe('item 5: a filter change and --allow-drift never delete live records', 
       // The records really gone are reported by the next run that can trust its listing.
       drifting = false;
       const gone = all.slice(0, 140);
-      const fewer = pagesOf(gone);
+      const fewer = pageTexts(gone);
       await server.close();
       const next = await startRawExportServer((resource, page) =>
         resource === 'users' ? fewer(page) : undefined,
@@ -170,7 +169,7 @@ describe('item 6: a lock a new process can judge', () => {
     expect((await exportAt(mock.url, ['teams', '--out', dir])).code).toBe(0);
     // The shell writes the lock with its own pid, then execs rcs: the same pid, as after a
     // container restart where the dead run and the new one are both PID 1.
-    const script = `printf '{"pid":%d,"host":"%s","startedAt":"2026-01-01T00:00:00Z"}' $$ "$HOST" > "$LOCK"; exec "$NODE" "$CLI" export teams --out "$DIR"`;
+    const script = `printf '{"pid":%d,"host":"%s","startedAt":"2026-01-01T00:00:00Z"}' $$ "$HOST" > "$LOCK"; exec ${cliLine(['export', 'teams', '--out', dir])}`;
     const r = await runCommand('sh', ['-c', script], {
       cwd,
       env: {
@@ -178,9 +177,6 @@ describe('item 6: a lock a new process can judge', () => {
         RCS_API_KEY: HOSTILE_API_KEY,
         HOST: hostname(),
         LOCK: lockOf(dir),
-        NODE: process.execPath,
-        CLI,
-        DIR: dir,
       },
     });
     expect(r.code, r.stderr).toBe(0);
@@ -220,12 +216,10 @@ describe('item 6: a lock a new process can judge', () => {
       faults: { latencyMs: 3000 },
     });
     try {
-      const first = spawn(process.execPath, [CLI, 'export', 'all', '--out', dir], {
+      const first = startCli(['export', 'all', '--out', dir], {
         cwd,
-        env: { ...process.env, RCS_BASE_URL: slow.url, RCS_API_KEY: HOSTILE_API_KEY },
-        stdio: 'ignore',
+        env: { RCS_BASE_URL: slow.url, RCS_API_KEY: HOSTILE_API_KEY },
       });
-      const ended = new Promise((resolve) => first.on('close', resolve));
       // Until the first run holds the lock (it then waits 3 s for its first page).
       await vi.waitFor(
         async () =>
@@ -234,9 +228,11 @@ describe('item 6: a lock a new process can judge', () => {
       );
       const second = await exportAt(mock.url, ['teams', '--out', dir]);
       expect(second.code).toBe(1);
-      expect(second.stderr).toMatch(new RegExp(`another rcs export is writing .*pid ${first.pid}`));
-      first.kill('SIGTERM');
-      await ended;
+      expect(second.stderr).toMatch(
+        new RegExp(`another rcs export is writing .*pid ${first.child.pid}`),
+      );
+      first.child.kill('SIGTERM');
+      await first.done;
     } finally {
       await slow.close();
     }
@@ -265,7 +261,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
   ];
 
   it.each(cases)('%s: %s', async (resource, record, message) => {
-    const pages = pagesOf([record]);
+    const pages = pageTexts([record]);
     const server = await startRawExportServer((r, page) =>
       r === resource ? pages(page) : undefined,
     );
@@ -296,7 +292,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
   });
 
   it('a value nested 6,000 levels deep fails the run naming it, not with a stack overflow', async () => {
-    const pages = pagesOf([session(`${'['.repeat(6_000)}${']'.repeat(6_000)}`)]);
+    const pages = pageTexts([session(`${'['.repeat(6_000)}${']'.repeat(6_000)}`)]);
     const server = await startRawExportServer((r, page) =>
       r === 'real-call-sessions' ? pages(page) : undefined,
     );
@@ -323,7 +319,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
   });
 
   it('bytes that are not UTF-8 on the wire fail the run naming them, not as a silent U+FFFD', async () => {
-    const [before, after] = pagesOf([user(1, 'AXB')])(1).split('AXB');
+    const [before, after] = pageTexts([user(1, 'AXB')])(1).split('AXB');
     const body = Buffer.concat([
       Buffer.from(before!),
       Buffer.from([0x41, 0xff, 0x42]),
@@ -350,7 +346,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
       '2026-01-01T00:00:00.123000Z',
       '2026-01-01T02:00:00.5+02:00',
     ];
-    const exact = pagesOf(at.map((t, i) => user(i).replace('2026-01-01T00:00:00Z', t)));
+    const exact = pageTexts(at.map((t, i) => user(i).replace('2026-01-01T00:00:00Z', t)));
     const finer = [
       '2026-01-01T00:00:00.123456Z',
       '2026-01-01T00:00:00.123456789+00:00',
@@ -389,7 +385,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
       await server.close();
     }
     for (const [i, t] of finer.entries()) {
-      const pages = pagesOf([user(1).replace('2026-01-01T00:00:00Z', t)]);
+      const pages = pageTexts([user(1).replace('2026-01-01T00:00:00Z', t)]);
       const one = await startRawExportServer((r, page) =>
         r === 'users' ? pages(page) : undefined,
       );
@@ -419,7 +415,11 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
   it('-0 and 1e-400 (nearest double: 0) are 0 in every format, Parquet included', async () => {
     const session = (id: string, score: string) =>
       `{"id":"${id}","createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","learnerUserId":"u-1","transcript":"t","language":"en","completed":true,"analysis":{"score":${score},"items":[]},"missionId":null,"participantUserIds":[]}`;
-    const pages = pagesOf([session('s-1', '-0'), session('s-2', '1e-400'), session('s-3', '-0.0')]);
+    const pages = pageTexts([
+      session('s-1', '-0'),
+      session('s-2', '1e-400'),
+      session('s-3', '-0.0'),
+    ]);
     const server = await startRawExportServer((r, page) =>
       r === 'real-call-sessions' ? pages(page) : undefined,
     );
@@ -463,7 +463,7 @@ describe('item 8 (D29): impossible values fail the run in every format alike', (
   }, 120_000);
 
   it('the same record with possible values exports in every format (the control)', async () => {
-    const pages = pagesOf([user(1)]);
+    const pages = pageTexts([user(1)]);
     const server = await startRawExportServer((r, page) =>
       r === 'users' ? pages(page) : undefined,
     );

@@ -9,14 +9,13 @@
  * change applied twice).
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_API_KEY, hostileFixture } from '../support/hostile-fixture.js';
 import { difference, equalEverywhere, loadsOf } from '../support/warehouse-diff.js';
-import { assertBuilt, CLI, REPO, runCommand, tempDir } from './helpers.js';
+import { assertBuilt, forcedCli, REPO, runCommand, tempDir } from './helpers.js';
 
 const SCRIPT = join(REPO, 'examples/warehouse/nightly-load.mjs');
 const SHIM_SOURCE = join(REPO, 'packages/cli/test/support/crash-at.c');
@@ -61,11 +60,7 @@ describe.skipIf(!hasCc)(
     let night3: MockServer;
     /** A directory after night 1: the export directory and the warehouse. */
     let template: string;
-    /**
-     * `rcs` with `--force` after the example's flags: each night's mock is the one service at
-     * another moment, on a port of its own, and --force lets its URL into the export directory
-     * (one directory, one service: EXPORT.md). Nothing else of the run changes.
-     */
+    /** `rcs` with `--force` after the example's flags (forcedCli). */
     let forced: string;
 
     const nightly = (mock: MockServer, cwd: string, crash: Record<string, string> = {}) => {
@@ -85,11 +80,7 @@ describe.skipIf(!hasCc)(
       assertBuilt();
       root = tempDir('rcs-export-crash-');
       shim = join(root, 'crash-at.so');
-      forced = join(root, 'rcs-force.mjs');
-      writeFileSync(
-        forced,
-        `process.argv.push('--force');\nawait import(${JSON.stringify(pathToFileURL(CLI).href)});\n`,
-      );
+      forced = forcedCli();
       execFileSync('cc', ['-shared', '-fPIC', '-O2', '-o', shim, SHIM_SOURCE, '-ldl']);
       night1 = await startMockServer({ port: 0, fixture: hostileFixture() });
       night2 = await startMockServer({ port: 0, fixture: changedOnce() });

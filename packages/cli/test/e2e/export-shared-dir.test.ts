@@ -28,7 +28,7 @@ import {
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha } from '../../../../test/support/files.js';
+import { sha, snapshot } from '../../../../test/support/files.js';
 import { HOSTILE_API_KEY, hostileFixture } from '../support/hostile-fixture.js';
 import { assertBuilt, runCli, tempDir } from './helpers.js';
 
@@ -51,12 +51,7 @@ const exportTo = (args: string[]) =>
   });
 
 /** The change snapshots in `dir`, each with its checksum. */
-async function snapshotsIn(dir: string): Promise<Record<string, string>> {
-  const names = (await readdir(dir)).filter((n) => n.includes('.changes-state.')).sort();
-  return Object.fromEntries(
-    await Promise.all(names.map(async (n) => [n, await sha(join(dir, n))])),
-  );
-}
+const snapshotsIn = (dir: string) => snapshot(dir, (n) => n.includes('.changes-state.'));
 
 describe('a manifest deleted or damaged beside change snapshots', () => {
   it.each([

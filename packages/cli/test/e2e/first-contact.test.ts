@@ -1,9 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, baseEnv, CLI, readLedger, runCli, tempDir } from './helpers.js';
+import {
+  assertBuilt,
+  baseEnv,
+  readLedger,
+  runCli,
+  tempDir,
+  WITHOUT_FILE_OVERRIDE,
+} from './helpers.js';
 
 // What a newcomer meets first, through the built CLI against a real mock over HTTP:
 // hints that name what the user did (each with its exact wording), the look-alike check on files
@@ -132,26 +138,21 @@ describe('an unreadable file: "unreadable: check permissions", not --no-validate
   // that bypass file modes (util-linux's setpriv). Not as another user: the clone may sit in a
   // private directory (mode 0700, as `mktemp -d` makes it) that no other user can reach.
   const asRoot = process.getuid?.() === 0;
-  const withoutOverride = (argv: string[]): [string, string[]] =>
-    asRoot
-      ? ['setpriv', ['--bounding-set', '-dac_override,-dac_read_search', '--', ...argv]]
-      : [argv[0]!, argv.slice(1)];
 
   it.each([
     ['check', [] as string[]],
     ['upload', ['--email', 'rep@acme.com', '--ledger', '/dev/null']],
-  ])('rcs %s', (command, flags) => {
+  ])('rcs %s', async (command, flags) => {
     const sub = tempDir('rcs-first-contact-perm-');
     const path = join(sub, 'locked.srt');
     writeFileSync(path, '1\n00:00:01,000 --> 00:00:02,000\nrep@acme.com: hello there\n');
     chmodSync(path, 0o000);
-    const [bin, argv] = withoutOverride([process.execPath, CLI, command, path, ...flags]);
-    const r = spawnSync(bin, argv, {
+    const r = await runCli([command, path, ...flags], {
       cwd: sub,
-      env: { ...baseEnv(sub), RCS_BASE_URL: server.url, RCS_API_KEY: key },
-      encoding: 'utf8',
+      env: { RCS_BASE_URL: server.url, RCS_API_KEY: key },
+      ...(asRoot ? { command: WITHOUT_FILE_OVERRIDE } : {}),
     });
-    expect(r.status).toBe(2);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${path}: unreadable: check permissions (EACCES)`);
     expect(r.stderr).not.toContain('--no-validate');
   });

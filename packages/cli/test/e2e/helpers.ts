@@ -1,25 +1,44 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { expect, vi } from 'vitest';
-import { type MockProcess, REPO } from '../../../../test/support/cli.js';
+import { CLI, type MockProcess, REPO, tempDir } from '../../../../test/support/cli.js';
 
 export {
   assertBuilt,
   baseEnv,
   CLI,
+  cliLine,
   type MockProcess,
   REPO,
+  type Running,
+  type RunOptions,
   type RunResult,
   runCli,
   runCommand,
+  startCli,
   startMock,
   tempDir,
+  WITHOUT_FILE_OVERRIDE,
 } from '../../../../test/support/cli.js';
 
 export const FIXTURES = join(REPO, 'test/shared/fixtures/transcripts');
 export const ACME_FIXTURE = join(REPO, 'packages/mock/fixtures/acme.json');
+
+/**
+ * A script that runs the built CLI with `--force` after its flags, for examples/warehouse's loader
+ * (its RCS_BIN): each night's mock is the one service at another moment, on a port of its own,
+ * and --force lets its URL into the export directory (one directory, one service). Nothing else
+ * of the run changes.
+ */
+export function forcedCli(): string {
+  const path = join(tempDir('rcs-forced-'), 'rcs-force.mjs');
+  const cli = JSON.stringify(pathToFileURL(CLI).href);
+  writeFileSync(path, `process.argv.push('--force');\nawait import(${cli});\n`);
+  return path;
+}
 
 export function readLedger(path: string): Record<string, unknown>[] {
   if (!existsSync(path)) return [];

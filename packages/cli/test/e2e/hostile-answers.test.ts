@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, labeledCall, readLedger, runCommand, tempDir } from './helpers.js';
+import { assertBuilt, labeledCall, readLedger, runCli, tempDir } from './helpers.js';
 
 // Answers a service should never give, from a real server on a loopback port, to the built
 // `rcs`: a body that stalls half-way (with garbage collected meanwhile), codings nested without
@@ -51,8 +51,9 @@ function session(state = 'PENDING') {
 
 /** `rcs ARGS` against `base`, with the garbage collector running every few milliseconds. */
 function rcs(base: string, args: string[], env: Record<string, string> = {}, cwd = tempDir()) {
-  return runCommand(process.execPath, ['--expose-gc', '--import', GC, CLI, ...args], {
+  return runCli(args, {
     cwd,
+    command: [process.execPath, '--expose-gc', '--import', GC],
     env: { RCS_BASE_URL: base, RCS_API_KEY: 'k', ...env },
   });
 }

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, labeledCall, runCli, tempDir } from './helpers.js';
+import { assertBuilt, labeledCall, runCli, startCli, tempDir } from './helpers.js';
 
 const ID = '3f2a9c1e-5b7d-4e8f-9a0b-1c2d3e4f5a6b';
 const REP = 'rep@acme.example';
@@ -78,13 +78,12 @@ describe('a 400 with a 200 KB `a-a-…` body', () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'a.srt'), labeledCall(REP, 1));
     writeFileSync(join(cwd, 'b.srt'), labeledCall(REP, 2));
-    const r = await runCli(['upload', 'a.srt', 'b.srt', '--email', REP, '--concurrency', '1'], {
+    const run = startCli(['upload', 'a.srt', 'b.srt', '--email', REP, '--concurrency', '1'], {
       cwd,
       env: { RCS_BASE_URL: base, RCS_API_KEY: 'k' },
-      onSpawn: (child) => {
-        interrupt = () => child.kill('SIGINT');
-      },
     });
+    interrupt = () => run.child.kill('SIGINT');
+    const r = await run.done;
     expect(posts).toBe(2);
     expect(r.code, r.stderr).toBe(130);
   }, 30_000);

@@ -3,14 +3,13 @@
  * `rcs export all --changes` after each, and the change files hold exactly what differs between
  * the two nights' data (computed here from the same data, in-process).
  */
-import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { EXPORT_TABLE } from '@rcs/client';
 import { generateDemoFixture } from '@rcs/mock';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, baseEnv, CLI, runCli, startMock, tempDir } from './helpers.js';
+import { assertBuilt, runCli, startMock, tempDir } from './helpers.js';
 
 type Rec = { id: string } & Record<string, unknown>;
 const RECORDS = 1500;
@@ -52,7 +51,7 @@ it('--changes against --day 0 then --day 1 on one port reports exactly the diffe
     try {
       const r = await runCli(['export', 'all', '--format', 'jsonl', '--changes', '--out', out], {
         cwd,
-        env: { RCS_BASE_URL: mock.url, RCS_API_KEY: mock.apiKey },
+        env: mock.env,
       });
       expect(r.code, r.stderr).toBe(0);
     } finally {
@@ -89,29 +88,6 @@ it('--changes against --day 0 then --day 1 on one port reports exactly the diffe
   expect(changes).toBeLessThan(RECORDS * 0.2);
 });
 
-/** `rcs mock --fixture FILE` (it prints only its URL), stopped by the returned function. */
-async function serveFixture(file: string) {
-  const child = spawn(process.execPath, [CLI, 'mock', '--port', '0', '--fixture', file], {
-    env: baseEnv(cwd),
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0] as string);
-    });
-    child.on('close', (code) => reject(new Error(`rcs mock exited ${code}`)));
-  });
-  const closed = new Promise((resolve) => child.on('close', resolve));
-  return {
-    url,
-    stop: () => {
-      child.kill('SIGTERM');
-      return closed;
-    },
-  };
-}
-
 const exportAll = async (url: string, key: string, out: string) => {
   const r = await runCli(['export', 'all', '--out', out], {
     cwd,
@@ -135,7 +111,7 @@ it('--write-fixture writes what the mock serves, never over a file, and --fixtur
   expect(await readFile(file, 'utf8')).toBe(text);
 
   const generated = await startMock(['--records', '300', '--day', '2']);
-  const served = await serveFixture(file);
+  const served = await startMock(['--fixture', file]);
   try {
     const key = JSON.parse(text).organizations[0].apiKeys[0] as string;
     expect(key).toBe(generated.apiKey);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, CLI, REPO, runCommand, tempDir } from './helpers.js';
+import { assertBuilt, REPO, runCli, runCommand, tempDir } from './helpers.js';
 
 // Bun and Deno stay supported. The integration example (the SDK's main path) and
 // `rcs export` run under each, against the mock over HTTP, with the binaries of their npm
@@ -13,12 +13,12 @@ const RUNTIMES = [
   {
     name: 'Bun',
     bin: join(REPO, 'node_modules/@oven/bun-linux-x64/bin/bun'),
-    run: (file: string, ...args: string[]) => [file, ...args],
+    flags: [] as string[],
   },
   {
     name: 'Deno',
     bin: join(REPO, 'node_modules/@deno/linux-x64-glibc/deno'),
-    run: (file: string, ...args: string[]) => ['run', '-A', file, ...args],
+    flags: ['run', '-A'],
   },
 ];
 
@@ -43,7 +43,7 @@ function manifestCounts(dir: string): Record<string, number> {
   return Object.fromEntries(manifest.resources.map((r) => [r.resource, r.count]));
 }
 
-describe.each(RUNTIMES)('$name', ({ bin, run }) => {
+describe.each(RUNTIMES)('$name', ({ bin, flags }) => {
   it.runIf(existsSync(bin))(
     'runs the integration example and rcs export against the mock',
     async () => {
@@ -62,7 +62,12 @@ describe.each(RUNTIMES)('$name', ({ bin, run }) => {
       };
       const example = await runCommand(
         bin,
-        run(join(REPO, 'examples/integration/upload-and-score.ts'), join(dir, 'call.srt'), rep),
+        [
+          ...flags,
+          join(REPO, 'examples/integration/upload-and-score.ts'),
+          join(dir, 'call.srt'),
+          rep,
+        ],
         opts,
       );
       expect(example.code, example.stderr).toBe(0);
@@ -71,15 +76,14 @@ describe.each(RUNTIMES)('$name', ({ bin, run }) => {
       expect(result.items.length).toBeGreaterThan(0);
 
       const out = join(dir, 'export');
-      const exported = await runCommand(bin, run(CLI, 'export', 'all', '--out', out), opts);
+      const exported = await runCli(['export', 'all', '--out', out], {
+        ...opts,
+        command: [bin, ...flags],
+      });
       expect(exported.code, exported.stderr).toBe(0);
       // The same export as under Node.
       const viaNode = join(dir, 'node-export');
-      const node = await runCommand(
-        process.execPath,
-        [CLI, 'export', 'all', '--out', viaNode],
-        opts,
-      );
+      const node = await runCli(['export', 'all', '--out', viaNode], opts);
       expect(node.code, node.stderr).toBe(0);
       expect(manifestCounts(out)).toEqual(manifestCounts(viaNode));
     },
@@ -92,10 +96,10 @@ describe.each(RUNTIMES)('$name', ({ bin, run }) => {
       const dir = tempDir('rcs-runtime-');
       const trace = join(dir, 'trace.jsonl');
       const caller = '4bf92f3577b34da6a3ce929d0e0e4736';
-      const r = await runCommand(
-        bin,
-        run(CLI, 'export', 'teams', '--out', join(dir, 'out'), '--trace-file', trace),
+      const r = await runCli(
+        ['export', 'teams', '--out', join(dir, 'out'), '--trace-file', trace],
         {
+          command: [bin, ...flags],
           cwd: REPO,
           env: {
             ...env,

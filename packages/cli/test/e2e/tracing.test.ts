@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,11 +13,10 @@ import {
 import {
   ACME_FIXTURE,
   assertBuilt,
-  baseEnv,
-  CLI,
   labeledCall,
   runCli,
   signalTaken,
+  startCli,
   startMock,
   tempDir,
 } from './helpers.js';
@@ -484,18 +483,14 @@ describe('rcs traced with OpenTelemetry', () => {
     const mock = await startTracedMock(['--records', '2000', '--latency-ms', '400']);
     const dir = tempDir();
     const trace = join(dir, 'trace.jsonl');
-    let child: ChildProcess | undefined;
-    const done = runCli(['export', 'all', '--out', 'out', '--trace-file', trace], {
+    const run = startCli(['export', 'all', '--out', 'out', '--trace-file', trace], {
       cwd: dir,
       env: { RCS_BASE_URL: mock.url, RCS_API_KEY: mock.key, TRACEPARENT },
-      onSpawn: (c) => {
-        child = c;
-      },
     });
     // Once requests are being answered, interrupt the run.
     await expect.poll(() => mock.answers().length, { timeout: 20_000 }).toBeGreaterThan(2);
-    child?.kill('SIGINT');
-    const r = await done;
+    run.child.kill('SIGINT');
+    const r = await run.done;
     expect(r.code, r.stderr).toBe(130);
     const spans = fileSpans(trace);
     const command = spans.find((s) => s.name === 'rcs export all') as CollectedSpan;
@@ -520,30 +515,19 @@ describe('rcs traced with OpenTelemetry', () => {
       const trace = join(dir, 'trace.jsonl');
       // Standard output is a pipe this test never reads: once it is full, the export waits for a
       // reader that never comes, and no graceful stop can end that wait.
-      const child = spawn(
-        process.execPath,
-        [CLI, 'export', 'real-call-sessions', '--out', '-', '--trace-file', trace],
-        {
-          cwd: dir,
-          env: {
-            ...baseEnv(dir),
-            RCS_BASE_URL: mock.url,
-            RCS_API_KEY: mock.key,
-            TRACEPARENT,
-            OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-            OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
+      const run = startCli(['export', 'real-call-sessions', '--out', '-', '--trace-file', trace], {
+        cwd: dir,
+        env: {
+          RCS_BASE_URL: mock.url,
+          RCS_API_KEY: mock.key,
+          TRACEPARENT,
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         },
-      );
-      children.push(child);
-      let stderr = '';
-      child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-        stderr += d;
+        unreadStdout: true,
       });
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
-        (resolve) => child.on('close', (code, signal) => resolve({ code, signal })),
-      );
+      const { child } = run;
+      children.push(child);
       // Stuck: the mock gets no new request for 3 s (a running export asks every ~100 ms; on a
       // busy machine a pause of a second or so is not yet a stall).
       let last = -1;
@@ -566,10 +550,10 @@ describe('rcs traced with OpenTelemetry', () => {
         await signalTaken(child, 'SIGINT');
         child.kill('SIGINT');
       }
-      const r = await exited;
+      const r = await run.done;
       expect(r.signal).toBe('SIGINT'); // ended by its signal: the shell sees 130
       // Which of the two forced the exit.
-      expect(/stopped after 3 s without finishing the graceful stop/.test(stderr)).toBe(
+      expect(/stopped after 3 s without finishing the graceful stop/.test(r.stderr)).toBe(
         signals === 1,
       );
       // The trace file parses, and holds the command span and its export, ended as interrupted.
@@ -617,10 +601,10 @@ registerHooks({
 });`,
     );
     const run = (env: Record<string, string>) =>
-      runCommand(dir, ['--import', hook, CLI, 'export', 'teams', '--out', '-'], {
-        RCS_BASE_URL: mock.url,
-        RCS_API_KEY: mock.key,
-        ...env,
+      runCli(['export', 'teams', '--out', '-'], {
+        cwd: dir,
+        command: [process.execPath, '--import', hook],
+        env: { RCS_BASE_URL: mock.url, RCS_API_KEY: mock.key, ...env },
       });
     const plain = join(dir, 'plain.log');
     writeFileSync(plain, '');
@@ -633,18 +617,6 @@ registerHooks({
     expect(readFileSync(traced, 'utf8')).not.toBe('');
   }, 60_000);
 });
-
-function runCommand(cwd: string, args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, args, { cwd, env: { ...baseEnv(cwd), ...env } });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.stdout.resume();
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-}
 
 describe('rcs traced: a retried request is one CLIENT span per attempt (OpenTelemetry HTTP conventions)', () => {
   it.each([[503], [429]])(

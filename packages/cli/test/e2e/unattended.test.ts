@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, type StdioOptions, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import {
   closeSync,
   existsSync,
@@ -15,65 +15,31 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { assertBuilt, baseEnv, CLI, labeledCall, signalTaken, tempDir } from './helpers.js';
+import {
+  assertBuilt,
+  cliLine,
+  labeledCall,
+  type RunOptions,
+  type RunResult,
+  runCommand,
+  signalTaken,
+  startCli,
+  tempDir,
+} from './helpers.js';
 
 // cli.md "Unattended runs": what a cron job or CI step relies on, driven over real
 // processes, real HTTP, real signals, a real full device (/dev/full) and a real full file system
 // (a small tmpfs, where this machine lets the test mount one).
 
-interface Finished {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-/** Spawns the built `rcs`; the run is killed (and the test fails) after `killAfterMs`. */
-function spawnRcs(
-  args: string[],
-  opts: {
-    cwd: string;
-    env?: Record<string, string | undefined>;
-    stdio?: StdioOptions;
-    killAfterMs?: number;
-  },
-): { child: ChildProcess; done: Promise<Finished> } {
-  const env: Record<string, string> = { ...baseEnv(opts.cwd) };
-  for (const [k, v] of Object.entries(opts.env ?? {})) {
-    if (v === undefined) delete env[k];
-    else env[k] = v;
-  }
-  const started = Date.now();
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: opts.cwd,
-    env,
-    stdio: opts.stdio ?? ['ignore', 'pipe', 'pipe'],
-  });
-  const done = new Promise<Finished>((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    const killer = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs ?? 30_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(killer);
-      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-  return { child, done };
-}
+/** Starts the built `rcs`; the run is killed (and the test fails) after `killAfterMs`. */
+const spawnRcs = (args: string[], options: RunOptions) =>
+  startCli(args, { killAfterMs: 30_000, ...options });
 
 /**
  * The status a shell (and `timeout`, cron, CI) sees: the exit code, or 128 + the signal that
  * ended the process. A run stuck in a file-system call ends by re-raising the signal.
  */
-function shellStatus(r: Finished): number | null {
+function shellStatus(r: RunResult): number | null {
   if (r.code !== null) return r.code;
   return r.signal === null ? null : 128 + (constants.signals[r.signal] ?? 0);
 }
@@ -545,25 +511,14 @@ describe('standard output (item 8)', () => {
   it('`| head -n 1` gets its line and the run ends without a message, exit 0', async () => {
     const { env } = await startMock();
     const dir = tempDir();
-    const shell = spawn(
+    const { stdout, stderr } = await runCommand(
       'bash',
       [
         '-c',
-        `set -o pipefail; "${process.execPath}" "${CLI}" export users --out - | head -n 1; echo "status=\${PIPESTATUS[0]}" >&2`,
+        `set -o pipefail; ${cliLine(['export', 'users', '--out', '-'])} | head -n 1; echo "status=\${PIPESTATUS[0]}" >&2`,
       ],
-      { cwd: dir, env: { ...baseEnv(dir), ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+      { cwd: dir, env, killAfterMs: 30_000 },
     );
-    let stdout = '';
-    let stderr = '';
-    shell.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    shell.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    const killer = setTimeout(() => shell.kill('SIGKILL'), 30_000);
-    await new Promise((r) => shell.on('close', r));
-    clearTimeout(killer);
     expect(stdout.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(stdout)).toHaveProperty('id');
     expect(stderr).toBe('status=0\n');

@@ -2,7 +2,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, FIXTURES, labeledCall, readLedger, runCli, tempDir } from './helpers.js';
+import {
+  assertBuilt,
+  FIXTURES,
+  labeledCall,
+  readLedger,
+  runCli,
+  startCli,
+  tempDir,
+} from './helpers.js';
 
 // Batches against the mock over real HTTP: failures do not stop the others, the ledger lets a
 // re-run skip what is done, an unknown outcome is never silently re-sent, --wait, and SIGINT.
@@ -234,13 +242,12 @@ describe('rcs upload batches', () => {
     await start({ faults: { latencyMs: 100 } });
     const dir = tempDir();
     callsDir(dir, 20);
-    const r = await runCli(['upload', 'calls', '--email', rep, '--json', '--concurrency', '2'], {
+    const run = startCli(['upload', 'calls', '--email', rep, '--json', '--concurrency', '2'], {
       cwd: dir,
       env: env(),
-      onSpawn: (child) => {
-        child.stdout?.once('data', () => child.stdout?.destroy());
-      },
     });
+    run.child.stdout?.once('data', () => run.child.stdout?.destroy());
+    const r = await run.done;
     // A closed stdout ends the command without a message (cli.md "Unattended runs").
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -257,18 +264,17 @@ describe('rcs upload batches', () => {
     const dir = tempDir();
     callsDir(dir, 30);
     const ledgerPath = join(dir, '.rcs-ledger.jsonl');
-    const r = await runCli(['upload', 'calls', '--email', rep, '--concurrency', '2'], {
+    const run = startCli(['upload', 'calls', '--email', rep, '--concurrency', '2'], {
       cwd: dir,
       env: env(),
-      onSpawn: (child) => {
-        const poll = setInterval(() => {
-          if (readLedger(ledgerPath).filter((e) => e.status === 'created').length >= 4) {
-            clearInterval(poll);
-            child.kill('SIGINT');
-          }
-        }, 20);
-      },
     });
+    const poll = setInterval(() => {
+      if (readLedger(ledgerPath).filter((e) => e.status === 'created').length >= 4) {
+        clearInterval(poll);
+        run.child.kill('SIGINT');
+      }
+    }, 20);
+    const r = await run.done;
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/interrupted: \d+ uploaded and recorded/);
     const ledger = readLedger(ledgerPath); // every line parses

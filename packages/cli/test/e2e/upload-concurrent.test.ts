@@ -11,6 +11,7 @@ import {
   readLedger,
   runCli,
   sessionsWith,
+  startCli,
   startMock,
   tempDir,
 } from './helpers.js';
@@ -52,7 +53,7 @@ function batch(seed: number): { dir: string; texts: string[] } {
 function upload(dir: string, env: Record<string, string> = {}) {
   return runCli(['upload', ...FILES, '--email', m.repEmails[0] ?? '', '--json'], {
     cwd: dir,
-    env: { RCS_BASE_URL: m.url, RCS_API_KEY: m.apiKey, ...env },
+    env: { ...m.env, ...env },
   });
 }
 
@@ -146,20 +147,13 @@ describe("a ledger's lock left or held by another run", () => {
     const lock = plantLock(dir, process.pid);
     const planted = readFileSync(lock, 'utf8');
     const waiting = `waiting for another rcs upload (pid ${process.pid} on ${hostname()}, running since ${since}) that is writing the ledger .rcs-ledger.jsonl: what it uploads is skipped here, the rest uploaded\n`;
-    const r = await runCli(['upload', ...FILES, '--email', m.repEmails[0] ?? ''], {
+    const run = startCli(['upload', ...FILES, '--email', m.repEmails[0] ?? ''], {
       cwd: dir,
-      env: { RCS_BASE_URL: m.url, RCS_API_KEY: m.apiKey },
-      onSpawn: (child) => {
-        let stderr = '';
-        const onData = (d: Buffer | string) => {
-          stderr += d.toString();
-          if (!stderr.includes(waiting)) return;
-          child.stderr?.off('data', onData);
-          child.kill('SIGINT');
-        };
-        child.stderr?.on('data', onData);
-      },
+      env: m.env,
     });
+    await run.seen('stderr', waiting);
+    run.child.kill('SIGINT');
+    const r = await run.done;
     expect(r.stderr).toContain(waiting);
     expect(r.stderr).toContain(
       'interrupted while waiting for the ledger .rcs-ledger.jsonl; nothing was sent',

@@ -56,7 +56,7 @@ const LEDGER_POINTS = { CRASH_CALLS: 'write,fsync,rename', CRASH_FILE: `/${LEDGE
 function upload(m: MockProcess, dir: string, env: Record<string, string> = {}) {
   return runCli(['upload', ...FILES, '--email', m.repEmails[0] ?? '', '--concurrency', '1'], {
     cwd: dir,
-    env: { RCS_BASE_URL: m.url, RCS_API_KEY: m.apiKey, ...env },
+    env: { ...m.env, ...env },
   });
 }
 

@@ -30,8 +30,6 @@ async function mock(): Promise<MockProcess> {
   return m;
 }
 
-const env = (m: MockProcess) => ({ RCS_BASE_URL: m.url, RCS_API_KEY: m.apiKey });
-
 // The victim is root (the tests run as root here) and the attacker `nobody`, who can write to a
 // sticky world-writable directory (mode 1777, like /tmp) but to none of root's files.
 const isRoot = process.getuid?.() === 0;
@@ -73,7 +71,7 @@ describe.skipIf(!isRoot)(
 
       const r = await runCli(['upload', 'a.srt', '--email', m.repEmails[0] ?? ''], {
         cwd: shared,
-        env: env(m),
+        env: m.env,
       });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain('.rcs-ledger.jsonl is a symbolic link');
@@ -85,7 +83,7 @@ describe.skipIf(!isRoot)(
       plantLink(shared, 'team-ledger.jsonl', victim);
       const named = await runCli(
         ['upload', 'a.srt', '--email', m.repEmails[0] ?? '', '--ledger', 'team-ledger.jsonl'],
-        { cwd: shared, env: env(m) },
+        { cwd: shared, env: m.env },
       );
       expect(named.code, named.stderr).toBe(2);
       expect(named.stderr).toContain('team-ledger.jsonl is a symbolic link');
@@ -120,7 +118,7 @@ describe('a ledger crafted with a salt per line costs one fingerprint, not one p
       writeFileSync(join(dir, f), text);
       return text;
     });
-    const first = await runCli(['upload', 'a.srt', '--email', rep], { cwd: dir, env: env(m) });
+    const first = await runCli(['upload', 'a.srt', '--email', rep], { cwd: dir, env: m.env });
     expect(first.code, first.stderr).toBe(0);
     const ledgerPath = join(dir, '.rcs-ledger.jsonl');
     const [own] = readLedger(ledgerPath);
@@ -142,7 +140,7 @@ describe('a ledger crafted with a salt per line costs one fingerprint, not one p
     writeFileSync(ledgerPath, `${readFileSync(ledgerPath, 'utf8')}${crafted.join('\n')}\n`);
     const json = await runCli(['upload', 'a.srt', 'b.srt', '--email', rep, '--dry-run', '--json'], {
       cwd: dir,
-      env: env(m),
+      env: m.env,
     });
     expect(
       json.stdout
@@ -156,7 +154,7 @@ describe('a ledger crafted with a salt per line costs one fingerprint, not one p
 
     const dry = await runCli(['upload', 'a.srt', 'b.srt', '--email', rep, '--dry-run'], {
       cwd: dir,
-      env: env(m),
+      env: m.env,
     });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/^would skip {4}a\.srt .*ledger line 1 matched/m);
@@ -168,7 +166,7 @@ describe('a ledger crafted with a salt per line costs one fingerprint, not one p
 
     const real = await runCli(['upload', 'a.srt', 'b.srt', '--email', rep], {
       cwd: dir,
-      env: env(m),
+      env: m.env,
     });
     expect(real.code, real.stderr).toBe(0);
     expect(await sessionsWith(m, texts)).toEqual([1, 1]);

@@ -31,11 +31,9 @@ async function mock(args: string[] = []): Promise<MockProcess> {
   return m;
 }
 
-const env = (m: MockProcess) => ({ RCS_BASE_URL: m.url, RCS_API_KEY: m.apiKey });
-
 function upload(m: MockProcess, dir: string, args: string[]) {
   const rep = m.repEmails[0] ?? '';
-  return runCli(['upload', ...args, '--email', rep], { cwd: dir, env: env(m) });
+  return runCli(['upload', ...args, '--email', rep], { cwd: dir, env: m.env });
 }
 
 /** `count` distinct calls in `dir` (a.srt, b.srt, …), and their texts. */

@@ -1,17 +1,15 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   assertBuilt,
-  CLI,
   labeledCall,
   type MockProcess,
   type RunResult,
   readLedger,
   runCli,
-  runCommand,
+  startCli,
   startMock,
   tempDir,
 } from './helpers.js';
@@ -47,11 +45,10 @@ function batch(count: number, seed: number) {
   return { dir, files, texts };
 }
 
-function upload(dir: string, files: string[], args: string[], onSpawn?: (c: ChildProcess) => void) {
-  return runCli(['upload', ...files, '--email', m.repEmails[0] ?? '', '--json', ...args], {
+function upload(dir: string, files: string[], args: string[]) {
+  return startCli(['upload', ...files, '--email', m.repEmails[0] ?? '', '--json', ...args], {
     cwd: dir,
-    env: { RCS_BASE_URL: m.url, RCS_API_KEY: m.apiKey },
-    ...(onSpawn ? { onSpawn } : {}),
+    env: m.env,
   });
 }
 
@@ -98,15 +95,14 @@ describe('a holder paused past its lease (SIGSTOP) and taken over', () => {
     '%i files at --concurrency %i: the taker finishes, the holder resumes and stops; each file once',
     async (count, concurrency, stopAt) => {
       const { dir, files, texts } = batch(count, 20_000 + count * 100);
-      let holder!: ChildProcess;
-      const holding = upload(
-        dir,
-        files,
-        ['--concurrency', String(concurrency), '--wait', '--timeout', '600'],
-        (c) => {
-          holder = c;
-        },
-      );
+      const holding = upload(dir, files, [
+        '--concurrency',
+        String(concurrency),
+        '--wait',
+        '--timeout',
+        '600',
+      ]);
+      const holder = holding.child;
       // Paused while it waits for scores: it holds the lock and renews it no more.
       await vi.waitFor(() => expect(createdLines(dir)).toBeGreaterThanOrEqual(stopAt), {
         timeout: 120_000,
@@ -115,13 +111,13 @@ describe('a holder paused past its lease (SIGSTOP) and taken over', () => {
       holder.kill('SIGSTOP');
       let taker: RunResult;
       try {
-        taker = await upload(dir, files, ['--concurrency', String(concurrency)]);
+        taker = await upload(dir, files, ['--concurrency', String(concurrency)]).done;
       } finally {
         holder.kill('SIGCONT');
       }
       expect(taker.code, taker.stderr).toBe(0);
       expect(taker.stderr).toContain(GONE_BY_LEASE);
-      const held = await holding;
+      const held = await holding.done;
       await exactlyOnceAndRecorded(dir, files, texts);
       // It found out before its next upload: nothing more sent, a clear line, exit 1.
       expect(held.code, held.stderr).toBe(1);
@@ -146,22 +142,12 @@ describe('a waiting run in another PID namespace (a second container of a pod)',
         interval: 20,
       });
       // Its own PID namespace: the holder's pid names no process there (or another one).
-      const waiter = await runCommand(
-        'unshare',
-        [
-          '--pid',
-          '--fork',
-          '--mount-proc',
-          process.execPath,
-          CLI,
-          'upload',
-          ...files,
-          '--email',
-          m.repEmails[0] ?? '',
-        ],
-        { cwd: dir, env: { RCS_BASE_URL: m.url, RCS_API_KEY: m.apiKey } },
-      );
-      const held = await holding;
+      const waiter = await runCli(['upload', ...files, '--email', m.repEmails[0] ?? ''], {
+        cwd: dir,
+        env: m.env,
+        command: ['unshare', '--pid', '--fork', '--mount-proc', process.execPath],
+      });
+      const held = await holding.done;
       await exactlyOnceAndRecorded(dir, files, texts);
       expect(held.code, held.stderr).toBe(0);
       expect(waiter.code, waiter.stderr).toBe(0);
@@ -187,7 +173,7 @@ describe('a planted lock that promises a lease of an hour, held by pid 1 (alive)
         leaseMs: 3_600_000,
       }),
     );
-    const r = await upload(dir, files, []);
+    const r = await upload(dir, files, []).done;
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('waiting for another rcs upload (pid 1 on');
     expect(r.stderr).toContain(GONE_BY_LEASE);

@@ -20,14 +20,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   assertBuilt,
-  CLI,
   labeledCall,
   type MockProcess,
   runCli,
-  runCommand,
   sessionsWith,
   startMock,
   tempDir,
+  WITHOUT_FILE_OVERRIDE,
 } from './helpers.js';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -44,7 +43,6 @@ afterAll(async () => {
   await m?.stop();
 });
 
-const env = () => ({ RCS_BASE_URL: m.url, RCS_API_KEY: m.apiKey });
 const asNobody = (cmd: string, ...args: string[]) =>
   execFileSync(cmd, args, { uid: NOBODY, gid: NOBODY });
 const jsonLines = (stdout: string) =>
@@ -84,7 +82,7 @@ describe.skipIf(!isRoot)('rcs upload DIR in a shared drop folder (needs root)', 
     asNobody('ln', '-s', '/dev/urandom', join(drop, 'random.txt'));
     asNobody('mkfifo', join(drop, 'inbox.srt'));
 
-    const r = await runCli(['upload', drop, '--email', rep, '--json'], { cwd: base, env: env() });
+    const r = await runCli(['upload', drop, '--email', rep, '--json'], { cwd: base, env: m.env });
     expect(r.code, r.stderr).toBe(0);
     const lines = jsonLines(r.stdout);
     const skipped = (name: string, code: string) => ({
@@ -105,7 +103,7 @@ describe.skipIf(!isRoot)('rcs upload DIR in a shared drop folder (needs root)', 
     expect(await sessionsWith(m, texts)).toEqual([1, 0, 0]);
 
     // The human output names each one too, with why.
-    const again = await runCli(['upload', drop, '--email', rep], { cwd: base, env: env() });
+    const again = await runCli(['upload', drop, '--email', rep], { cwd: base, env: m.env });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain(
       `skipped  ${join(drop, 'z-notes.txt')}  (a symbolic link: links in a directory are not followed`,
@@ -128,7 +126,7 @@ describe.skipIf(!isRoot)('a file named on the command line (needs root)', () => 
 
     const planted = await runCli(['upload', join(shared, 'call.srt'), '--email', rep], {
       cwd: base,
-      env: env(),
+      env: m.env,
     });
     expect(planted.code, planted.stderr).toBe(2);
     expect(planted.stderr).toContain(
@@ -139,7 +137,7 @@ describe.skipIf(!isRoot)('a file named on the command line (needs root)', () => 
 
     const mine = await runCli(['upload', join(own, 'call.srt'), '--email', rep], {
       cwd: base,
-      env: env(),
+      env: m.env,
     });
     expect(mine.code, mine.stderr).toBe(0);
     expect(await sessionsWith(m, [texts[1]!])).toEqual([1]);
@@ -166,7 +164,7 @@ describe.skipIf(!isRoot)('a file named on the command line (needs root)', () => 
     // In a batch they fail as unreadable files; the others go.
     const r = await runCli(
       ['upload', 'pipe.srt', 'random.srt', 'huge.srt', 'good.srt', '--email', rep],
-      { cwd: dir, env: env() },
+      { cwd: dir, env: m.env },
     );
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toContain('huge.srt: larger than 4,000,000 bytes');
@@ -185,19 +183,10 @@ describe.skipIf(!isRoot)('the other files rcs reads (needs root)', () => {
     // directory (mode 0700, as `mktemp -d` makes it) that no other user can reach.
     writeFileSync(path, '{"profiles":{}}', { mode: 0o600 });
     chownSync(path, 65534, 65534);
-    const r = await runCommand(
-      'setpriv',
-      [
-        '--bounding-set',
-        '-dac_override,-dac_read_search',
-        '--',
-        process.execPath,
-        CLI,
-        'config',
-        'list',
-      ],
-      { cwd: dir },
-    );
+    const r = await runCli(['config', 'list'], {
+      cwd: dir,
+      command: WITHOUT_FILE_OVERRIDE,
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
       `cannot read the config file ${path}: you have no permission to read it (EACCES)`,

@@ -3,17 +3,18 @@
  * `rcs` over real sockets. No test sleeps: each waits for the process to exit or for a line it
  * writes (a hang shows as the test's own timeout, far above the run's bound).
  */
-import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { snapshot } from '../../../../test/support/files.js';
 import {
   assertBuilt,
   labeledCall,
   type MockProcess,
   runCli,
+  startCli,
   startMock,
   tempDir,
 } from './helpers.js';
@@ -92,47 +93,23 @@ describe('a collector that never answers', () => {
   }, 120_000);
 });
 
-/** Each file of an export directory with the SHA-256 of its bytes. */
-function filesOf(dir: string): Record<string, string> {
-  return Object.fromEntries(
-    readdirSync(dir)
-      .sort()
-      .map((f) => [
-        f,
-        createHash('sha256')
-          .update(readFileSync(join(dir, f)))
-          .digest('hex'),
-      ]),
-  );
-}
-
 describe('--retry-for', () => {
   it('rides out a service that is down at the start, then comes up: one run, exit 0, complete files; or fails at the end of the window, files untouched', async () => {
     // A mock to learn the demo's port and key, and to leave a first export behind.
     const first = await startMock(['--records', '60']);
-    const { url, apiKey } = first;
+    const { url, apiKey, env } = first;
     const port = new URL(url).port;
     const cwd = tempDir();
     const out = join(cwd, 'nightly');
-    const env = { RCS_BASE_URL: url, RCS_API_KEY: apiKey };
     expect((await runCli(['export', 'all', '--out', out], { cwd, env })).code).toBe(0);
     await first.stop();
 
     // Down at 02:00: the service comes back once rcs has said it is waiting for it.
-    let started: Promise<MockProcess> | undefined;
-    const blip = await runCli(['export', 'all', '--out', out, '--retry-for', '2m'], {
-      cwd,
-      env,
-      onSpawn: (child) => {
-        child.stderr?.on('data', (d: Buffer) => {
-          if (!started && d.toString().includes('trying again')) {
-            started = startMock(['--records', '60', '--port', port]);
-            void started.then((m) => mocks.push(m));
-          }
-        });
-      },
-    });
-    expect(started).toBeDefined();
+    const run = startCli(['export', 'all', '--out', out, '--retry-for', '2m'], { cwd, env });
+    await run.seen('stderr', 'trying again');
+    const back = await startMock(['--records', '60', '--port', port]);
+    mocks.push(back);
+    const blip = await run.done;
     expect(blip.stderr).toMatch(
       /^rcs: GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/data-exports\/\S+: refused \(ECONNREFUSED\); trying again in [\d.]+ s, for up to [\d.]+ s more$/m,
     );
@@ -146,11 +123,11 @@ describe('--retry-for', () => {
       const lines = readFileSync(join(out, r.file), 'utf8').split('\n').filter(Boolean);
       expect(lines).toHaveLength(r.count);
     }
-    await (await started)?.stop();
+    await back.stop();
 
     // Never comes back: the window ends, the usual message, exit 1, the files as they were.
     // The settings come from the config file, and the hint says so.
-    const before = filesOf(out);
+    const before = await snapshot(out);
     const config = join(cwd, 'config', 'rcs');
     mkdirSync(config, { recursive: true });
     writeFileSync(
@@ -168,7 +145,7 @@ describe('--retry-for', () => {
         `could not reach the service: connection refused \\(ECONNREFUSED\\) at .*; check base-url in the config file ${join(config, 'config.json').replaceAll('/', '\\/')} \\(profile default\\) and your network; files in .* were left as they were\\n$`,
       ),
     );
-    expect(filesOf(out)).toEqual(before);
+    expect(await snapshot(out)).toEqual(before);
   }, 180_000);
 
   it('is off by default: a wrong base URL fails fast, with no line of waiting', async () => {

@@ -4,34 +4,21 @@
  * warehouse equals that night's snapshot, through inserts, updates, deletes, an unchanged night
  * and a failed merge.
  */
-import { writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { type MockServer, startMockServer } from '@rcs/mock/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_API_KEY, hostileFixture } from '../support/hostile-fixture.js';
 import { difference as differenceOf, equalEverywhere } from '../support/warehouse-diff.js';
-import { assertBuilt, CLI, REPO, runCommand, tempDir } from './helpers.js';
+import { assertBuilt, forcedCli, REPO, runCommand, tempDir } from './helpers.js';
 
 const SCRIPT = join(REPO, 'examples/warehouse/nightly-load.mjs');
 
-/**
- * `rcs` with `--force` after the example's flags: each night's mock is the one service at another
- * moment, on a port of its own, and --force lets its URL into the export directory (one
- * directory, one service). Nothing else of the run changes.
- */
 let forced = '';
 
 function nightly(mock: MockServer, cwd: string, ...extra: string[]) {
-  if (forced === '') {
-    forced = join(tempDir('rcs-warehouse-bin-'), 'rcs-force.mjs');
-    writeFileSync(
-      forced,
-      `process.argv.push('--force');\nawait import(${JSON.stringify(pathToFileURL(CLI).href)});\n`,
-    );
-  }
+  forced ||= forcedCli();
   return runCommand(process.execPath, [SCRIPT, 'export', 'warehouse.duckdb', ...extra], {
     cwd,
     env: {

@@ -3,7 +3,6 @@
  * back by an independent reader (DuckDB), `--changes` across fixtures that differ by known
  * inserts, updates and deletes, and an interrupted run that must leave the last good state.
  */
-import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +17,7 @@ import {
   readParquet,
 } from '../../../export/test/support/parquet-reader.js';
 import { HOSTILE_API_KEY, HOSTILE_CELLS, hostileFixture } from '../support/hostile-fixture.js';
-import { assertBuilt, runCli, tempDir } from './helpers.js';
+import { assertBuilt, runCli, startCli, tempDir } from './helpers.js';
 
 type Rec = { id: string } & Record<string, unknown>;
 
@@ -253,16 +252,12 @@ describe('rcs export --changes (D27)', () => {
     try {
       const names = (await readdir(out())).sort();
       const sums = await Promise.all(names.map((n) => sha(join(out(), n))));
-      let child: ChildProcess | undefined;
       // Each mock stands for the one service at another moment, on a port of its own: --force
       // lets its URL into the directory (one directory, one service; EXPORT.md).
       const args = ['export', 'all', '--format', 'csv', '--changes', '--out', out(), '--force'];
-      const run = runCli(args, {
+      const run = startCli(args, {
         cwd,
         env: { RCS_BASE_URL: slow.url, RCS_API_KEY: HOSTILE_API_KEY },
-        onSpawn: (spawned) => {
-          child = spawned;
-        },
       });
       // Mid-run, however loaded the machine: the run holds the directory's lock and waits 5 s
       // for its first page.
@@ -271,8 +266,8 @@ describe('rcs export --changes (D27)', () => {
         timeout: 30_000,
         interval: 50,
       });
-      child?.kill('SIGTERM');
-      const r = await run;
+      run.child.kill('SIGTERM');
+      const r = await run.done;
       expect(r.code).toBe(143);
       expect((await readdir(out())).sort()).toEqual(names);
       expect(await Promise.all(names.map((n) => sha(join(out(), n))))).toEqual(sums);

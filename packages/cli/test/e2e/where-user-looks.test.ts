@@ -4,9 +4,10 @@
  * exactly a cron job's), against real `rcs mock` processes.
  */
 import { readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { snapshot } from '../../../../test/support/files.js';
 import {
   assertBuilt,
   FIXTURES,
@@ -33,8 +34,6 @@ beforeEach(() => {
   cwd = tempDir('rcs-where-');
 });
 
-const against = (mock: MockProcess) => ({ RCS_BASE_URL: mock.url, RCS_API_KEY: mock.apiKey });
-
 interface ManifestLike {
   service?: string;
   demo: boolean;
@@ -46,15 +45,6 @@ interface ManifestLike {
 const manifestOf = (dir: string): ManifestLike =>
   JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as ManifestLike;
 
-/** Every file of a directory with its bytes, to prove a run left it exactly as it was. */
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const files: Record<string, string> = {};
-  for (const name of (await readdir(dir)).sort()) {
-    files[name] = await readFile(join(dir, name), 'base64');
-  }
-  return files;
-}
-
 /** `--verbose` logs each request as `[rcs] GET …`: none means the run sent nothing. */
 const requestsIn = (stderr: string) => stderr.split('\n').filter((l) => /^\[rcs\] GET /.test(l));
 
@@ -62,7 +52,7 @@ describe('one export directory, one service', () => {
   it('rcs export all, then rcs demo in the same directory: ./rcs-export is untouched, the demo writes ./rcs-demo, and each manifest names its service', {
     timeout: 90_000,
   }, async () => {
-    const exported = await runCli(['export', 'all'], { cwd, env: against(a) });
+    const exported = await runCli(['export', 'all'], { cwd, env: a.env });
     expect(exported.code, exported.stderr).toBe(0);
     const real = join(cwd, 'rcs-export');
     const before = await snapshot(real);
@@ -94,7 +84,7 @@ describe('one export directory, one service', () => {
   }, async () => {
     const first = await runCli(['export', 'teams', 'users', '--out', 'out'], {
       cwd,
-      env: against(a),
+      env: a.env,
     });
     expect(first.code, first.stderr).toBe(0);
     const out = join(cwd, 'out');
@@ -102,7 +92,7 @@ describe('one export directory, one service', () => {
 
     const other = await runCli(['--verbose', 'export', 'teams', '--out', 'out'], {
       cwd,
-      env: against(b),
+      env: b.env,
     });
     expect(other.code).toBe(2);
     expect(requestsIn(other.stderr)).toEqual([]);
@@ -114,12 +104,12 @@ describe('one export directory, one service', () => {
 
     const forced = await runCli(['export', 'teams', '--out', 'out', '--force'], {
       cwd,
-      env: against(b),
+      env: b.env,
     });
     expect(forced.code, forced.stderr).toBe(0);
     expect(manifestOf(out)).toMatchObject({ service: b.url, demo: false });
     // The same service again needs no --force.
-    const same = await runCli(['export', 'teams', '--out', 'out'], { cwd, env: against(b) });
+    const same = await runCli(['export', 'teams', '--out', 'out'], { cwd, env: b.env });
     expect(same.code, same.stderr).toBe(0);
   });
 
@@ -128,12 +118,12 @@ describe('one export directory, one service', () => {
   }, async () => {
     const demo = await runCli(['demo'], { cwd });
     expect(demo.code, demo.stderr).toBe(0);
-    const into = await runCli(['export', 'teams', '--out', 'rcs-demo'], { cwd, env: against(a) });
+    const into = await runCli(['export', 'teams', '--out', 'rcs-demo'], { cwd, env: a.env });
     expect(into.code).toBe(2);
     expect(into.stderr).toContain("--out rcs-demo holds the demo's data (rcs demo)");
     expect(into.stderr).toContain(`not an export of ${a.url}`);
 
-    const real = await runCli(['export', 'teams', '--out', 'real'], { cwd, env: against(a) });
+    const real = await runCli(['export', 'teams', '--out', 'real'], { cwd, env: a.env });
     expect(real.code, real.stderr).toBe(0);
     const before = await snapshot(join(cwd, 'real'));
     const over = await runCli(['demo', '--out', 'real'], { cwd });
@@ -163,7 +153,7 @@ describe('what matters reaches cron (stdout and stderr are pipes here)', () => {
         'Ben Okafor=ben@client.example',
         '--json',
       ],
-      { cwd, env: against(a) },
+      { cwd, env: a.env },
     );
     expect(r.code, r.stderr).toBe(0);
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('rcs: warning: '));
@@ -200,7 +190,7 @@ describe('what matters reaches cron (stdout and stderr are pipes here)', () => {
   }, async () => {
     const r = await runCli(['export', 'all', '--out', 'nightly', '--changes'], {
       cwd,
-      env: against(a),
+      env: a.env,
     });
     expect(r.code, r.stderr).toBe(0);
     const manifest = manifestOf(join(cwd, 'nightly'));
@@ -214,14 +204,14 @@ describe('what matters reaches cron (stdout and stderr are pipes here)', () => {
       ),
     );
 
-    const one = await runCli(['export', 'teams', '--out', 'one'], { cwd, env: against(a) });
+    const one = await runCli(['export', 'teams', '--out', 'one'], { cwd, env: a.env });
     expect(one.stderr).toMatch(
       /^rcs export: teams, \d+ records, written to one \(manifest\.json\) in \d+\.\d s\n$/,
     );
 
     const quiet = await runCli(['--quiet', 'export', 'teams', '--out', 'one'], {
       cwd,
-      env: against(a),
+      env: a.env,
     });
     expect(quiet.code).toBe(0);
     expect(quiet.stderr).toBe('');
@@ -245,7 +235,7 @@ describe('the smaller things', () => {
     timeout: 60_000,
   }, async () => {
     for (const out of ['r1', 'r2']) {
-      const r = await runCli(['export', 'all', '--out', out], { cwd, env: against(a) });
+      const r = await runCli(['export', 'all', '--out', out], { cwd, env: a.env });
       expect(r.code, r.stderr).toBe(0);
       const { summary } = manifestOf(join(cwd, out));
       expect(summary.requests).toBeGreaterThan(9);
@@ -262,22 +252,22 @@ describe('the smaller things', () => {
     await writeFile(join(cwd, 'calls', 'call.srt'), labeledCall(rep, 1));
     const up = await runCli(['upload', 'calls/call.srt', '--email', rep, '--wait', '--json'], {
       cwd,
-      env: against(a),
+      env: a.env,
     });
     expect(up.code, up.stderr).toBe(0);
     const { sessionId } = JSON.parse(up.stdout.trim()) as { sessionId: string };
     const shown = await runCli(['upload', 'calls/call.srt', '--email', rep, '--wait', '--force'], {
       cwd,
-      env: against(a),
+      env: a.env,
     });
     expect(shown.stdout).toContain(`rep: ${rep}`);
 
-    const get = await runCli(['sessions', 'get', sessionId], { cwd, env: against(a) });
+    const get = await runCli(['sessions', 'get', sessionId], { cwd, env: a.env });
     expect(get.code, get.stderr).toBe(0);
     expect(get.stdout).toContain(`rep: ${rep}`);
     expect(get.stdout).not.toMatch(/rep: [0-9a-f]{8}-/);
     // --json stays the session as the API returns it.
-    const json = await runCli(['--json', 'sessions', 'get', sessionId], { cwd, env: against(a) });
+    const json = await runCli(['--json', 'sessions', 'get', sessionId], { cwd, env: a.env });
     expect(JSON.parse(json.stdout)).not.toHaveProperty('repEmail');
   });
 });

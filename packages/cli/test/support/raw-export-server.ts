@@ -16,7 +16,7 @@ function pageText(records: string[], page: number, total: number): string {
 }
 
 /** Pages of 100 over `records` (raw JSON texts). */
-export function pagesOf(records: string[]): (page: number) => string {
+export function pageTexts(records: string[]): (page: number) => string {
   return (page) => pageText(records.slice((page - 1) * 100, page * 100), page, records.length);
 }
 

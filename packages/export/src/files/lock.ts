@@ -117,15 +117,14 @@ function isAlive(pid: number): boolean {
 }
 
 /** This machine's boot id and this process's PID namespace, where the system has them (Linux). */
-function whereAmI(): Pick<LockOwner, 'bootId' | 'pidNs'> {
+function whereAmI(): Pick<LockOwner, 'bootId' | 'pidNs'> | undefined {
   try {
     return {
       bootId: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
       pidNs: readlinkSync('/proc/self/ns/pid'),
     };
-    // Stryker disable next-line BlockStatement: an empty catch returns undefined, which the spread of the caller adds nothing from, as from {}
   } catch {
-    return {};
+    // Not Linux: no boot id, no PID namespace.
   }
 }
 
@@ -141,10 +140,8 @@ function parseOwner(text: string): LockOwner | undefined {
       if (typeof value === 'string') owner[field] = value;
     }
     return owner;
-    // Stryker disable next-line BlockStatement: an empty catch returns undefined too
   } catch {
     // Unreadable or half-written: only its lease can tell.
-    return undefined;
   }
 }
 
@@ -298,8 +295,8 @@ async function linkAs(candidate: string, name: string, owner: LockOwner): Promis
 }
 
 /** `taker`: a live process taking the lock over. `spent`: our candidate became the lock, and then
- * another's (`holder`, a process that judged us gone) or none's. */
-type Takeover = { won: true } | { won: false; taker?: string; spent?: { holder?: Seen } };
+ * another's (a process that judged us gone, which the next look finds) or none's. */
+type Takeover = { won: true } | { won: false; taker?: string; spent?: true };
 
 /**
  * Replaces the stale lock `seen` with ours, if no other process does: see the header.
@@ -344,9 +341,8 @@ async function takeOver(
     if ((await look(path))?.identity !== seen.identity) return { won: false };
     await rename(candidate, path);
     // Read back: it differs only if a process judged us gone meanwhile.
-    const after = await look(path);
-    won = after?.owner?.token === me.token;
-    return won ? { won } : { won, spent: { holder: after } };
+    won = (await look(path))?.owner?.token === me.token;
+    return won ? { won } : { won, spent: true };
   } finally {
     // Stryker disable next-line ConditionalExpression: unlinkQuietly(undefined) rejects (no path), and the rejection is dropped
     if (claim !== undefined) await unlinkQuietly(claim);
@@ -476,7 +472,6 @@ async function tryToTake(
         return undefined;
       }
       if (takeover.taker) return { seen, takeover: { taker: takeover.taker, gone: verdict.gone } };
-      if (takeover.spent?.holder) return { seen: takeover.spent.holder };
       if (takeover.spent) await writeNew(candidate, me); // for the next look
     }
   } finally {

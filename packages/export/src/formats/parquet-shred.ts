@@ -38,8 +38,8 @@ const WHAT: Record<FieldShape['type'], string> = {
 
 /** Whether an RFC 3339 date-time (D29-checked) has a fraction digit other than 0 past the third. */
 function finerThanMs(text: string): boolean {
-  if (text[19] !== '.') return false;
-  for (let i = 20; i < text.length && text[i]! >= '0' && text[i]! <= '9'; i++) {
+  // Digits from index 20 on follow the fraction's dot; an offset's (+02:00) end before index 22.
+  for (let i = 20; text[i]! >= '0' && text[i]! <= '9'; i++) {
     if (i > 22 && text[i] !== '0') return true;
   }
   return false;

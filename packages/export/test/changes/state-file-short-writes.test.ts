@@ -4,7 +4,6 @@
  * byte at its place, and reads back.
  */
 import { createHash } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,27 +16,10 @@ import {
   stateFileOf,
 } from '../../src/changes/state-file.js';
 
-/** At most this many bytes a write. */
-const SHORT = 7;
-
-vi.mock('../../src/files/safe-open.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/files/safe-open.js')>();
-  return {
-    ...actual,
-    createExclusive: async (...args: Parameters<typeof actual.createExclusive>) => {
-      const handle: FileHandle = await actual.createExclusive(...args);
-      const write = handle.write.bind(handle) as (
-        buffer: Uint8Array,
-        offset: number,
-        length: number,
-        position: number,
-      ) => ReturnType<FileHandle['write']>;
-      handle.write = ((buffer: Uint8Array, offset: number, length: number, position: number) =>
-        write(buffer, offset, Math.min(length, SHORT), position)) as FileHandle['write'];
-      return handle;
-    },
-  };
-});
+// At most 7 bytes a write.
+vi.mock('../../src/files/safe-open.js', async (actual) =>
+  (await import('../support/short-writes.js')).shortWrites(await actual(), 7),
+);
 
 let dir: string;
 beforeEach(async () => {

@@ -3,28 +3,16 @@
  * its owner cannot be written into it. The run fails with the disk's error, which the CLI names
  * (ENOSPC: "not uploaded"), and leaves no empty file that a later run would find as a lock.
  */
-import type { FileHandle } from 'node:fs/promises';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { acquireExportLock, acquireLock } from '../../src/files/lock.js';
 
-vi.mock('../../src/files/safe-open.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/files/safe-open.js')>();
-  return {
-    ...actual,
-    // Created as usual; nothing can be written into it.
-    createExclusive: async (...args: Parameters<typeof actual.createExclusive>) => {
-      const handle: FileHandle = await actual.createExclusive(...args);
-      handle.writeFile = () =>
-        Promise.reject(
-          Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }),
-        );
-      return handle;
-    },
-  };
-});
+// Created as usual; nothing can be written into it.
+vi.mock('../../src/files/safe-open.js', async (actual) =>
+  (await import('../support/short-writes.js')).shortWrites(await actual(), 0),
+);
 
 let dir: string;
 beforeEach(async () => {

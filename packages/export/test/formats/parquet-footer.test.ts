@@ -59,7 +59,7 @@ async function written(compression: ParquetCompression): Promise<ArrayBuffer> {
 }
 
 /** Each page of a chunk, header by header from its first byte to its end. */
-function pagesOf(file: ArrayBuffer, chunk: ColumnChunk) {
+function pageHeadersOf(file: ArrayBuffer, chunk: ColumnChunk) {
   const meta = chunk.meta_data!;
   const start = Number(meta.dictionary_page_offset ?? meta.data_page_offset);
   const end = start + Number(meta.total_compressed_size);
@@ -91,7 +91,7 @@ describe.each(['none', 'snappy'] as const)('compression %s', (compression) => {
       for (const chunk of group.columns) {
         const meta = chunk.meta_data!;
         const where = `${meta.path_in_schema.join('.')} in a group of ${group.num_rows}`;
-        const pages = pagesOf(file, chunk);
+        const pages = pageHeadersOf(file, chunk);
         const dictionary = pages.filter((p) => p.header.type === 'DICTIONARY_PAGE');
         const data = pages.filter((p) => p.header.type === 'DATA_PAGE_V2');
         expect(dictionary.length + data.length, where).toBe(pages.length);
@@ -162,7 +162,7 @@ describe.each(['none', 'snappy'] as const)('compression %s', (compression) => {
     for (const group of footer.row_groups) {
       for (const chunk of group.columns) {
         const where = chunk.meta_data!.path_in_schema.join('.');
-        const data = pagesOf(file, chunk).filter((p) => p.header.type === 'DATA_PAGE_V2');
+        const data = pageHeadersOf(file, chunk).filter((p) => p.header.type === 'DATA_PAGE_V2');
         const rows = data.map((p) => p.header.data_page_header_v2!.num_rows);
         // hyparquet-writer writes an offset index for chunks of more than one page only.
         if (data.length > 1) {

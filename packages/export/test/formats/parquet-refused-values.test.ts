@@ -69,6 +69,10 @@ describe('a value of the wrong type is refused, naming where and what', () => {
       'record "r1": at must be a date-time (TIMESTAMP), got "2026-01-01T10:00:00.0001Z": the column holds milliseconds and this value is finer; the jsonl or csv format keeps it as text',
     ],
     [
+      { at: '2026-01-01T10:00:00.1239+02:00' },
+      'record "r1": at must be a date-time (TIMESTAMP), got "2026-01-01T10:00:00.1239+02:00": the column holds milliseconds and this value is finer; the jsonl or csv format keeps it as text',
+    ],
+    [
       { at: ['2026-01-01T10:00:00Z'] },
       'record "r1": at must be a date-time (TIMESTAMP), got ["2026-01-01T10:00:00Z"]',
     ],

@@ -127,7 +127,7 @@ async function roundTrip(
 }
 
 /** Each leaf's data pages by encoding in each row group, from the file's footer. */
-async function pagesOf(path: string, leaf: string): Promise<Record<string, number>[]> {
+async function pageEncodingsOf(path: string, leaf: string): Promise<Record<string, number>[]> {
   const footer = await footerOf(path);
   return footer.row_groups.map((group) => {
     const chunk = group.columns.find((c) => c.meta_data?.path_in_schema.join('.') === leaf)!;
@@ -165,12 +165,12 @@ describe('the streaming writer reads back equal to JSONL', () => {
     }));
     const path = await roundTrip('distinct', USERS, records, { rowGroupRows: 1_500 });
     // The first values went into the dictionary; past the check, the rest are PLAIN.
-    expect(await pagesOf(path, 'firstName')).toEqual([
+    expect(await pageEncodingsOf(path, 'firstName')).toEqual([
       { 'DICTIONARY_PAGE PLAIN': 1, 'DATA_PAGE_V2 RLE_DICTIONARY': 1, 'DATA_PAGE_V2 PLAIN': 1 },
       { 'DICTIONARY_PAGE PLAIN': 1, 'DATA_PAGE_V2 RLE_DICTIONARY': 1, 'DATA_PAGE_V2 PLAIN': 1 },
     ]);
     // A column that repeats keeps its dictionary for the whole group.
-    expect(await pagesOf(path, 'lastName')).toEqual([
+    expect(await pageEncodingsOf(path, 'lastName')).toEqual([
       { 'DICTIONARY_PAGE PLAIN': 1, 'DATA_PAGE_V2 RLE_DICTIONARY': 1 },
       { 'DICTIONARY_PAGE PLAIN': 1, 'DATA_PAGE_V2 RLE_DICTIONARY': 1 },
     ]);
@@ -183,7 +183,7 @@ describe('the streaming writer reads back equal to JSONL', () => {
       firstName: `${Math.floor(i / 2)}`.padEnd(1_000, 'x'),
     }));
     const path = await roundTrip('big-dictionary', USERS, records);
-    const [pages] = await pagesOf(path, 'firstName');
+    const [pages] = await pageEncodingsOf(path, 'firstName');
     expect(pages).toEqual({
       'DICTIONARY_PAGE PLAIN': 1,
       'DATA_PAGE_V2 RLE_DICTIONARY': 1,
@@ -250,7 +250,7 @@ describe('the streaming writer reads back equal to JSONL', () => {
       pageSize: 800,
       rowGroupRows: 300,
     });
-    expect(await pagesOf(path, 'x')).toEqual([
+    expect(await pageEncodingsOf(path, 'x')).toEqual([
       { 'DATA_PAGE_V2 PLAIN': 3 },
       { 'DATA_PAGE_V2 PLAIN': 2 },
     ]);
@@ -264,6 +264,6 @@ describe('pages close for columns of nulls too', () => {
     const records = Array.from({ length: 900 }, (_, i) => ({ ...user(i), email: null }));
     const path = await roundTrip('null-pages', USERS, records, { pageSize: 300 });
     // A byte of levels a null: a page every 300 rows.
-    expect(await pagesOf(path, 'email')).toEqual([{ 'DATA_PAGE_V2 PLAIN': 3 }]);
+    expect(await pageEncodingsOf(path, 'email')).toEqual([{ 'DATA_PAGE_V2 PLAIN': 3 }]);
   });
 });

@@ -241,3 +241,20 @@ describe('parquet schema', () => {
     expect(schema.find((e) => e.name === 'email')).toMatchObject({ repetition_type: 'OPTIONAL' });
   });
 });
+
+describe('what the encoder refuses before writing a byte', () => {
+  it.each(['rowGroupRows', 'rowGroupBytes', 'pageSize'] as const)(
+    '%s below 1: a RangeError naming the option (a caller bypassing planExport)',
+    (option) => {
+      expect(() =>
+        parquetEncoder(recordShapeOf('users'), recordRows, 'test', { [option]: 0 }),
+      ).toThrow(new RangeError(`${option} must be a whole number of at least 1, got 0`));
+    },
+  );
+
+  it('an export that does not exist, naming the nine that do', () => {
+    expect(() => recordShapeOf('userz' as 'users')).toThrow(
+      'no export named "userz"; the exports are: real-call-sessions, track-assignments, mission-assignments, sprints, users, tracks, scorecards, missions, teams',
+    );
+  });
+});
