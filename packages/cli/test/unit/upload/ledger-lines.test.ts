@@ -279,7 +279,11 @@ describe('where an outcome lands', () => {
     for (const [i, error] of read.entries()) {
       const whole = errors[i] ?? '';
       if (tailBytes({ status: 'failed', error: whole }) < 256) expect(error).toBe(whole);
-      else expect(error.endsWith('…') && whole.startsWith(error.slice(0, -1))).toBe(true);
+      else {
+        expect(error.endsWith('…') && whole.startsWith(error.slice(0, -1))).toBe(true);
+        // As much kept as fits, in characters of any width: the room is used to its last 12 bytes.
+        expect(tailBytes({ status: 'failed', error })).toBeGreaterThan(255 - 12);
+      }
     }
     expect(read[6]).toMatch(/x…$/); // the first whose tail takes the whole room: 256 bytes
     expect(read[12]).toMatch(/^(🙂)*…$/u); // never half a character
