@@ -47,20 +47,20 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuff
 export async function readBoundedChunks(
   body: ByteStream | null,
   limit: number,
-  signal?: AbortSignal,
+  signal: AbortSignal = new AbortController().signal,
 ): Promise<Uint8Array[] | undefined> {
   if (!body) return [];
-  signal?.throwIfAborted();
+  signal.throwIfAborted();
   const reader = body.getReader();
   // A cancel settles a pending read at once (as done), so the loop below sees the abort.
-  const stop = () => reader.cancel(signal?.reason).catch(() => {});
-  signal?.addEventListener('abort', stop, { once: true });
+  const stop = () => reader.cancel(signal.reason).catch(() => {});
+  signal.addEventListener('abort', stop);
   try {
     const chunks: Uint8Array[] = [];
     let size = 0;
     for (;;) {
       const { done, value } = await reader.read();
-      signal?.throwIfAborted();
+      signal.throwIfAborted();
       if (done) break;
       size += value.byteLength;
       if (size > limit) {
@@ -72,6 +72,6 @@ export async function readBoundedChunks(
     }
     return chunks;
   } finally {
-    signal?.removeEventListener('abort', stop);
+    signal.removeEventListener('abort', stop);
   }
 }

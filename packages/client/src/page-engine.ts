@@ -339,10 +339,7 @@ function shapeFault(page: unknown, strict: boolean): string | undefined {
   ) {
     return SHAPE;
   }
-  for (const record of p.data) {
-    if (!record || typeof record !== 'object' || typeof record.id !== 'string') {
-      return 'holds a record without a string id';
-    }
-  }
-  return undefined;
+  // (A record that is no object has no `id`: a JSON number, string or array fails here too.)
+  const ids = p.data.every((record) => typeof record?.id === 'string');
+  return ids ? undefined : 'holds a record without a string id';
 }

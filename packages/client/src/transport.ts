@@ -145,8 +145,6 @@ const RETRY_IDEMPOTENT = new Set([408, 429, 500, 502, 503, 504]);
  * The upload can be retried"). A 502 from a gateway without that code could hide a created session.
  */
 const RETRY_NON_IDEMPOTENT = new Set([429, 503]);
-/** A gateway or the service saying it is down, rather than refusing this request. */
-const OUTAGE_STATUS = new Set([502, 503, 504]);
 const seconds = (ms: number) => `${Math.ceil(ms / 100) / 10} s`;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -194,6 +192,16 @@ export function assertSecureTransport(
 export function isUnreachable(error: unknown): boolean {
   const kind = classifyNetworkFailure(error)?.kind;
   return kind === 'refused' || kind === 'dns';
+}
+
+/**
+ * How a service that is down shows, for the line: a gateway or the service answering 502, 503 or
+ * 504 (not refusing this request), or no answer at all (a network failure). Undefined otherwise.
+ */
+function outageOf(res: Response | undefined, failure: unknown): string | undefined {
+  if (res) return [502, 503, 504].includes(res.status) ? `answered ${res.status}` : undefined;
+  const net = classifyNetworkFailure(failure);
+  return net && `${net.kind} (${net.code ?? 'no answer'})`;
 }
 
 /**
@@ -379,19 +387,15 @@ export function createTransport(config: TransportConfig) {
         };
         let waitMs = asked ?? backoffDelay(n, backoff.initialDelayMs, backoff.maxDelayMs);
         // The service is down or cannot be reached: with `retryForMs`, its window decides.
-        const net = res ? undefined : classifyNetworkFailure(failure);
-        const outage = retryForMs > 0 && (res ? OUTAGE_STATUS.has(res.status) : net !== undefined);
+        const outage = retryForMs > 0 && outageOf(res, failure);
         if (outage) {
           outageEnds ??= Date.now() + retryForMs;
           const left = outageEnds - Date.now();
           if (left <= 0) return outcome();
           waitMs = Math.min(waitMs, left);
-          const what = res
-            ? `answered ${res.status}`
-            : `${net?.kind} (${net?.code ?? 'no answer'})`;
           // Never a silent wait: one line per attempt, to the logger or else the console.
           (config.logger?.warn ?? console.warn)(
-            `${method} ${request.url}: ${what}; trying again in ${seconds(waitMs)}, ` +
+            `${method} ${request.url}: ${outage}; trying again in ${seconds(waitMs)}, ` +
               `for up to ${seconds(left)} more`,
             { waitMs, retryForLeftMs: left },
           );

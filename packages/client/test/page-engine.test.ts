@@ -32,10 +32,18 @@ function service(total: number, tamper: (page: PageOf, n: number) => PageOf = (p
   return { read, requested };
 }
 
+/** The error a caller of the strict shape names its refusals with (the export's own, there). */
+class ShapeError extends Error {}
+
 /** Runs the engine, collecting every record handed over and every anomaly (never fatal here). */
 async function run(
   read: (n: number, limit: number) => Promise<unknown>,
-  opts: { limit?: number; window?: number | (() => number); fatal?: Anomaly['kind'][] } = {},
+  opts: {
+    limit?: number;
+    window?: number | (() => number);
+    fatal?: Anomaly['kind'][];
+    strict?: boolean;
+  } = {},
 ) {
   const anomalies: Anomaly[] = [];
   const records: Rec[] = [];
@@ -46,6 +54,7 @@ async function run(
     window: opts.window ?? 3,
     limiter: pLimit(typeof opts.window === 'number' ? opts.window : 3),
     signal: new AbortController().signal,
+    ...(opts.strict && { shape: 'strict', shapeError: (m: string) => new ShapeError(m) }),
     ids: {
       add: (id) => {
         if (ids.has(id)) return false;
@@ -556,5 +565,49 @@ describe('the engine’s details', () => {
     expect(s.requested).not.toContain(3);
     // What was still in flight is told to stop.
     expect(signals.every((x) => x.aborted)).toBe(true);
+  });
+});
+
+describe('the strict shape (an exact export: all of meta, a string id on every record)', () => {
+  /** A list of 25 read strictly, its page 2 as `tamper` serves it. */
+  const strictly = (tamper: (page: PageOf) => unknown) =>
+    run(service(25, (p, n) => (n === 2 ? (tamper(p) as PageOf) : p)).read, { strict: true });
+  const without = (field: keyof PageOf['meta']) => (p: PageOf) => {
+    const meta: Partial<PageOf['meta']> = { ...p.meta };
+    delete meta[field];
+    return { ...p, meta };
+  };
+
+  it('reads a list whose every page is whole, as the lenient shape does', async () => {
+    const r = await strictly((p) => p);
+    expect(r.result).toMatchObject({ count: 25, pages: 3 });
+    expect(r.records.map((x) => x.id)).toEqual(recs(0, 25).map((x) => x.id));
+    expect(r.anomalies).toEqual([]);
+  });
+
+  it.each([['page'], ['limit'], ['hasNext']] as const)(
+    'a page without meta.%s is refused with the caller’s error, naming the page',
+    async (field) => {
+      const refused = await strictly(without(field)).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ShapeError);
+      expect((refused as Error).message).toBe(
+        'page 2 of the export is not { data: [...], meta: { total, page, limit, hasNext } }',
+      );
+    },
+  );
+
+  it.each([
+    ['null', null],
+    ['an object without id', {}],
+    ['a number id', { id: 7 }],
+    ['a bare string', 'r10'],
+  ])('a page holding one record that is %s among good ones is refused', async (_, bad) => {
+    const refused = await strictly((p) => ({ ...p, data: [...p.data.slice(1), bad] })).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(ShapeError);
+    expect((refused as Error).message).toBe(
+      'page 2 of the export holds a record without a string id',
+    );
   });
 });
