@@ -6,7 +6,7 @@ import {
   ServerError,
   TimeoutError,
 } from '@rcs/client';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { API_KEY, BASE, SESSION_ID, sessionFixture } from './helpers.js';
 
 // One deadline for every network wait. `deadlineMs` bounds a request with all
@@ -34,6 +34,24 @@ const stalled = (async (input: Request) =>
   })) as typeof globalThis.fetch;
 
 const get = (client: ReturnType<typeof createRcsClient>) => client.sessions.get(SESSION_ID);
+
+/**
+ * A fetch that answers in turn, each answer at its time on the wall clock, which the test sets
+ * (`vi.useFakeTimers({ toFake: ['Date'] })`: the waits between attempts run on real timers).
+ */
+function answeringAt(...answers: [ms: number, status: number][]) {
+  let n = 0;
+  const fetch = (async () => {
+    const [at, status] = answers[Math.min(n++, answers.length - 1)]!;
+    vi.setSystemTime(at);
+    return status === 200
+      ? new Response(JSON.stringify(sessionFixture('DONE')), {
+          headers: { 'content-type': 'application/json' },
+        })
+      : new Response(null, { status });
+  }) as typeof globalThis.fetch;
+  return { fetch, attempts: () => n };
+}
 
 describe('deadlineMs', () => {
   it('a request that keeps failing, with retries to spare, ends at the deadline with its last failure', async () => {
@@ -163,6 +181,38 @@ describe('deadlineMs', () => {
     const error = await get(client).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerError);
     expect(client.stats).toMatchObject({ requests: 1, retries: 0 });
+  });
+
+  describe('and the waits it holds (on a clock the test sets)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const settings = { baseUrl: BASE, apiKey: API_KEY, adaptiveRate: false, deadlineMs: 1_000 };
+
+    it('starts when the request does: a retry does not start it again', async () => {
+      vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+      // 500 at 0.5 s: 0.5 s left, retried; 500 at 1 s: the deadline is there, so that is the outcome.
+      const { fetch, attempts } = answeringAt([500, 500], [1_000, 500], [3_000, 500]);
+      const client = createRcsClient({ ...settings, fetch, maxRetries: 5, initialDelayMs: 1 });
+      await expect(get(client)).rejects.toBeInstanceOf(ServerError);
+      expect(attempts()).toBe(2);
+    });
+
+    it('but the time an outage was waited out (retryForMs) is not the request’s: it starts again after', async () => {
+      vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+      // 503 at 0.9 s: waited out; 500 at 1.5 s is then 0.6 s into a new deadline, so retried.
+      const { fetch, attempts } = answeringAt([900, 503], [1_500, 500], [1_600, 200]);
+      const client = createRcsClient({
+        ...settings,
+        fetch,
+        maxRetries: 1,
+        retryForMs: 60_000,
+        initialDelayMs: 1,
+        logger: { warn: () => {} },
+      });
+      await expect(get(client)).resolves.toMatchObject({ id: SESSION_ID });
+      expect(attempts()).toBe(3);
+    });
   });
 
   it('must be a positive number of milliseconds', () => {

@@ -11,6 +11,8 @@ import {
   createRcsClient,
   RateLimitError,
   type RcsClientOptions,
+  RequestNotSentError,
+  ServerError,
   TimeoutError,
 } from '@rcs/client';
 import { sleep } from '@rcs/client/internal';
@@ -20,6 +22,7 @@ import { API_KEY, SESSION_ID, sessionFixture } from './helpers.js';
 const servers: Server[] = [];
 afterEach(async () => {
   vi.restoreAllMocks();
+  vi.useRealTimers();
   for (const s of servers.splice(0)) {
     s.closeAllConnections();
     await new Promise((r) => s.close(r));
@@ -180,6 +183,102 @@ describe('retryForMs', () => {
     await expect(rcs.sessions.get(SESSION_ID)).resolves.toMatchObject({ id: SESSION_ID });
     expect(seen.requests).toBe(4);
     expect(lines.map((l) => /answered (\d+)/.exec(l)?.[1])).toEqual(['502', '503', '504']);
+  });
+
+  it('a slow service is not a service that is down: a timeout is retried maxRetries times, not for the window', async () => {
+    const { url, seen } = await serve(() => {});
+    const rcs = client(url, { maxRetries: 1, timeoutMs: 50, retryForMs: 2_000, initialDelayMs: 1 });
+    await expect(rcs.sessions.get(SESSION_ID)).rejects.toBeInstanceOf(TimeoutError);
+    expect(seen.requests).toBe(2);
+  });
+
+  it('nor is a 500: an answer other than 502/503/504 is retried maxRetries times, silently', async () => {
+    const { url, seen } = await serve((_req, res) => res.writeHead(500).end());
+    const lines: string[] = [];
+    const rcs = client(url, {
+      maxRetries: 1,
+      retryForMs: 60_000,
+      initialDelayMs: 1,
+      logger: { warn: (line) => lines.push(line) },
+    });
+    await expect(rcs.sessions.get(SESSION_ID)).rejects.toBeInstanceOf(ServerError);
+    expect(seen.requests).toBe(2);
+    expect(lines).toEqual([expect.stringMatching(/^retrying GET \S+ in \d+ ms \(retry 1 of 1\)$/)]);
+  });
+
+  it('a fetch that says the request never left (no code to show) is waited for, said as such', async () => {
+    const { url } = await serve(session);
+    const lines: string[] = [];
+    let attempts = 0;
+    const rcs = client(url, {
+      retryForMs: 60_000,
+      initialDelayMs: 1,
+      logger: { warn: (line) => lines.push(line) },
+      fetch: (async (request: Request) => {
+        if (++attempts === 1) throw new RequestNotSentError('the proxy did not open its tunnel');
+        return fetch(request);
+      }) as typeof globalThis.fetch,
+    });
+    await expect(rcs.sessions.get(SESSION_ID)).resolves.toMatchObject({ id: SESSION_ID });
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /: not-sent \(no answer\); trying again in [\d.]+ s, for up to 60 s more$/,
+      ),
+    ]);
+  });
+
+  describe('on a clock the test sets (the wall clock only: waits run on real timers)', () => {
+    /** A fetch that answers in turn, each answer at its time on the clock: [ms, status]. */
+    function answering(...answers: [number, number, Record<string, string>?][]) {
+      let n = 0;
+      const fetch = (async () => {
+        const [at, status, headers] = answers[Math.min(n++, answers.length - 1)]!;
+        vi.setSystemTime(at);
+        return status === 200
+          ? new Response(JSON.stringify(sessionFixture('DONE')), {
+              headers: { 'content-type': 'application/json' },
+            })
+          : new Response(null, { status, headers });
+      }) as typeof globalThis.fetch;
+      return { fetch, attempts: () => n };
+    }
+
+    it('each line says the wait and what is left of the window in seconds, rounded up to the tenth, and gives both in ms', async () => {
+      vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+      const { fetch } = answering([0, 503, { 'retry-after': '1' }], [0, 200]);
+      const logged: [string, unknown][] = [];
+      const rcs = client('http://127.0.0.1:9', {
+        fetch,
+        adaptiveRate: false,
+        retryForMs: 150,
+        logger: { warn: (line, meta) => logged.push([line, meta]) },
+      });
+      await expect(rcs.sessions.get(SESSION_ID)).resolves.toMatchObject({ id: SESSION_ID });
+      // The service asked for 1 s; the window had 150 ms left, so that is the wait.
+      expect(logged).toEqual([
+        [
+          expect.stringMatching(/: answered 503; trying again in 0\.2 s, for up to 0\.2 s more$/),
+          { waitMs: 150, retryForLeftMs: 150 },
+        ],
+      ]);
+    });
+
+    it('the window ends at its last instant: an answer that comes exactly then is the outcome', async () => {
+      vi.useFakeTimers({ toFake: ['Date'], now: 0 });
+      const { fetch, attempts } = answering([0, 503], [1_000, 503], [2_000, 503]);
+      const warn = vi.fn();
+      const rcs = client('http://127.0.0.1:9', {
+        fetch,
+        adaptiveRate: false,
+        maxRetries: 0,
+        retryForMs: 1_000,
+        initialDelayMs: 1,
+        logger: { warn },
+      });
+      await expect(rcs.sessions.get(SESSION_ID)).rejects.toMatchObject({ status: 503 });
+      expect(attempts()).toBe(2);
+      expect(warn).toHaveBeenCalledTimes(1);
+    });
   });
 
   it('is not the default: an unreachable service fails after one retry, as in rcs', async () => {
