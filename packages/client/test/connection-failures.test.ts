@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyNetworkFailure } from '../src/network-failure.js';
 import { makeRedactor } from '../src/redact.js';
 import {
@@ -318,6 +318,20 @@ describe('the body handed on', () => {
     expect(await res.json()).toEqual({ data: [{ id: 'a' }, { id: 'b' }], meta: { total: 2 } });
   });
 
+  it('bytes that are not UTF-8 reach a JSON answer’s parser as lone surrogates, any other text as U+FFFD', async () => {
+    // "a", the byte 0xff (UTF-8 never has it), "b", inside a JSON string.
+    const bytes = Uint8Array.from([0x22, 0x61, 0xff, 0x62, 0x22]);
+    const answer = (type: string) => () =>
+      new Response(bytes, { headers: { 'content-type': type } });
+    const read = async (type: string) =>
+      transport(scripted([answer(type)]).fetch)()(new Request(URL_));
+    for (const type of ['application/json', 'application/problem+json; charset=utf-8']) {
+      expect(await (await read(type)).json()).toBe('a\udcffb');
+    }
+    // Not JSON: the platform's decoding, with no escape written into the text.
+    expect(await (await read('text/plain')).text()).toBe('"a\ufffdb"');
+  });
+
   it('an empty body stays empty; a 204 has none', async () => {
     const empty = await transport(scripted([new Response('')]).fetch)()(new Request(URL_));
     expect(await empty.text()).toBe('');
@@ -326,6 +340,40 @@ describe('the body handed on', () => {
     );
     expect(none.status).toBe(204);
     expect(none.body).toBeNull();
+  });
+});
+
+describe('a failed fetch in a browser page (a bare TypeError, as for a request CORS refused)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+  const failing = async (error: Error, origin: string) => {
+    vi.stubGlobal('location', { origin });
+    const { fetch } = scripted([error]);
+    return transport(fetch, { maxRetries: 0 })()(new Request(URL_)).catch((e: unknown) => e);
+  };
+
+  it('from another origin: the message says that a refused cross-origin request looks the same, and what to check', async () => {
+    const error = await failing(new TypeError('Failed to fetch'), 'https://app.example');
+    expect((error as Error).message).toBe(
+      `GET ${URL_} failed: Failed to fetch; a cross-origin request the service refused (CORS) fails ` +
+        'the same way in a browser: check that the service allows the origin https://app.example ' +
+        '(its CORS allow-list; `rcs mock --cors-origin https://app.example` for the mock)',
+    );
+  });
+
+  it.each([
+    ['from the service’s own origin', new TypeError('Failed to fetch'), 'https://rcs.test'],
+    [
+      'with a cause (a network failure it can name)',
+      failure('ECONNRESET', 'reset'),
+      'https://a.example',
+    ],
+    ['that is not a TypeError', new Error('Failed to fetch'), 'https://app.example'],
+  ])('%s: no such hint', async (_, thrown, origin) => {
+    const error = await failing(thrown, origin);
+    const said = thrown.cause ? 'fetch failed (ECONNRESET reset)' : 'Failed to fetch';
+    expect((error as Error).message).toBe(`GET ${URL_} failed: ${said}`);
   });
 });
 
