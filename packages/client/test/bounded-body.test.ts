@@ -63,6 +63,12 @@ describe('readBoundedChunks under a signal', () => {
     expect(seen).toEqual({ cancelled: true, reason });
   });
 
+  it('a signal aborted before the reading starts ends it at once, even on a body that sends nothing', async () => {
+    const reason = new Error('the deadline has passed');
+    const { body } = chunked([], true);
+    await expect(readBoundedChunks(body, 10, AbortSignal.abort(reason))).rejects.toBe(reason);
+  });
+
   it('leaves no listener on the signal, however the reading ends (one signal may serve many reads)', async () => {
     const signal = new AbortController().signal;
     expect(await readBoundedChunks(chunked([[1], [2]]).body, 10, signal)).toHaveLength(2);
