@@ -66,7 +66,7 @@ const BREAK = {
   export: 90,
   cli: 100,
   parquet: 100,
-  lock: 99,
+  lock: 100,
 };
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

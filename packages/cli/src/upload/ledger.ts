@@ -299,8 +299,8 @@ export class Ledger {
     // Stryker disable next-line StringLiteral: with no error, a cut only adds one: never fits
     const chars = Array.from(outcome.error ?? '');
     for (let keep = chars.length; Buffer.byteLength(text) >= OUTCOME_ROOM && keep > 0; ) {
-      // Whole code points from the end, as many bytes as are over and 8 more (the … takes 3).
-      let over = Buffer.byteLength(text) - OUTCOME_ROOM + 8;
+      // Whole code points from the end, for the bytes over, the last byte of the room and the …'s 3.
+      let over = Buffer.byteLength(text) - OUTCOME_ROOM + 4;
       while (over > 0 && keep > 0) over -= Buffer.byteLength(chars[--keep]!);
       text = tail({ ...outcome, error: `${chars.slice(0, keep).join('')}…` });
     }

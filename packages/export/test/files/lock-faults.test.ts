@@ -227,6 +227,20 @@ describe('another process acting between two of our calls', () => {
     expect(await readdir(dir)).toEqual([LOCK_FILE]);
   });
 
+  it('a lock replaced by an unreadable one right after our takeover renamed it: refused as held', async () => {
+    await plantStale();
+    faults.rename = async (real, from, to) => {
+      await real(from, to);
+      if (to === path) await writeFile(path, '{"pid": 12');
+    };
+    const refusal = acquireExportLock(dir);
+    await expect(refusal).rejects.toBeInstanceOf(ExportLockedError);
+    await expect(refusal).rejects.toThrow(
+      `another rcs export is writing to ${dir} (its owner could not be read)`,
+    );
+    expect(await readFile(path, 'utf8')).toBe('{"pid": 12');
+  });
+
   it('a lock released right after our takeover renamed it into place: the next look takes it', async () => {
     await plantStale();
     let taken = 0;
