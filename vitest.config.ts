@@ -45,6 +45,10 @@ export default defineConfig({
       {
         test: { name: 'rules-index', root: 'test/rules-index', include: ['**/*.test.ts'] },
       },
+      // The repository's own lint rules (eslint.config.mjs) on code written to break them.
+      {
+        test: { name: 'lint', root: 'test/lint', include: ['**/*.test.ts'] },
+      },
       // The browser example in a real headless Chromium: needs the build.
       {
         resolve: { alias },
