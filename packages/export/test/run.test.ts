@@ -1,10 +1,25 @@
-import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { PageBody } from '@rcs/client';
+import {
+  type ExportOptions,
+  type ExportProgressEvent,
+  ImpossibleValueError,
+  type Manifest,
+  ResourceExportError,
+} from '@rcs/export';
 import { describe, expect, it } from 'vitest';
 import { planExport } from '../src/options.js';
-import { type ExportClient, type ExportScope, exportToDirectory } from '../src/run.js';
+import {
+  type ExportClient,
+  type ExportScope,
+  exportToDirectory,
+  exportToStream,
+  type RequestCounts,
+} from '../src/run.js';
+import { bytesAndHash, fakeService, item, session, steppingClock } from './support/fake-service.js';
 
 /** What the service sends: the page's JSON, as the client's `listBody` gives it. */
 const answer = (page: unknown) => new PageBody(new TextEncoder().encode(JSON.stringify(page)));
@@ -289,5 +304,434 @@ describe('exportToDirectory: the boundary between two exports', () => {
       }),
     ).rejects.toThrow(/^users: users is down/);
     expect(requests.filter((r) => r.startsWith('teams'))).toEqual([]);
+  });
+});
+
+const tmp = () => mkdtemp(join(tmpdir(), 'rcs-run-'));
+const plan = (options: Partial<ExportOptions>) =>
+  planExport({ resources: ['users', 'teams'], concurrency: 2, ...options });
+const USERS = [
+  {
+    id: 'u1',
+    email: 'a@example.com',
+    firstName: 'A',
+    lastName: 'B',
+    teamIds: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
+  },
+  {
+    id: 'u2',
+    email: 'c@example.com',
+    firstName: 'C',
+    lastName: 'D',
+    teamIds: ['t1'],
+    createdAt: '2026-01-02T00:00:00.000Z',
+  },
+];
+const TEAMS = [
+  { id: 't1', name: 'Sales' },
+  { id: 't2', name: 'Support' },
+  { id: 't3', name: 'Success' },
+];
+const COUNTS: RequestCounts = {
+  requests: 7,
+  retries: 2,
+  rateLimited: 1,
+  rateLimitWaitMs: 1500,
+  bytesReceived: 4321,
+};
+const noSignal = () => new AbortController().signal;
+const manifestIn = async (dir: string) =>
+  JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+
+describe('exportToDirectory: the manifest says what the run wrote', () => {
+  it('CSV: tool, service, options, statuses, durations, items, summary and the figures each export reports', async () => {
+    const dir = await tmp();
+    const sessions = [session(1, { score: 1, items: [item('a', 1), item('b', 0)] })];
+    const service = fakeService(
+      { 'real-call-sessions': sessions, teams: TEAMS },
+      { baseUrl: 'https://api.example.com/v1' },
+    );
+    const reported: Record<string, Record<string, unknown>> = {};
+    const scope: ExportScope = (resource, work) =>
+      work((figures) => {
+        reported[resource] = figures;
+      });
+    const manifest = await exportToDirectory(
+      plan({ resources: ['real-call-sessions', 'teams'], format: 'csv', out: dir, bom: true }),
+      {
+        client: service.client,
+        signal: noSignal(),
+        version: '9.9.9-test',
+        now: steppingClock(),
+        scope,
+        requestStats: () => COUNTS,
+      },
+    );
+    // What the run returns is what manifest.json says, key for key.
+    expect(manifest).toStrictEqual(await manifestIn(dir));
+    expect(manifest.tool).toStrictEqual({ name: 'rcs', version: '9.9.9-test' });
+    expect(manifest.service).toBe('https://api.example.com/v1');
+    expect(manifest.options).toStrictEqual({
+      concurrency: 2,
+      csvRaw: false,
+      bom: true,
+      allowDrift: false,
+      changes: false,
+    });
+    expect(manifest.status).toBe('complete');
+    const span = (x: { startedAt: string; finishedAt: string }) =>
+      Date.parse(x.finishedAt) - Date.parse(x.startedAt);
+    expect(manifest.durationMs).toBe(span(manifest));
+    expect(manifest.durationMs).toBeGreaterThan(0);
+    const files: Record<string, { bytes: number; sha256: string }> = {};
+    for (const name of ['real-call-sessions.csv', 'real-call-session-items.csv', 'teams.csv']) {
+      files[name] = await bytesAndHash(join(dir, name));
+    }
+    for (const e of manifest.resources) {
+      expect(e.status).toBe('complete');
+      expect(e.durationMs).toBe(span(e));
+      expect(e.durationMs).toBeGreaterThan(0);
+      expect({ bytes: e.bytes, sha256: e.sha256 }).toEqual(files[e.file]);
+      expect(reported[e.resource]).toStrictEqual({
+        'rcs.export.records': e.count,
+        'rcs.export.bytes': e.bytes,
+        'rcs.export.pages': e.pages,
+        'rcs.export.format': 'csv',
+      });
+    }
+    expect(manifest.resources[0]?.items).toStrictEqual({
+      file: 'real-call-session-items.csv',
+      count: 2,
+      ...files['real-call-session-items.csv'],
+    });
+    expect(manifest.summary).toStrictEqual({
+      ...COUNTS,
+      bytesWritten: Object.values(files).reduce((n, f) => n + f.bytes, 0),
+      records: { 'real-call-sessions': 1, teams: 3 },
+    });
+  });
+
+  it('JSONL, a client with no base URL or counts: no CSV options, no service, no summary', async () => {
+    const dir = await tmp();
+    const service = fakeService({ users: USERS, teams: TEAMS });
+    const manifest = await exportToDirectory(plan({ out: dir }), {
+      client: service.client,
+      signal: noSignal(),
+      version: 'test',
+    });
+    expect(manifest).toStrictEqual(await manifestIn(dir));
+    expect(manifest.options).toStrictEqual({ concurrency: 2, allowDrift: false, changes: false });
+    expect(manifest).not.toHaveProperty('service');
+    expect(manifest).not.toHaveProperty('summary');
+    expect(manifest.resources.map((e) => [e.resource, e.count, e.status])).toEqual([
+      ['users', 2, 'complete'],
+      ['teams', 3, 'complete'],
+    ]);
+  });
+
+  it('a list that drifted, accepted with allowDrift: that export and the run say drift, the other complete', async () => {
+    const dir = await tmp();
+    // Teams announces 4 but has 3: the last page ends before the total.
+    const service = fakeService({ users: USERS, teams: TEAMS }, { totals: { teams: 4 } });
+    const events: ExportProgressEvent[] = [];
+    const manifest = await exportToDirectory(plan({ out: dir, allowDrift: true }), {
+      client: service.client,
+      signal: noSignal(),
+      version: 'test',
+      onProgress: (e) => events.push(e),
+    });
+    const [users, teams] = manifest.resources;
+    expect(users).toMatchObject({ status: 'complete', warnings: [] });
+    expect(teams?.status).toBe('drift');
+    expect(teams?.warnings.length).toBeGreaterThan(0);
+    expect(manifest.status).toBe('drift');
+    expect(events.filter((e) => e.status !== 'running')).toEqual([
+      { resource: 'users', count: 2, total: 2, status: 'done' },
+      { resource: 'teams', count: 3, total: 4, status: 'drift' },
+    ]);
+  });
+});
+
+describe('exportToDirectory: what each request asks the service', () => {
+  it('`archived` goes to the tracks export only; `retryForMs` to every request when given, and only then', async () => {
+    const records = {
+      tracks: [{ id: 'k1', title: 'K', description: null, missionIds: [], archived: true }],
+      teams: TEAMS,
+    };
+    const asked = async (options: Partial<ExportOptions>) => {
+      const service = fakeService(records);
+      const dir = await tmp();
+      const manifest = await exportToDirectory(
+        plan({ resources: ['tracks', 'teams'], out: dir, ...options }),
+        {
+          client: service.client,
+          signal: noSignal(),
+          version: 'test',
+        },
+      );
+      const requests = service.requests.map(({ resource, options: { signal, ...rest } }) => {
+        expect(signal).toBeInstanceOf(AbortSignal);
+        return { resource, ...rest };
+      });
+      return { requests, manifest };
+    };
+    const first = { page: 1, limit: 100, maxRetries: 8 };
+    const archived = await asked({ archived: 'include' });
+    expect(archived.requests).toStrictEqual([
+      { resource: 'tracks', ...first, archived: 'include' },
+      { resource: 'teams', ...first },
+    ]);
+    expect(archived.manifest.options.archived).toBe('include');
+    const retrying = await asked({ archived: 'only', retryForMs: 5000 });
+    expect(retrying.requests).toStrictEqual([
+      { resource: 'tracks', ...first, archived: 'only', retryForMs: 5000 },
+      { resource: 'teams', ...first, retryForMs: 5000 },
+    ]);
+    const plain = await asked({});
+    expect(plain.requests).toStrictEqual([
+      { resource: 'tracks', ...first },
+      { resource: 'teams', ...first },
+    ]);
+    expect(plain.manifest.options).not.toHaveProperty('archived');
+  });
+});
+
+describe('exportToDirectory: a run that cannot commit replaces nothing', () => {
+  it('an impossible value fails the run with an ImpossibleValueError; no file, no manifest', async () => {
+    const dir = await tmp();
+    const users = [USERS[0], { ...USERS[1], createdAt: '2026-02-30T00:00:00.000Z' }];
+    const service = fakeService({ users, teams: TEAMS });
+    const run = exportToDirectory(plan({ out: dir }), {
+      client: service.client,
+      signal: noSignal(),
+      version: 'test',
+    });
+    await expect(run).rejects.toBeInstanceOf(ImpossibleValueError);
+    await expect(run).rejects.toThrow(/2026-02-30/);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it.each(['teams.csv', 'real-call-session-items.csv', 'manifest.json'])(
+    'a directory in place of %s: refused before the first rename, the previous files stay',
+    async (name) => {
+      const dir = await tmp();
+      await writeFile(join(dir, 'real-call-sessions.csv'), 'previous');
+      await mkdir(join(dir, name));
+      const service = fakeService({
+        'real-call-sessions': [session(1, { score: 1, items: [item('a', 1)] })],
+        teams: TEAMS,
+      });
+      const run = exportToDirectory(
+        plan({ resources: ['real-call-sessions', 'teams'], format: 'csv', out: dir }),
+        { client: service.client, signal: noSignal(), version: 'test' },
+      );
+      await expect(run).rejects.toThrow(`${join(dir, name)} is a directory`);
+      expect(await readFile(join(dir, 'real-call-sessions.csv'), 'utf8')).toBe('previous');
+      expect((await readdir(dir)).sort()).toEqual([name, 'real-call-sessions.csv'].sort());
+    },
+  );
+
+  it('aborted once every export is done, before the commit: rejects with the reason, replaces nothing', async () => {
+    const dir = await tmp();
+    await writeFile(join(dir, 'teams.jsonl'), 'previous');
+    const ac = new AbortController();
+    const reason = new Error('stop');
+    const started: string[] = [];
+    const scope: ExportScope = (resource, work) => {
+      started.push(resource);
+      return work(() => {});
+    };
+    const run = exportToDirectory(plan({ out: dir }), {
+      client: fakeService({ users: USERS, teams: TEAMS }).client,
+      signal: ac.signal,
+      version: 'test',
+      scope,
+      onProgress: (e) => {
+        if (e.resource === 'teams' && e.status === 'done') ac.abort(reason);
+      },
+    });
+    await expect(run).rejects.toBe(reason);
+    expect(started).toEqual(['users', 'teams']);
+    expect(await readdir(dir)).toEqual(['teams.jsonl']);
+    expect(await readFile(join(dir, 'teams.jsonl'), 'utf8')).toBe('previous');
+  });
+
+  it('a failed export: the run is a ResourceExportError naming it, starts no other, and leaves no change state', async () => {
+    const dir = await tmp();
+    await exportToDirectory(plan({ out: dir, changes: true }), {
+      client: fakeService({ users: USERS, teams: TEAMS }).client,
+      signal: noSignal(),
+      version: 'test',
+    });
+    const before = (await readdir(dir)).sort();
+    const started: string[] = [];
+    const scope: ExportScope = (resource, work) => {
+      started.push(resource);
+      return work(() => {});
+    };
+    // Users is written (and its change state started) before teams fails.
+    const run = exportToDirectory(plan({ out: dir, changes: true }), {
+      client: fakeService({ users: USERS, teams: TEAMS }, { down: ['teams'] }).client,
+      signal: noSignal(),
+      version: 'test',
+      scope,
+    });
+    await expect(run).rejects.toBeInstanceOf(ResourceExportError);
+    await expect(run).rejects.toMatchObject({ name: 'ResourceExportError', resource: 'teams' });
+    expect((await readdir(dir)).sort()).toEqual(before);
+
+    const usersDown = exportToDirectory(plan({ out: dir, changes: true }), {
+      client: fakeService({ users: USERS, teams: TEAMS }, { down: ['users'] }).client,
+      signal: noSignal(),
+      version: 'test',
+      scope: (resource, work) => {
+        started.push(resource);
+        return work(() => {});
+      },
+    });
+    await expect(usersDown).rejects.toThrow(/^users: users is down$/);
+    expect(started).toEqual(['users', 'teams', 'users']);
+    expect((await readdir(dir)).sort()).toEqual(before);
+  });
+});
+
+describe('exportToDirectory: the change state in the manifest', () => {
+  /** The change snapshots of `resource` in `dir`, by run id. */
+  const snapshots = async (dir: string, resource: string) =>
+    (await readdir(dir))
+      .filter((n) => n.startsWith(`.${resource}.changes-state.`))
+      .map((n) => n.slice(`.${resource}.changes-state.`.length))
+      .sort();
+
+  it('base, acknowledged and states carried from run to run; snapshots no longer named are pruned', async () => {
+    const dir = await tmp();
+    const now = steppingClock();
+    const run = (options: Partial<ExportOptions>, counts?: RequestCounts) =>
+      exportToDirectory(plan({ out: dir, changes: true, ...options }), {
+        client: fakeService({ users: USERS, teams: TEAMS }).client,
+        signal: noSignal(),
+        version: 'test',
+        now,
+        ...(counts ? { requestStats: () => counts } : {}),
+      });
+    const baseOf = (m: Manifest, resource: string) =>
+      m.resources.find((e) => e.resource === resource)?.changes?.base;
+
+    // 1: the first run compares with nothing.
+    const m1 = await run({}, COUNTS);
+    const r1 = m1.changes?.runId ?? '';
+    expect(m1.changes).toStrictEqual({
+      runId: r1,
+      acknowledged: null,
+      full: false,
+      states: { users: r1, teams: r1 },
+    });
+    expect(baseOf(m1, 'teams')).toBeNull();
+    expect(m1).toStrictEqual(await manifestIn(dir));
+    // Every file written counts: data and change files.
+    let written = 0;
+    for (const e of m1.resources) {
+      written += (await bytesAndHash(join(dir, e.file))).bytes;
+      written += (await bytesAndHash(join(dir, e.changes?.file ?? ''))).bytes;
+      expect(e.changes?.bytes).toBeGreaterThan(0);
+    }
+    expect(m1.summary?.bytesWritten).toBe(written);
+
+    // 2: teams only, acknowledging run 1: users' state is carried over.
+    const m2 = await run({ resources: ['teams'], ack: r1 });
+    const r2 = m2.changes?.runId ?? '';
+    expect(m2.changes).toStrictEqual({
+      runId: r2,
+      acknowledged: r1,
+      full: false,
+      states: { users: r1, teams: r2 },
+    });
+    expect(baseOf(m2, 'teams')).toBe(r1);
+
+    // 3 and 4: no `ack`: each compares with the last run, the acknowledged run is carried, and
+    // a snapshot neither compared with, acknowledged nor this run's goes.
+    const m3 = await run({ resources: ['teams'] });
+    const r3 = m3.changes?.runId ?? '';
+    expect(m3.changes?.acknowledged).toBe(r1);
+    expect(baseOf(m3, 'teams')).toBe(r2);
+    const m4 = await run({ resources: ['teams'] });
+    const r4 = m4.changes?.runId ?? '';
+    expect(m4.changes).toStrictEqual({
+      runId: r4,
+      acknowledged: r1,
+      full: false,
+      states: { users: r1, teams: r4 },
+    });
+    expect(baseOf(m4, 'teams')).toBe(r3);
+    expect(await snapshots(dir, 'teams')).toEqual([r1, r3, r4].sort());
+
+    // 5: `full` starts over: no base, nothing acknowledged, only this run's states.
+    const m5 = await run({ resources: ['teams'], full: true });
+    const r5 = m5.changes?.runId ?? '';
+    expect(m5.changes).toStrictEqual({
+      runId: r5,
+      acknowledged: null,
+      full: true,
+      states: { teams: r5 },
+    });
+    expect(baseOf(m5, 'teams')).toBeNull();
+    expect(await snapshots(dir, 'teams')).toEqual([r5]);
+    expect(await snapshots(dir, 'users')).toEqual([r1]);
+  });
+});
+
+describe('the library guards of exportToDirectory and exportToStream', () => {
+  const deps = { client, signal: noSignal(), version: 'test' };
+
+  it('exportToDirectory needs a directory; exportToStream takes exactly one export', async () => {
+    await expect(exportToDirectory(plan({ resources: ['teams'], out: '-' }), deps)).rejects.toThrow(
+      /^exportToDirectory needs a directory$/,
+    );
+    const two = plan({ out: await tmp() });
+    await expect(exportToStream(two, deps, new PassThrough())).rejects.toThrow(
+      /^exportToStream takes one export$/,
+    );
+    await expect(exportToStream({ ...two, entries: [] }, deps, new PassThrough())).rejects.toThrow(
+      /^exportToStream takes one export$/,
+    );
+  });
+});
+
+describe('exportToStream', () => {
+  it('reports its records and pages to the scope, and returns its counts', async () => {
+    const reported: Record<string, unknown>[] = [];
+    const stream = new PassThrough();
+    stream.resume();
+    const result = await exportToStream(
+      plan({ resources: ['teams'], out: '-' }),
+      {
+        client: fakeService({ teams: TEAMS }).client,
+        signal: noSignal(),
+        version: 'test',
+        scope: (_resource, work) => work((figures) => reported.push(figures)),
+      },
+      stream,
+    );
+    expect(result).toMatchObject({ count: 3, total: 3, pages: 1 });
+    expect(reported).toStrictEqual([{ 'rcs.export.records': 3, 'rcs.export.pages': 1 }]);
+  });
+
+  it("a failure from below is a ResourceExportError naming the export, the service's error its cause", async () => {
+    const run = exportToStream(
+      plan({ resources: ['teams'], out: '-' }),
+      {
+        client: fakeService({ teams: TEAMS }, { down: ['teams'] }).client,
+        signal: noSignal(),
+        version: 'test',
+      },
+      new PassThrough(),
+    );
+    await expect(run).rejects.toBeInstanceOf(ResourceExportError);
+    await expect(run).rejects.toThrow(/^teams: teams is down$/);
+    await expect(run).rejects.toMatchObject({
+      resource: 'teams',
+      cause: { message: 'teams is down' },
+    });
   });
 });
