@@ -500,7 +500,9 @@ describe('exportToDirectory: what each request asks the service', () => {
 describe('exportToDirectory: a run that cannot commit replaces nothing', () => {
   it('an impossible value fails the run with an ImpossibleValueError; no file, no manifest', async () => {
     const dir = await tmp();
-    const users = [USERS[0], { ...USERS[1], createdAt: '2026-02-30T00:00:00.000Z' }];
+    const users = USERS.map((u, i) =>
+      i === 1 ? { ...u, createdAt: '2026-02-30T00:00:00.000Z' } : u,
+    );
     const service = fakeService({ users, teams: TEAMS });
     const run = exportToDirectory(plan({ out: dir }), {
       client: service.client,
@@ -566,13 +568,19 @@ describe('exportToDirectory: a run that cannot commit replaces nothing', () => {
     });
     const before = (await readdir(dir)).sort();
     const started: string[] = [];
-    const scope: ExportScope = (resource, work) => {
+    let usersDone!: () => void;
+    const downWhen = new Promise<void>((r) => {
+      usersDone = r;
+    });
+    const scope: ExportScope = async (resource, work) => {
       started.push(resource);
-      return work(() => {});
+      const done = await work(() => {});
+      if (resource === 'users') usersDone();
+      return done;
     };
-    // Users is written (and its change state started) before teams fails.
+    // Teams fails once users is done: its file and its change files written, not committed.
     const run = exportToDirectory(plan({ out: dir, changes: true }), {
-      client: fakeService({ users: USERS, teams: TEAMS }, { down: ['teams'] }).client,
+      client: fakeService({ users: USERS, teams: TEAMS }, { down: ['teams'], downWhen }).client,
       signal: noSignal(),
       version: 'test',
       scope,

@@ -20,8 +20,10 @@ export function fakeService(
   options: {
     /** `meta.total` announced per export, when it is not the number of records (drift). */
     totals?: Readonly<Record<string, number>>;
-    /** Exports whose every request fails with `<resource> is down`. */
+    /** Exports whose every request fails with `<resource> is down`… */
     down?: readonly string[];
+    /** …once this has resolved (at once without it). */
+    downWhen?: Promise<void>;
     baseUrl?: string;
   } = {},
 ): FakeService {
@@ -31,7 +33,10 @@ export function fakeService(
     exportsByResource: (resource) => ({
       listBody: async (list) => {
         requests.push({ resource, options: list });
-        if (options.down?.includes(resource)) throw new Error(`${resource} is down`);
+        if (options.down?.includes(resource)) {
+          await options.downWhen;
+          throw new Error(`${resource} is down`);
+        }
         const all = records[resource] ?? [];
         const { page, limit } = list;
         const total = options.totals?.[resource] ?? all.length;
