@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { PageBody } from '@rcs/client';
 import type { ExportClient } from '../../src/run.js';
 
-export type ListOptions = Parameters<ReturnType<ExportClient['exportsByResource']>['listBody']>[0];
+type ListOptions = Parameters<ReturnType<ExportClient['exportsByResource']>['listBody']>[0];
 
 export interface FakeService {
   client: ExportClient;
