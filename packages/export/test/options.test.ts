@@ -1,7 +1,7 @@
 import { EXPORT_TABLE } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { ExportUsageError } from '../src/errors.js';
-import { DEFAULT_OUT_DIR, type ExportOptions, planExport } from '../src/options.js';
+import { type ExportOptions, planExport } from '../src/options.js';
 
 const base: ExportOptions = {
   resources: ['all'],
@@ -21,7 +21,6 @@ describe('planExport', () => {
   });
 
   it('an empty or absent `out` is the default directory, rcs-export', () => {
-    expect(DEFAULT_OUT_DIR).toBe('rcs-export');
     expect(planExport({ ...base, out: undefined }).dir).toBe('rcs-export');
     expect(planExport({ ...base, out: '' }).dir).toBe('rcs-export');
     expect(planExport({ ...base, out: 'nightly' }).dir).toBe('nightly');
