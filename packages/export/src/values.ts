@@ -129,8 +129,6 @@ function check(value: unknown, shape: Shape, depth = 0): void {
       }
       return;
     }
-    default:
-      return;
   }
 }
 

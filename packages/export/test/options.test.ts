@@ -1,7 +1,7 @@
 import { EXPORT_TABLE } from '@rcs/client';
 import { describe, expect, it } from 'vitest';
 import { ExportUsageError } from '../src/errors.js';
-import { DEFAULT_OUT_DIR, type ExportOptions, planExport } from '../src/options.js';
+import { type ExportOptions, planExport } from '../src/options.js';
 
 const base: ExportOptions = {
   resources: ['all'],
@@ -17,7 +17,26 @@ describe('planExport', () => {
   it('all means the nine of EXPORT_TABLE, in table order', () => {
     const plan = planExport(base);
     expect(plan.entries.map((e) => e.resource)).toEqual(EXPORT_TABLE.map((e) => e.resource));
-    expect(plan.dir).toBe(DEFAULT_OUT_DIR);
+    expect(plan.dir).toBe('rcs-export');
+  });
+
+  it('an empty or absent `out` is the default directory, rcs-export', () => {
+    expect(planExport({ ...base, out: undefined }).dir).toBe('rcs-export');
+    expect(planExport({ ...base, out: '' }).dir).toBe('rcs-export');
+    expect(planExport({ ...base, out: 'nightly' }).dir).toBe('nightly');
+  });
+
+  it('blank names are skipped; names that are all blank name nothing to export', () => {
+    const plan = planExport({ ...base, resources: ['', ' users', '  ', 'teams\t'] });
+    expect(plan.entries.map((e) => e.resource)).toEqual(['users', 'teams']);
+    expect(() => planExport({ ...base, resources: ['', ' '] })).toThrow(
+      /^name what to export: one or more of .*\busers\b.*, or all$/,
+    );
+  });
+
+  it('`allowDrift` is off unless asked for', () => {
+    expect(planExport({ ...base, allowDrift: undefined }).allowDrift).toBe(false);
+    expect(planExport({ ...base, allowDrift: true }).allowDrift).toBe(true);
   });
 
   it('takes names in any order and repeated, giving each once in table order', () => {

@@ -234,6 +234,39 @@ describe('pageThrough', () => {
     expect(result.pages).toBe(6);
   });
 
+  it('with allowDrift, keeps the first 20 warnings and counts the rest in one line', async () => {
+    const all = records(300);
+    // Every page after the first starts with the first record again.
+    const { list } = service(all, (p, n) =>
+      n === 1 ? p : { ...p, data: [all[0]!, ...p.data.slice(0, 9)] },
+    );
+    const { result } = await collect(list, { allowDrift: true });
+    expect(result.duplicates).toBe(29);
+    // 29 pages that repeat a record, then the count short of meta.total: 30 warnings.
+    expect(result.warnings).toHaveLength(21);
+    expect(result.warnings.slice(0, 20).every((w) => /repeats 1 record/.test(w))).toBe(true);
+    expect(result.warnings[20]).toBe('… and 10 more warning(s) like these');
+  });
+
+  it('with allowDrift and a single warning, the list is that warning alone', async () => {
+    const all = records(50);
+    const { list } = service(all, (p, n) => (n === 5 ? { ...p, data: p.data.slice(0, 9) } : p));
+    const { result } = await collect(list, { allowDrift: true });
+    expect(result.warnings).toEqual([expect.stringMatching(/exported 49 records/)]);
+  });
+
+  it('every refusal is an ExportIntegrityError naming the export (the CLI maps it to exit 1)', async () => {
+    const bad: PageLister = async () => answer({ data: 'x' });
+    const all = records(50);
+    const { list } = service(all, (p, n) => (n === 3 ? { ...p, data: all.slice(10, 20) } : p));
+    for (const lister of [bad, list]) {
+      const error = await collect(lister).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ExportIntegrityError);
+      expect(error).toMatchObject({ name: 'ExportIntegrityError', resource: 'users' });
+      expect((error as Error).message).toMatch(/^users: /);
+    }
+  });
+
   it('refuses a page that is not { data, meta } or a record without id', async () => {
     const bad1: PageLister = async () => answer({ data: 'x' });
     await expect(collect(bad1)).rejects.toThrow(/page 1 of the export is not \{ data/);

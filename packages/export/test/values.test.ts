@@ -159,6 +159,44 @@ describe('D29: values that cannot be true', () => {
     expect(message(eighty)).toContain(`createdAt is "${eighty}", not`);
   });
 
+  it('a value nested 1000 levels deep passes; one level more is refused, naming the field cut at 80 characters', () => {
+    const lists = (levels: number): unknown => (levels === 0 ? 1 : [lists(levels - 1)]);
+    const objects = (levels: number): unknown => (levels === 0 ? 1 : { a: objects(levels - 1) });
+    // The record is level 0, so its field `deep` starts at level 1.
+    for (const nest of [lists, objects]) {
+      expect(() =>
+        checkRecordValues('real-call-sessions', [session({ deep: nest(999) })]),
+      ).not.toThrow();
+    }
+    const refusal = (deep: unknown) => {
+      try {
+        checkRecordValues('real-call-sessions', [session({ deep })]);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ImpossibleValueError);
+        return (e as Error).message;
+      }
+    };
+    const why = 'a value nested deeper than 1000 levels, which no export format is made to hold';
+    expect(refusal(lists(1000))).toBe(
+      `real-call-sessions: record "s-1": ${`deep${'[0]'.repeat(999)}`.slice(0, 77)}... is […], ${why}`,
+    );
+    expect(refusal(objects(1000))).toBe(
+      `real-call-sessions: record "s-1": ${`deep${'.a'.repeat(999)}`.slice(0, 77)}... is {…}, ${why}`,
+    );
+  });
+
+  it('a field path of 80 characters is shown whole; a longer one is cut to 77 and ...', () => {
+    const path = (key: string) => {
+      try {
+        checkRecordValues('real-call-sessions', [session({ [key]: Number.NaN })]);
+      } catch (e) {
+        return (e as Error).message.split(': ')[2]?.split(' is ')[0];
+      }
+    };
+    expect(path('k'.repeat(80))).toBe('k'.repeat(80));
+    expect(path('k'.repeat(81))).toBe(`${'k'.repeat(77)}...`);
+  });
+
   it('a property name that is not valid Unicode is named as such', () => {
     let message = '';
     try {
