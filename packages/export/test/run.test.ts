@@ -514,9 +514,14 @@ describe('exportToDirectory: a run that cannot commit replaces nothing', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
-  it.each(['teams.csv', 'real-call-session-items.csv', 'manifest.json'])(
+  it.each([
+    ['teams.csv', false],
+    ['real-call-session-items.csv', false],
+    ['teams.changes.jsonl', true],
+    ['manifest.json', false],
+  ])(
     'a directory in place of %s: refused before the first rename, the previous files stay',
-    async (name) => {
+    async (name, changes) => {
       const dir = await tmp();
       await writeFile(join(dir, 'real-call-sessions.csv'), 'previous');
       await mkdir(join(dir, name));
@@ -525,7 +530,7 @@ describe('exportToDirectory: a run that cannot commit replaces nothing', () => {
         teams: TEAMS,
       });
       const run = exportToDirectory(
-        plan({ resources: ['real-call-sessions', 'teams'], format: 'csv', out: dir }),
+        plan({ resources: ['real-call-sessions', 'teams'], format: 'csv', out: dir, changes }),
         { client: service.client, signal: noSignal(), version: 'test' },
       );
       await expect(run).rejects.toThrow(`${join(dir, name)} is a directory`);
