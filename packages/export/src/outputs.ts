@@ -100,6 +100,12 @@ export interface FileResult {
   parquet: ParquetFileShape | undefined;
 }
 
+/** A file being written and the encoder of its format. */
+interface Table {
+  out: AtomicFile;
+  encoder: PageEncoder;
+}
+
 /** One export's files in the output directory, invisible until `commit()`. */
 export class FileOutput {
   #itemRows = 0;
@@ -107,64 +113,62 @@ export class FileOutput {
   private constructor(
     readonly file: string,
     readonly itemsFile: string,
-    private readonly main: AtomicFile,
-    private readonly items: AtomicFile | undefined,
-    private readonly encoders: { main: PageEncoder; items: PageEncoder | undefined },
+    private readonly main: Table,
+    private readonly items: Table | undefined,
   ) {}
 
   static async open(dir: string, resource: ExportResource, settings: OutputSettings) {
     const encoders = await encodersOf(resource, settings);
     const file = `${resource}.${settings.format}`;
     const itemsFile = `${SESSION_ITEMS_FILE_STEM}.${settings.format}`;
-    const main = await AtomicFile.create(join(dir, file));
-    let items: AtomicFile | undefined;
+    const main = { out: await AtomicFile.create(join(dir, file)), encoder: encoders.main };
+    let items: Table | undefined;
     try {
-      if (encoders.items) items = await AtomicFile.create(join(dir, itemsFile));
+      if (encoders.items) {
+        items = { out: await AtomicFile.create(join(dir, itemsFile)), encoder: encoders.items };
+      }
     } catch (error) {
-      await main.discard();
+      await main.out.discard();
       throw error;
     }
-    await main.write(encoders.main.preamble);
-    if (items && encoders.items) await items.write(encoders.items.preamble);
-    return new FileOutput(file, itemsFile, main, items, encoders);
+    await main.out.write(main.encoder.preamble);
+    await items?.out.write(items.encoder.preamble);
+    return new FileOutput(file, itemsFile, main, items);
   }
 
+  /** An empty page encodes to nothing in every format, so it needs no case of its own. */
   async writePage(records: readonly ApiRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    const pending = [this.main.write(this.encoders.main.encode(records))];
-    if (this.items && this.encoders.items) {
+    const pending = [this.main.out.write(this.main.encoder.encode(records))];
+    if (this.items) {
       this.#itemRows += itemCount(records);
-      pending.push(this.items.write(this.encoders.items.encode(records)));
+      pending.push(this.items.out.write(this.items.encoder.encode(records)));
     }
     await Promise.all(pending);
   }
 
   /** The encoders' last bytes, fsync + verify; nothing is visible yet. */
   async finish(): Promise<FileResult> {
-    const last = [this.main.write(this.encoders.main.end?.() ?? '')];
-    if (this.items && this.encoders.items) {
-      last.push(this.items.write(this.encoders.items.end?.() ?? ''));
-    }
-    await Promise.all(last);
-    const written = await this.main.finish();
+    const tables = this.items ? [this.main, this.items] : [this.main];
+    await Promise.all(tables.map((t) => t.out.write(t.encoder.end?.() ?? '')));
+    const written = await this.main.out.finish();
     const items = this.items
       ? {
           file: this.itemsFile,
-          written: await this.items.finish(),
+          written: await this.items.out.finish(),
           count: this.#itemRows,
-          parquet: this.encoders.items?.parquetShape?.(),
+          parquet: this.items.encoder.parquetShape?.(),
         }
       : undefined;
-    return { file: this.file, written, items, parquet: this.encoders.main.parquetShape?.() };
+    return { file: this.file, written, items, parquet: this.main.encoder.parquetShape?.() };
   }
 
   async commit(): Promise<void> {
-    await this.main.commit();
-    await this.items?.commit();
+    await this.main.out.commit();
+    await this.items?.out.commit();
   }
 
   async discard(): Promise<void> {
-    await Promise.all([this.main.discard(), this.items?.discard()]);
+    await Promise.all([this.main.out.discard(), this.items?.out.discard()]);
   }
 }
 
@@ -207,7 +211,7 @@ export class StreamOutput {
       this.#started = true;
       await writeToStream(this.stream, this.encoder.preamble);
     }
-    if (records.length > 0) await writeToStream(this.stream, this.encoder.encode(records));
+    await writeToStream(this.stream, this.encoder.encode(records));
   }
 
   /** An empty export still gets its CSV header (and a Parquet file its footer). */

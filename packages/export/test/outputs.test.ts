@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { ExportError, type ExportOptions, planExport } from '@rcs/export';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { AtomicFile } from '../src/files/atomic-file.js';
 import { exportToDirectory, exportToStream } from '../src/run.js';
 import { bytesAndHash, fakeService, item, session } from './support/fake-service.js';
 import { footerOf, readParquet } from './support/parquet-reader.js';
@@ -78,6 +79,29 @@ describe('the items child table of real-call sessions (directory mode)', () => {
     expect(await readFile(join(dir, 'teams.csv'), 'utf8')).toBe(
       "id,name\r\nt1,'=SUM(1)\r\nt2,Sales\r\n",
     );
+  });
+
+  it('when the items file cannot be made, the sessions file made just before it is removed, and the run fails with the cause', async () => {
+    const dir = await tmp();
+    const service = fakeService({ 'real-call-sessions': SESSIONS });
+    const create = AtomicFile.create.bind(AtomicFile);
+    // The second file of the directory cannot be made (a full file table, say).
+    const full = Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' });
+    let made = 0;
+    const spy = vi
+      .spyOn(AtomicFile, 'create')
+      .mockImplementation(async (target) => (++made === 2 ? Promise.reject(full) : create(target)));
+    try {
+      const run = exportToDirectory(
+        plan({ resources: ['real-call-sessions'], format: 'csv', out: dir }),
+        deps(service.client),
+      );
+      await expect(run).rejects.toMatchObject({ cause: full });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(made).toBe(2);
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it('CSV with `bom` and `csvRaw`: both tables start with a BOM and keep cells as the API gave them', async () => {
@@ -277,8 +301,10 @@ describe('an export streamed to a writable (`out` -)', () => {
     expect(listeners()).toEqual(before);
   });
 
-  it('a stream closed before the end fails the export, naming it, with what was sent kept sent', async () => {
+  it('a stream closed before the end fails the export, naming it, with what was sent kept sent and no listener left', async () => {
     const { stream, chunks, given } = heldStream();
+    const listeners = () => ['drain', 'close', 'error'].map((e) => stream.listenerCount(e));
+    const before = listeners();
     const service = fakeService({ teams: teams(2) });
     const run = exportToStream(
       plan({ resources: ['teams'], format: 'csv', out: '-' }),
@@ -291,5 +317,6 @@ describe('an export streamed to a writable (`out` -)', () => {
     await expect(run).rejects.toThrow(/^standard output was closed before the export ended$/);
     await expect(run).rejects.toMatchObject({ resource: 'teams' });
     expect(chunks).toEqual(['id,name\r\n']);
+    expect(listeners()).toEqual(before);
   });
 });
