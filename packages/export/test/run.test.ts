@@ -11,6 +11,7 @@ import {
   ResourceExportError,
 } from '@rcs/export';
 import { describe, expect, it } from 'vitest';
+import { snapshot } from '../../../test/support/files.js';
 import { planExport } from '../src/options.js';
 import {
   type ExportClient,
@@ -571,7 +572,7 @@ describe('exportToDirectory: a run that cannot commit replaces nothing', () => {
       signal: noSignal(),
       version: 'test',
     });
-    const before = (await readdir(dir)).sort();
+    const before = await snapshot(dir);
     const started: string[] = [];
     let usersDone!: () => void;
     const downWhen = new Promise<void>((r) => {
@@ -592,7 +593,7 @@ describe('exportToDirectory: a run that cannot commit replaces nothing', () => {
     });
     await expect(run).rejects.toBeInstanceOf(ResourceExportError);
     await expect(run).rejects.toMatchObject({ name: 'ResourceExportError', resource: 'teams' });
-    expect((await readdir(dir)).sort()).toEqual(before);
+    expect(await snapshot(dir)).toEqual(before);
 
     const usersDown = exportToDirectory(plan({ out: dir, changes: true }), {
       client: fakeService({ users: USERS, teams: TEAMS }, { down: ['users'] }).client,
@@ -605,7 +606,7 @@ describe('exportToDirectory: a run that cannot commit replaces nothing', () => {
     });
     await expect(usersDown).rejects.toThrow(/^users: users is down$/);
     expect(started).toEqual(['users', 'teams', 'users']);
-    expect((await readdir(dir)).sort()).toEqual(before);
+    expect(await snapshot(dir)).toEqual(before);
   });
 });
 

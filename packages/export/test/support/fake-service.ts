@@ -2,9 +2,9 @@
  * A service for the engine's tests: each export's records, answered a page at a time with the
  * `meta` the API gives (`total`, `page`, `limit`, `hasNext`), and every request noted.
  */
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { PageBody } from '@rcs/client';
+import { sha } from '../../../../test/support/files.js';
 import type { ExportClient } from '../../src/run.js';
 
 type ListOptions = Parameters<ReturnType<ExportClient['exportsByResource']>['listBody']>[0];
@@ -60,8 +60,7 @@ export function steppingClock(start = '2026-11-29T10:00:00.000Z'): () => Date {
 
 /** A file's size and SHA-256, as the manifest gives them. */
 export async function bytesAndHash(path: string): Promise<{ bytes: number; sha256: string }> {
-  const content = await readFile(path);
-  return { bytes: content.length, sha256: createHash('sha256').update(content).digest('hex') };
+  return { bytes: (await stat(path)).size, sha256: await sha(path) };
 }
 
 /** A real-call session record as the API sends it, with the analysis given. */
