@@ -57,18 +57,18 @@ export class AtomicFile {
   }
 
   async write(chunk: string | Uint8Array): Promise<void> {
-    if (this.#state !== 'open' || !this.#handle) throw new Error(`${this.target}: write after end`);
-    if (chunk.length === 0) return;
+    // No handle once finishing or discarded (the state follows it).
+    if (!this.#handle) throw new Error(`${this.target}: write after end`);
     let bytes: Uint8Array;
     if (typeof chunk === 'string') {
       // Encode into one buffer reused for every page of this file: a fresh 100-200 KB buffer per
       // page churns the native heap, and that fragmentation showed up as RSS growing with the
       // export's size (bench/export). Writes of a file are sequential, so reuse is safe.
-      const size = Buffer.byteLength(chunk, 'utf8');
+      const size = Buffer.byteLength(chunk);
       if (this.#scratch.byteLength < size) {
         this.#scratch = Buffer.allocUnsafeSlow(Math.max(size, this.#scratch.byteLength * 2));
       }
-      const written = this.#scratch.write(chunk, 0, 'utf8');
+      const written = this.#scratch.write(chunk);
       bytes = this.#scratch.subarray(0, written);
     } else {
       bytes = chunk;
@@ -88,7 +88,7 @@ export class AtomicFile {
    * pass over hundreds of megabytes and only read our own writes back from the page cache.
    */
   async finish(): Promise<WrittenFile> {
-    if (this.#state !== 'open' || !this.#handle) throw new Error(`${this.target}: finished twice`);
+    if (!this.#handle) throw new Error(`${this.target}: finished twice`);
     const handle = this.#handle;
     this.#handle = undefined;
     try {

@@ -16,7 +16,6 @@ const REASONS: Record<string, string> = {
   ENOTDIR: 'a part of the path is a file, not a directory',
   ENOENT: 'a part of the path does not exist and cannot be created',
   ENOSPC: 'no space left on the device',
-  EEXIST: 'a file of that name exists',
 };
 
 function refuse(dir: string, why: string): Error {
@@ -24,7 +23,8 @@ function refuse(dir: string, why: string): Error {
 }
 
 function reasonOf(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException)?.code ?? 'error';
+  // Every failure of stat, mkdir and access has a code (the system's, or Node's ERR_…).
+  const code = String((error as NodeJS.ErrnoException).code);
   return REASONS[code] ? `${REASONS[code]}, ${code}` : code;
 }
 

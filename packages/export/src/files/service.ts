@@ -40,20 +40,20 @@ async function recordedService(dir: string): Promise<ServiceOfRun | undefined> {
     // No manifest, a link, or one that cannot be read: it names no service (how a damaged
     // manifest is treated is the run's own business, not this check's; the run replaces a link
     // by a rename, never writing through it).
-    return undefined;
   }
-  if (parsed === null || typeof parsed !== 'object') return undefined;
-  const { service, demo } = parsed as { service?: unknown; demo?: unknown };
+  // Of JSON that is no object, Object() makes one with neither field.
+  const { service, demo } = Object(parsed) as { service?: unknown; demo?: unknown };
   // A manifest of an earlier rcs names neither: nothing to compare with.
   if (typeof service !== 'string' && demo !== true) return undefined;
   return { service: typeof service === 'string' ? service : undefined, demo: demo === true };
 }
 
-function same(a: ServiceOfRun, b: ServiceOfRun): boolean {
+function same(recorded: ServiceOfRun, run: ServiceOfRun): boolean {
   // Every demo runs its own mock on a port of the moment: demo data is demo data.
-  if (a.demo || b.demo) return a.demo === b.demo;
-  // A run whose client names no base URL cannot be told apart from any service.
-  return a.service === undefined || b.service === undefined || a.service === b.service;
+  if (recorded.demo || run.demo) return recorded.demo === run.demo;
+  // Recorded without the demo, a service is named. A run whose client names no base URL cannot be
+  // told apart from any service.
+  return run.service === undefined || recorded.service === run.service;
 }
 
 function describe(s: ServiceOfRun): string {
