@@ -23,8 +23,7 @@ function refuse(dir: string, why: string): Error {
 }
 
 function reasonOf(error: unknown): string {
-  // Every failure of stat, mkdir and access has a code (the system's, or Node's ERR_…).
-  const code = String((error as NodeJS.ErrnoException).code);
+  const code = String((error as NodeJS.ErrnoException).code); // stat, mkdir, access always give one
   return REASONS[code] ? `${REASONS[code]}, ${code}` : code;
 }
 

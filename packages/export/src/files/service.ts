@@ -34,6 +34,7 @@ async function recordedService(dir: string): Promise<ServiceOfRun | undefined> {
     // Read as the run reads it (safe-open.ts): never through a link planted in its place (its
     // target's bytes are not this directory's manifest), never more than a manifest's size.
     const bytes = await readSmallFile(join(dir, MANIFEST_FILE), MAX_MANIFEST_BYTES);
+    // Stryker disable next-line ConditionalExpression: without bytes, .length throws into the catch: undefined too
     if (bytes === undefined || bytes.length > MAX_MANIFEST_BYTES) return undefined;
     parsed = JSON.parse(bytes.toString('utf8'));
   } catch {
@@ -41,18 +42,17 @@ async function recordedService(dir: string): Promise<ServiceOfRun | undefined> {
     // manifest is treated is the run's own business, not this check's; the run replaces a link
     // by a rename, never writing through it).
   }
-  // Of JSON that is no object, Object() makes one with neither field.
   const { service, demo } = Object(parsed) as { service?: unknown; demo?: unknown };
-  // A manifest of an earlier rcs names neither: nothing to compare with.
+  // A manifest of an earlier rcs (or JSON that is no object) names neither: nothing to compare.
   if (typeof service !== 'string' && demo !== true) return undefined;
-  return { service: typeof service === 'string' ? service : undefined, demo: demo === true };
+  // Demo data is demo data, whatever its port (same()); any other manifest names its service.
+  return demo === true ? { service: undefined, demo } : { service: service as string, demo: false };
 }
 
 function same(recorded: ServiceOfRun, run: ServiceOfRun): boolean {
   // Every demo runs its own mock on a port of the moment: demo data is demo data.
   if (recorded.demo || run.demo) return recorded.demo === run.demo;
-  // Recorded without the demo, a service is named. A run whose client names no base URL cannot be
-  // told apart from any service.
+  // A run whose client names no base URL cannot be told apart from any (recorded, one is named).
   return run.service === undefined || recorded.service === run.service;
 }
 

@@ -2,16 +2,29 @@
  * `out` DIR, checked before the first request: created if missing (one level at a time, 0700),
  * proven writable, or refused with a usage error that says why in words and by the system's code.
  * Over real directories, links, mounts and a second uid (root only: `nobody` where permissions
- * must refuse, which root's never do; a small or read-only tmpfs; an immutable directory).
+ * must refuse, which root's never do; a small or read-only tmpfs; an immutable directory). What
+ * only Windows answers is injected at stat (every call passes through to the real one otherwise).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, lchownSync, mkdirSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { join, sep } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ExportUsageError } from '../../src/errors.js';
 import { prepareOutputDirectory } from '../../src/files/out-dir.js';
+
+/** Runs before each real stat, and may throw the error that stat rejects with instead. */
+const faults = vi.hoisted(() => ({ stat: undefined as undefined | ((path: string) => void) }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs/promises')>();
+  const stat = (async (...args: Parameters<typeof real.stat>) => {
+    faults.stat?.(String(args[0]));
+    return real.stat(...args);
+  }) as typeof real.stat;
+  return { ...real, stat };
+});
+const failure = (code: string) => Object.assign(new Error(`${code}: injected`), { code });
 
 const NOBODY = 65_534;
 const isRoot = process.getuid?.() === 0;
@@ -22,6 +35,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'rcs-out-dir-'));
 });
 afterEach(async () => {
+  faults.stat = undefined;
   for (const cleanup of cleanups.splice(0).reverse()) cleanup();
   await rm(dir, { recursive: true, force: true });
 });
@@ -190,5 +204,29 @@ describe('a directory that cannot be used: a usage error that says why', () => {
       await refusal(join(locked, 'out'), 'operation not permitted, EPERM');
       await refusal(locked, 'operation not permitted, EPERM');
     });
+  });
+});
+
+describe('what Windows answers', () => {
+  it('a path through a file is missing there (ENOENT): the file that stops it is named', async () => {
+    const file = join(dir, 'file');
+    await writeFile(file, '');
+    faults.stat = (path) => {
+      if (path.startsWith(`${file}${sep}`)) throw failure('ENOENT');
+    };
+    await refusal(join(file, 'sub', 'out'), `${file} is a file, not a directory`);
+  });
+
+  it('a drive that is not there (its root is missing too): refused, never looping', async () => {
+    let calls = 0;
+    faults.stat = () => {
+      calls += 1;
+      // Far more than the levels of the path: it would walk forever (said by the code).
+      throw failure(calls > 100 ? 'LOOPING' : 'ENOENT');
+    };
+    await refusal(
+      join(dir, 'out', 'users'),
+      'a part of the path does not exist and cannot be created, ENOENT',
+    );
   });
 });

@@ -1,6 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, lchownSync, readSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  lchownSync,
+  openSync,
+  readSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import {
   chmod,
   chown,
@@ -168,6 +176,7 @@ describe('opening synchronously without following links (the upload ledger, its 
   it('a directory or a FIFO is refused, without waiting for the FIFO`s other end', async () => {
     await mkdir(join(dir, 'sub'));
     expect(() => openNoFollowSync(join(dir, 'sub'), 'read')).toThrow(/sub is not a regular file/);
+    await noneOpenUnder(dir);
     try {
       execFileSync('mkfifo', [join(dir, 'fifo')]);
     } catch {
@@ -176,6 +185,8 @@ describe('opening synchronously without following links (the upload ledger, its 
     expect(() => openNoFollowSync(join(dir, 'fifo'), 'read')).toThrow(UnsafeFileError);
     // For writing, with no reader, the open fails at once (ENXIO) instead of waiting for one.
     expect(() => openNoFollowSync(join(dir, 'fifo'), 'append')).toThrow();
+    // Each was opened, found not a file, and closed.
+    await noneOpenUnder(dir);
   });
 });
 
@@ -294,9 +305,13 @@ describe('readNamedFile: a file the user names', () => {
   });
 
   it.runIf(existsSync('/proc/kallsyms'))(
-    'a file whose size says 0 and that holds a whole 64 KiB step more than the limit is refused',
+    'a file whose size says 0 and that is read in short steps is refused when a step ends exactly at the limit',
     async () => {
-      await expect(readNamedFile('/proc/kallsyms', 65_536)).rejects.toMatchObject({
+      // A /proc file gives a page of lines a read: the limit is where the first read ends.
+      const fd = openSync('/proc/kallsyms', 'r');
+      const first = readSync(fd, Buffer.alloc(65_536), 0, 65_536, 0);
+      closeSync(fd);
+      await expect(readNamedFile('/proc/kallsyms', first)).rejects.toMatchObject({
         code: 'EFBIG',
       });
     },
