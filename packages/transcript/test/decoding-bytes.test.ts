@@ -175,8 +175,7 @@ describe('UTF-16 without a BOM (the NUL pattern)', () => {
     // the rest U+4E2D (no NUL byte at all).
     const text = (latin: number, yi: number) =>
       `Ana: ${'中'.repeat(100 - latin - yi)}${'一'.repeat(yi)}${'.'.repeat(latin - 5)}`;
-    const decode = (t: string, le: boolean) =>
-      decodeTranscriptBytes(bytes(units(ascii(t), le)));
+    const decode = (t: string, le: boolean) => decodeTranscriptBytes(bytes(units(ascii(t), le)));
     for (const le of [true, false]) {
       const encoding = le ? 'utf-16le' : 'utf-16be';
       expect(decode(text(30, 2), le)).toMatchObject({ text: text(30, 2), encoding });
