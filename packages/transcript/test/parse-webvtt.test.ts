@@ -17,6 +17,10 @@ describe('parseWebVtt: the header', () => {
         message: 'Blank lines come before "WEBVTT"; they are ignored.',
       },
     ]);
+    // Old Mac line ends (CR only), the file starting with one.
+    const mac = parseWebVtt('\r\rWEBVTT\r\r00:00:01.000 --> 00:00:02.000\rhi\r');
+    expect(mac.cues.map((c) => [c.line, c.text])).toEqual([[5, 'hi']]);
+    expect(mac.diagnostics.map((d) => d.code)).toEqual(['blank_before_webvtt_header']);
     expect(parseWebVtt(`\nTitle\n\n${CUE}`).diagnostics).toEqual([
       {
         code: 'missing_webvtt_header',
