@@ -256,8 +256,7 @@ export function zoomChatTurns(text: string): TurnsResult {
     });
   }
   if (wallClock) {
-    // Every chat turn has its time (head.ms); the first message, which set wallClock or came
-    // before the one that did, set `first`.
+    // Every chat turn has its time (head.ms); wallClock comes with a message, so `first` is set.
     for (const t of turns) t.startMs = (t.startMs as number) - (first as number);
   }
   return { turns, diagnostics };
@@ -375,13 +374,11 @@ export function gongTurns(json: unknown): TurnsResult {
 }
 
 function seconds(v: unknown): number | null {
-  // Number.isFinite is false for anything that is no number (it does not convert).
   return Number.isFinite(v) ? Math.round((v as number) * 1000) : null;
 }
 
-/** `json[key]`, `json.data[key]` or `json.transcript[key]`: the first that is an array. */
+/** The first array of `json[key]`, `json.data[key]`, `json.transcript[key]` (a scalar has none). */
 function findArray(json: unknown, key: string): unknown[] {
-  // (A number or string has none of these keys; JSON.parse never gives undefined.)
   const o = (json ?? {}) as Record<string, Record<string, unknown> | null | undefined>;
   const found = [o[key], o.data?.[key], o.transcript?.[key]].find((v) => Array.isArray(v));
   // Stryker disable next-line ArrayDeclaration: both callers skip an element that is no object.
