@@ -87,9 +87,9 @@ function round(v: number, decimals: number): number {
 
 function isWordChar(c: number): boolean {
   // ASCII letters/digits, or anything non-ASCII that is not general punctuation (U+2000–U+206F).
-  // Never called for whitespace (U+00A0, U+3000… are whitespace: countWords checks that first).
+  // Never called for whitespace (U+00A0, U+2000–U+200A, U+3000…: countWords checks that first).
   if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) return true;
-  return c > 0x7f && !(c >= 0x2000 && c <= 0x206f);
+  return c > 0x7f && !(c >= 0x200b && c <= 0x206f);
 }
 
 /** Whitespace-separated tokens that contain at least one letter or digit ("—" is no word). */

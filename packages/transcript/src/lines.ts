@@ -6,6 +6,7 @@ export function stripBom(text: string): string {
 /** Splits on CRLF, CR or LF (D11: all three line ends are accepted). */
 export function splitLines(text: string): string[] {
   // The common case (LF only) avoids the regex; the alternation is linear either way.
+  // Stryker disable next-line ConditionalExpression,StringLiteral: without a CR both splits agree.
   return text.indexOf('\r') < 0 ? text.split('\n') : text.split(/\r\n|\r|\n/);
 }
 
@@ -33,8 +34,9 @@ export function withoutBidiControls(s: string): string {
 
 /** Whitespace as `String.prototype.trim` understands it (Unicode White_Space + line ends). */
 export function isWhitespace(c: number): boolean {
-  // Printable ASCII first: it is almost every character a transcript line starts with.
-  if (c > 0x20 && c < 0x7f) return false;
+  // Printable ASCII first (almost every character a line starts with), then DEL and C1 controls.
+  // Stryker disable next-line ConditionalExpression: a shortcut; the list below says no to all of them.
+  if (c > 0x20 && c < 0xa0) return false;
   return (
     c === 0x20 ||
     c === 0x09 ||

@@ -50,8 +50,8 @@ const DELIMITERS = [
  */
 export function lookalike(text: string): Lookalike | null {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // -1 for a blank text, in which every test below finds nothing.
   const start = body.search(/\S/);
-  if (start < 0) return null;
   // (trim only walks the whitespace at both ends: the rest is shared, not copied.)
   const trimmed = body.trim();
   return (
@@ -93,8 +93,8 @@ function json(text: string, start: number, trimmed: string): Lookalike | null {
   if (c !== 0x5b /* [ */ && c !== 0x7b /* { */) return null;
   let reason: string;
   try {
+    // Starting with '[' or '{', what parses is an array or an object.
     const parsed: unknown = JSON.parse(trimmed);
-    if (parsed === null || typeof parsed !== 'object') return null;
     reason = `it is a JSON ${Array.isArray(parsed) ? 'array' : 'object'}`;
   } catch {
     // Cut or broken JSON still starts like JSON: `{"key"` or `[{`, `[[`, `["`.
@@ -105,9 +105,10 @@ function json(text: string, start: number, trimmed: string): Lookalike | null {
 }
 
 function markup(text: string, start: number, trimmed: string): Lookalike | null {
-  if (trimmed.charCodeAt(0) !== 0x3c /* < */) return null;
+  // Every pattern is anchored at the text's first character: a text that starts with anything
+  // but '<' is tried once per pattern, no further.
   const line = lineAt(text, start);
-  if (/^<!doctype\s+html|^<html[\s>]/i.test(trimmed)) {
+  if (/^(?:<!doctype\s+html|<html[\s>])/i.test(trimmed)) {
     return { kind: 'html', line, reason: 'it is an HTML page' };
   }
   if (/^<\?xml[\s?]/i.test(trimmed)) {
@@ -119,7 +120,7 @@ function markup(text: string, start: number, trimmed: string): Lookalike | null 
   // (unanchored, it would be tried from every '</' of the text).
   const root = /^<([A-Za-z][\w:.-]*)[\s>/]/.exec(trimmed);
   if (root === null) return null;
-  const closing = /^<\/([A-Za-z][\w:.-]*)\s*>$/.exec(trimmed.slice(trimmed.lastIndexOf('<')));
+  const closing = /<\/([A-Za-z][\w:.-]*)\s*>$/.exec(trimmed.slice(trimmed.lastIndexOf('<')));
   if (closing && closing[1]!.toLowerCase() === root[1]!.toLowerCase()) {
     const html = /^(html|head|body|div|table|p|span|section|article|main)$/i.test(root[1]!);
     return {
@@ -147,7 +148,7 @@ function fieldsOf(line: string, delimiter: string): string[] | null {
       let from = i + 1;
       for (;;) {
         const q = line.indexOf('"', from);
-        if (q < 0) return null;
+        if (q === -1) return null;
         if (line.charCodeAt(q + 1) === 0x22) {
           field += line.slice(from, q + 1);
           from = q + 2;
@@ -203,19 +204,13 @@ function csv(text: string): Lookalike | null {
  */
 function firstLines(text: string, max: number): { text: string; number: number }[] {
   const lines: { text: string; number: number }[] = [];
-  const n = text.length;
-  let pos = 0;
+  const eol = /\r\n?|\n/g;
   for (let number = 1; lines.length < max; number++) {
-    let end = pos;
-    while (end < n) {
-      const c = text.charCodeAt(end);
-      if (c === 10 || c === 13) break;
-      end++;
-    }
-    const line = text.slice(pos, end);
+    const from = eol.lastIndex;
+    const found = eol.exec(text);
+    const line = text.slice(from, found ? found.index : text.length);
     if (!isBlank(line)) lines.push({ text: line, number });
-    if (end >= n) break;
-    pos = text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
+    if (!found) break;
   }
   return lines;
 }

@@ -21,7 +21,7 @@ export function stripMarkup(s: string): string {
     let close = -1;
     if (c === 0x3c /* < */ && isTagStart(s.charCodeAt(i + 1))) close = 0x3e; /* > */
     else if (c === 0x7b /* { */ && s.charCodeAt(i + 1) === 0x5c /* \ */) close = 0x7d; /* } */
-    if (close < 0) {
+    if (close === -1) {
       i++;
       continue;
     }

@@ -42,10 +42,9 @@ export interface RoleLabel {
   line: number;
 }
 
-/** Which side a label's role is on, or null when it does not look like a role. */
+/** Which side a label's role is on, or null when it does not look like a role. `label` is lowercase (D12). */
 function roleOf(label: string): RoleSide | null {
   const key = withoutBidiControls(label)
-    .toLowerCase()
     .replace(/[_\s]+/g, ' ')
     // A label is at most MAX_LABEL_LENGTH (64) characters, so these two cannot take long.
     // eslint-disable-next-line redos/no-vulnerable
@@ -74,9 +73,9 @@ export function roleLabels(parsed: ParsedTranscript): RoleLabel[] {
     seen.add(c.label);
     const side = roleOf(c.label);
     if (side === null) continue;
-    const first = c.lines[0] ?? c.label;
-    const colon = first.indexOf(':');
-    const written = withoutBidiControls(colon > 0 ? first.slice(0, colon) : c.label).trim();
+    // A label is what comes before the first ':' of its cue's first line (D12): as written there.
+    const first = c.lines[0]!;
+    const written = withoutBidiControls(first.slice(0, first.indexOf(':'))).trim();
     out.push({ label: written, side, line: c.labelLine ?? c.line });
   }
   return out;

@@ -25,7 +25,7 @@ export function storedTranscript(
   if (parsed.format === 'plain') return text;
   const removeOn = new Set<number>();
   for (const c of parsed.cues) {
-    if (c.speaker.kind === 'removed' && c.labelLine !== null) removeOn.add(c.labelLine);
+    if (c.speaker.kind === 'removed') removeOn.add(c.labelLine!); // (a label has its line)
   }
   if (removeOn.size === 0) return text;
   const body = stripBom(text);

@@ -170,6 +170,22 @@ describe('UTF-16 without a BOM (the NUL pattern)', () => {
     );
   });
 
+  it('a mostly-CJK transcript is sniffed at exactly 30 % NUL units on one side and 2 % on the other', () => {
+    // 100 units: `latin` ASCII ones (NUL in their high byte), `yi` U+4E00 (NUL in its low byte),
+    // the rest U+4E2D (no NUL byte at all).
+    const text = (latin: number, yi: number) =>
+      `Ana: ${'中'.repeat(100 - latin - yi)}${'一'.repeat(yi)}${'.'.repeat(latin - 5)}`;
+    const decode = (t: string, le: boolean) => decodeTranscriptBytes(bytes(units(ascii(t), le)));
+    for (const le of [true, false]) {
+      const encoding = le ? 'utf-16le' : 'utf-16be';
+      expect(decode(text(30, 2), le)).toMatchObject({ text: text(30, 2), encoding });
+      // One NUL unit fewer on the ASCII side, or one more on the other: not sure enough, so the
+      // NULs make it binary.
+      expect(codeOf(decode(text(29, 2), le))).toBe('binary_content');
+      expect(codeOf(decode(text(30, 3), le))).toBe('binary_content');
+    }
+  });
+
   it('an odd trailing byte is outside the sniffed pairs, and makes the UTF-16 invalid', () => {
     expect(codeOf(decodeTranscriptBytes(bytes([0x41, 0, 0x42, 0, 0])))).toBe('invalid_utf16');
   });
@@ -184,6 +200,26 @@ describe('binary content', () => {
         message:
           'The file is not text (it contains NUL or other control bytes): upload a transcript (.srt, .vtt, .txt).',
       },
+    });
+  });
+
+  it('a single NUL is binary however long the text around it', () => {
+    // One stray control in 100 bytes is tolerated; one NUL is not.
+    expect(codeOf(decodeTranscriptBytes(bytes('a'.repeat(60), [0x01], 'b'.repeat(39))))).toBe(
+      'utf-8',
+    );
+    expect(codeOf(decodeTranscriptBytes(bytes('a'.repeat(60), [0], 'b'.repeat(39))))).toBe(
+      'binary_content',
+    );
+  });
+
+  it('only the first 8 KiB are looked at for NULs', () => {
+    const withNulAt = (offset: number) => bytes('a'.repeat(offset), [0], 'b'.repeat(100));
+    expect(codeOf(decodeTranscriptBytes(withNulAt(8191)))).toBe('binary_content');
+    // Past the sample the NUL is text for the parser to report (nul_character, with its line).
+    expect(decodeTranscriptBytes(withNulAt(8192))).toMatchObject({
+      text: `${'a'.repeat(8192)}\u0000${'b'.repeat(100)}`,
+      encoding: 'utf-8',
     });
   });
 

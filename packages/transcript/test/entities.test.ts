@@ -61,6 +61,17 @@ describe('decodeEntities', () => {
     expect(decodeEntities('&#00000065;')).toBe('A');
   });
 
+  it('decodes runs of references, and many ampersands before one semicolon', () => {
+    expect(decodeEntities('&amp;&amp;&amp;')).toBe('&&&');
+    expect(decodeEntities('R&&&D &&amp; Co&;')).toBe('R&&&D && Co&;');
+    expect(decodeEntities('&&&&&&&&&&&&lt;')).toBe('&&&&&&&&&&&<');
+  });
+
+  it('with keepAngles, only &lt; and &gt; stay encoded', () => {
+    expect(decodeEntities('&lt;b&gt; &amp; &#65;&quot;', true)).toBe('&lt;b&gt; & A"');
+    expect(decodeEntities('&#60;b&#x3E;', true)).toBe('&#60;b&#x3E;');
+  });
+
   it('decodes the surrogate neighbours and keeps going after a bad reference', () => {
     expect(decodeEntities('&#xD7FF;&#xE000;')).toBe('\ud7ff\ue000');
     expect(decodeEntities('&bogus; &amp; &#x41;')).toBe('&bogus; & A');
@@ -106,6 +117,13 @@ describe("Teams' escaped angle brackets", () => {
     const [cue] = parseTranscript(r.srt).cues;
     expect(cue?.text).toContain('Thursday');
     expect(r.srt).toContain('&lt;Thursday&gt;');
+  });
+
+  it('beside escaped brackets that stay, other references are decoded', () => {
+    const vtt =
+      'WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n<v Ana Ruiz>&lt;Thursday&gt; &amp; Friday&#33;</v>\n';
+    const r = importTranscript(vtt, { source: 'teams-vtt', speakers: { 'Ana Ruiz': 'a@x.io' } });
+    expect(r.srt).toContain('a@x.io: &lt;Thursday&gt; & Friday!\n');
   });
 
   it('other entities are still decoded, and markup is still stripped', () => {

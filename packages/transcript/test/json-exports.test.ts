@@ -83,7 +83,17 @@ describe('Fireflies and Gong JSON: where the sentences are, and values of the wr
       JSON.stringify({
         callTranscripts: [
           { transcript: 5 },
-          { transcript: [{ speakerId: 1, sentences: [{ start: 100, end: '900', text: 'hi' }] }] },
+          {
+            transcript: [
+              {
+                speakerId: 1,
+                sentences: [
+                  { start: 100, end: '900', text: 'hi' },
+                  { start: '2000', end: 3000, text: 'there' },
+                ],
+              },
+            ],
+          },
         ],
       }),
       'gong-json',
@@ -91,6 +101,7 @@ describe('Fireflies and Gong JSON: where the sentences are, and values of the wr
     );
     expect(parseTranscript(r.srt).cues.map((c) => [c.startMs, c.endMs, c.label])).toEqual([
       [100, 1100, 'a@x.io'],
+      [1100, 3000, 'a@x.io'],
     ]);
   });
 });

@@ -108,6 +108,12 @@ describe('countWords: what is a word (D21 talk speed), at the edges of each char
     expect(countWords('\u2010 \u2026 \u206f \u2014')).toBe(0);
   });
 
+  it('splits at every space, at each edge of the ranges; a zero-width space is none and no word', () => {
+    expect(countWords('a\u000bb\u000cc\u2000d\u200ae')).toBe(5); // VT, FF, en quad, hair space
+    expect(countWords('a\u200bb')).toBe(1);
+    expect(countWords('\u200b \u200b')).toBe(0);
+  });
+
   it('needs whitespace between words, and nothing before the first counts', () => {
     expect(countWords(' hi')).toBe(1);
     expect(countWords('\thi there ')).toBe(2);

@@ -193,3 +193,90 @@ describe('prevalidateUpload: the look-alike is a warning, never a problem', () =
     expect(result.warnings).toEqual([]);
   });
 });
+
+describe('lookalike: the edges of each test', () => {
+  const kindOf = (text: string) => lookalike(text)?.kind ?? null;
+
+  it('control characters: C0 but tab to CR, DEL and C1, U+FFFD; their neighbours are text', () => {
+    for (const c of [0x00, 0x08, 0x0e, 0x1f, 0x7f, 0x80, 0x9f, 0xfffd]) {
+      expect([c, kindOf(`Rep: hi${String.fromCharCode(c).repeat(5)}`)]).toEqual([c, 'binary']);
+    }
+    for (const c of [0x09, 0x0b, 0x0c, 0x20, 0x7e, 0xa0, 0xfffc]) {
+      expect([c, kindOf(`Rep: hi${String.fromCharCode(c).repeat(5)}`)]).toEqual([c, null]);
+    }
+  });
+
+  it('the binary share: 5 % of the characters is binary, less is not; only the first 100,000 count', () => {
+    expect(kindOf(`\u0001${'a'.repeat(19)}`)).toBe('binary');
+    expect(kindOf(`\u0001${'a b '.repeat(5)}`)).toBe(null); // 1 in 21
+    // 4,999 controls in the first 100,000 characters, and one just after them: not binary.
+    const first = `${'\u0001'.repeat(4999)}${'a b\n'.repeat(23_750)}${'c'.repeat(1)}`;
+    expect(first).toHaveLength(100_000);
+    expect(lookalike(`${first}\u0001`)).toBeNull();
+    expect(lookalike(`\u0001${first}`)?.reason).toBe(
+      '5% of its first 100000 characters are control characters or undecodable bytes: a binary file, or text in another encoding',
+    );
+  });
+
+  it('JSON is a document that starts with [ or {: a lone number, string or literal is not', () => {
+    for (const text of ['42', '"just words"', 'true', 'null', '-1.5e3']) {
+      expect(lookalike(text), text).toBeNull();
+    }
+  });
+
+  it('HTML by its doctype or <html> tag, with any spacing and attributes; one element by its name', () => {
+    expect(lookalike('<!doctype   html>\n<p>Hi</p>')?.reason).toBe('it is an HTML page');
+    expect(lookalike('<html lang="en">\n<body>Hi</body>\n</html>')?.reason).toBe(
+      'it is an HTML page',
+    );
+    expect(lookalike('<div class="x">\nRep: hello\n</div>')?.reason).toBe(
+      'it is HTML: one <div> element from start to end',
+    );
+    expect(lookalike('<transcript version="2">\n<turn>Hi</turn>\n</transcript>')?.reason).toBe(
+      'it is an XML document: one <transcript> element from start to end',
+    );
+    // Names that only start or end like an HTML one are XML.
+    for (const name of ['panel', 'sitemap', 'bodyguard', 'tp']) {
+      expect(kindOf(`<${name}>\nx\n</${name}>`), name).toBe('xml');
+    }
+  });
+
+  it('a transcript line that holds a tag, not at its start, is no document', () => {
+    expect(lookalike('Rep: hello <b>there</b>')).toBeNull();
+    expect(lookalike('Rep: a <note>\nBuyer: fine </note>')).toBeNull();
+  });
+
+  it('CSV: empty cells, CR or CRLF line ends, one row, a long header cut at 60 characters', () => {
+    expect(lookalike('a,b,c\n,x,y\n1,,3\n')?.reason).toContain('2 rows of 3 comma-separated');
+    expect(lookalike('\r\nid,name\r1,Ana\r\n2,Ben')).toMatchObject({
+      line: 2,
+      reason: expect.stringContaining('(id,name) and 2 rows of 2'),
+    });
+    expect(lookalike('id\tname\n1\tAna')?.reason).toBe(
+      'a header row (id name) and 1 row of 2 tab-separated fields: a spreadsheet or CSV export',
+    );
+    const header60 = `${'a'.repeat(29)},${'b'.repeat(30)}`;
+    expect(header60).toHaveLength(60);
+    expect(lookalike(`${header60}\n1,2`)?.reason).toContain(`(${header60})`);
+    const header61 = `${header60}c`;
+    expect(lookalike(`${header61}\n1,2`)?.reason).toContain(`(${header61.slice(0, 57)}...)`);
+    // A byte-order mark before the header does not hide it.
+    expect(kindOf('\uFEFFid,name\n1,Ana')).toBe('csv');
+  });
+
+  it('CSV needs every row to have the header`s fields, and a name in every header field', () => {
+    for (const text of [
+      'Name,Email\nAna,ana@acme.com\nBen\n', // a row short
+      'Name,Email\n"Ana,ana@acme.com\n', // a quote left open: no row
+      'Hi; there\nFine; thanks\n', // prose with semicolons
+      '"x""y",b\n1,2\n', // a quote inside a name
+    ]) {
+      expect(lookalike(text), text).toBeNull();
+    }
+  });
+
+  it('one long line: more than 1,000 characters', () => {
+    expect(lookalike('a'.repeat(1000))).toBeNull();
+    expect(kindOf(` ${'a'.repeat(1001)} `)).toBe('one-long-line');
+  });
+});

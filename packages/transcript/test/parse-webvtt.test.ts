@@ -17,6 +17,10 @@ describe('parseWebVtt: the header', () => {
         message: 'Blank lines come before "WEBVTT"; they are ignored.',
       },
     ]);
+    // Old Mac line ends (CR only), the file starting with one.
+    const mac = parseWebVtt('\r\rWEBVTT\r\r00:00:01.000 --> 00:00:02.000\rhi\r');
+    expect(mac.cues.map((c) => [c.line, c.text])).toEqual([[5, 'hi']]);
+    expect(mac.diagnostics.map((d) => d.code)).toEqual(['blank_before_webvtt_header']);
     expect(parseWebVtt(`\nTitle\n\n${CUE}`).diagnostics).toEqual([
       {
         code: 'missing_webvtt_header',
@@ -33,6 +37,24 @@ describe('parseWebVtt: the header', () => {
     expect(ids(`WEBVTT\nKind: captions\n\n${CUE}`)).toEqual([[null, 'hi']]);
     expect(ids(`WEBVTT\n${CUE}`)).toEqual([[null, 'hi']]);
     expect(ids(`WEBVTT\n\nNOTE a\nb\n\n${CUE}`)).toEqual([[null, 'hi']]);
+    // A first cue without text keeps its identifier too.
+    expect(ids(`WEBVTT\n\nintro\n00:00:01.000 --> 00:00:02.000\n\n${CUE}`)).toEqual([
+      ['intro', ''],
+      [null, 'hi'],
+    ]);
+  });
+
+  it('reads a header without cues, and cues without a header', () => {
+    expect(parseWebVtt('WEBVTT\n')).toEqual({ cues: [], diagnostics: [] });
+    const bare = parseWebVtt(CUE);
+    expect(bare.cues.map((c) => [c.id, c.startMs, c.text])).toEqual([[null, 1000, 'hi']]);
+    expect(bare.diagnostics.map((d) => [d.code, d.line])).toEqual([['missing_webvtt_header', 1]]);
+  });
+
+  it('numeric identifiers out of order are no news: WebVTT identifiers are free text', () => {
+    const r = parseWebVtt(`WEBVTT\n\n7\n${CUE}\n3\n00:00:03.000 --> 00:00:04.000\nho\n\nx\n${CUE}`);
+    expect(r.cues.map((c) => c.id)).toEqual(['7', '3', 'x']);
+    expect(r.diagnostics).toEqual([]);
   });
 });
 
@@ -45,6 +67,8 @@ describe('parseWebVtt: NOTE, STYLE and REGION blocks are no cues', () => {
     expect(texts('\nSTYLE\n::cue { color: red }\n')).toEqual(['hi', 'ho']);
     expect(texts('\nREGION\nid:fred\n')).toEqual(['hi', 'ho']);
     expect(texts('NOTE to self\n')).toEqual(['hi\nNOTE to self', 'ho']);
+    // The keyword starts the line of a block; further on, it is a word of the cue.
+    expect(texts('\nsee the NOTE below\n')).toEqual(['hi\nsee the NOTE below', 'ho']);
   });
 
   it('skips a NOTE block whose keyword is followed by a tab, space or nothing, but not NOTES', () => {

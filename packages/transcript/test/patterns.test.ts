@@ -96,6 +96,7 @@ describe('patterns', () => {
   it('emailDomain and codePointLength', () => {
     expect(emailDomain(' Ana@Sub.Acme.COM ')).toBe('sub.acme.com');
     expect(emailDomain('nobody')).toBe('');
+    expect(emailDomain('@Acme.com')).toBe('acme.com'); // an '@' at the start still has a domain
     expect(codePointLength('a😀é')).toBe(3);
     expect(codePointLength('\ud800x')).toBe(2); // a lone surrogate counts as one
   });

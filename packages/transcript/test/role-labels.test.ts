@@ -29,8 +29,25 @@ describe('roleLabels', () => {
     ['\u200fלקוח', 'customer'],
     ['נציג', 'rep'],
     ['Agent (Ana)', 'rep'],
+    ['Agent(Ana)', 'rep'],
+    ['Speaker1', 'unknown'],
+    ['Participant # 2', 'unknown'],
+    ['Sales  Rep', 'rep'],
+    ['SALES__REP', 'rep'],
+    ['Agent_', 'rep'],
   ])('%j is a role (%s)', (label, side) => {
     expect(roleLabels(parseTranscript(labeledSrt([label, 'Ana Ruiz'])))[0]?.side).toBe(side);
+  });
+
+  it('cues without a label are passed over', () => {
+    const srt = [
+      '1\n00:00:01,000 --> 00:00:02,000\nAgent: Hello.\n',
+      '2\n00:00:02,000 --> 00:00:03,000\nno label here\n',
+      '3\n00:00:03,000 --> 00:00:04,000\nClient: Hi.\n',
+    ].join('\n');
+    const parsed = parseTranscript(srt);
+    expect(parsed.cues.map((c) => c.label)).toEqual(['agent', null, 'client']);
+    expect(roleLabels(parsed).map((r) => r.label)).toEqual(['Agent', 'Client']);
   });
 
   it('names, and transcripts that already carry e-mail labels, give none', () => {

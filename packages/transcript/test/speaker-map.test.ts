@@ -17,6 +17,12 @@ describe('matching speaker names to the map', () => {
     expect(times(r).map((t) => t[2])).toEqual([null, null, 'ana ruiz']);
   });
 
+  it('writes the e-mails of the map trimmed and lowercased (D6)', () => {
+    const r = importTranscript('Ana Ruiz: hi', { speakers: { 'Ana Ruiz': ' Ana@X.IO ' } });
+    expect(r.speakers).toEqual([{ name: 'Ana Ruiz', email: 'ana@x.io', cueCount: 1 }]);
+    expect(times(r).map((t) => t[2])).toEqual(['ana@x.io']);
+  });
+
   it('matches names with entities decoded and runs of spaces as one, but not without spaces', () => {
     const r = importTranscript('Mar&#237;a  L\u00f3pez  0:01\nhola\nAnaRuiz  0:05\nhi\n', {
       source: 'otter-txt',

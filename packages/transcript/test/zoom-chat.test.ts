@@ -64,6 +64,41 @@ describe('Zoom chat: messages, senders and what is no speech', () => {
     );
   });
 
+  it('a reaction drops only its own empty head, never an earlier message, even before any message', () => {
+    // Ben's two-line head has no text lines (an attachment): his message stays, empty.
+    const r = imp(
+      '10:00:00 From Ben Okafor to Everyone:\n10:00:01 From Ana Ruiz to Everyone : Reacted to "a long\nquote" with 👍\n10:00:05 From Ana Ruiz : hi\n',
+      'zoom-txt',
+    );
+    expect(r.speakers.map((s) => [s.name, s.cueCount])).toEqual([
+      ['Ben Okafor', 1],
+      ['Ana Ruiz', 1],
+    ]);
+    expect(skipped(r)).toEqual([2, 3]);
+    const first = imp('Reacted to "hi" with 👍\n10:00:00 From Ana Ruiz : hello\n', 'zoom-txt');
+    expect(skipped(first)).toEqual([1]);
+    expect(cues(first)).toEqual([[0, 'a@x.io', 'hello']]);
+  });
+
+  it('a local message with no sender before " : " is speech without a speaker', () => {
+    expect(cues(imp('10:00:00 From  : hi', 'zoom-txt'))).toEqual([[0, null, 'hi']]);
+    const r = imp('10:00:00 From  : the plan is:\n', 'zoom-txt');
+    expect(r.speakers).toEqual([]);
+    expect(skipped(r)).toEqual([]);
+    expect(r.srt).toContain('\nthe plan is:\n');
+  });
+
+  it('a cloud line with nothing before ":<TAB>" is no message head', () => {
+    const r = imp('00:01:05\t:\thi\n00:01:09\tBen Okafor:\tho\n', 'zoom-txt');
+    expect(skipped(r)).toEqual([1]);
+    expect(cues(r)).toEqual([[69_000, 'b@x.io', 'ho']]);
+  });
+
+  it('a sender is cut before " to " only when a recipient follows', () => {
+    const r = imp('10:00:00 From Ana Ruiz to   : hi\n', 'zoom-txt', { 'Ana Ruiz to': 'a@x.io' });
+    expect(r.speakers).toEqual([{ name: 'Ana Ruiz to', email: 'a@x.io', cueCount: 1 }]);
+  });
+
   it('Zoom chat: a continuation line before the first message is skipped at its line', () => {
     const r = importTranscript('\n  stray text\n10:00:00 From Ana Ruiz : hi\n', {
       source: 'zoom-txt',

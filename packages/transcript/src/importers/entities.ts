@@ -24,9 +24,10 @@ export function decodeEntities(s: string, keepAngles = false): string {
   let i = s.indexOf('&');
   let semi = -1;
   while (i >= 0) {
+    // Stryker disable next-line EqualityOperator: s[semi] is ';' and s[i] is '&', never one index.
     if (semi <= i) {
       semi = s.indexOf(';', i + 1);
-      if (semi < 0) break; // no ';' after this '&': no reference can end anywhere
+      if (semi === -1) break; // no ';' after this '&': no reference can end anywhere
     }
     if (semi - i <= 10) {
       const body = s.slice(i + 1, semi);

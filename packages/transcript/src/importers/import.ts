@@ -72,7 +72,7 @@ export function importTranscript(text: string, options: ImportOptions = {}): Imp
   // the call stack (every element is an argument).
   for (const d of got.diagnostics) diagnostics.push(d);
 
-  const map = normalizeMap(options.speakers ?? {}, diagnostics);
+  const map = normalizeMap(options.speakers, diagnostics);
   const speakers = new Map<string, ImportedSpeaker & { line: number }>();
   const turns = fillTimes(got.turns, diagnostics);
   const cues: SerializableCue[] = [];
@@ -191,13 +191,13 @@ function nameKey(name: string): string {
 }
 
 function normalizeMap(
-  speakers: Record<string, string>,
+  speakers: Record<string, string> | undefined,
   diagnostics: Diagnostic[],
 ): Map<string, string> {
   const map = new Map<string, string>();
   if (speakers === null || typeof speakers !== 'object') return map;
   for (const [name, email] of Object.entries(speakers)) {
-    const e = typeof email === 'string' ? normalizeEmail(email) : '';
+    const e = typeof email === 'string' ? normalizeEmail(email) : email; // (no string: invalid)
     if (!isValidEmail(e)) {
       diagnostics.push({
         code: 'invalid_speaker_email',

@@ -118,7 +118,8 @@ function teamsNoticeName(t: string): string | null {
 export function headerTurns(text: string): TurnsResult {
   const turns: Turn[] = [];
   const diagnostics: Diagnostic[] = [];
-  const names = new Set<string>();
+  // A line that is no notice (null) is looked up too: null is never added, so never found.
+  const names = new Set<string | null>();
   // The open turn: its header, and its paragraphs so far.
   let cur: { speaker: string; startMs: number; line: number; parts: string[] } | null = null;
   const flush = () => {
@@ -130,7 +131,7 @@ export function headerTurns(text: string): TurnsResult {
   for (const [line, no] of contentLines(text)) {
     const t = line.trim();
     const notice = teamsNoticeName(t);
-    if (t === OTTER_FOOTER || (notice !== null && names.has(notice))) {
+    if (t === OTTER_FOOTER || names.has(notice)) {
       skipped(diagnostics, no, t);
       continue;
     }
@@ -142,7 +143,6 @@ export function headerTurns(text: string): TurnsResult {
       continue;
     }
     if (cur === null) {
-      // Stryker disable next-line ConditionalExpression: a null in the set is never looked up (only a notice's name is).
       if (notice !== null) names.add(notice);
       skipped(diagnostics, no, t);
       continue;
@@ -255,9 +255,9 @@ export function zoomChatTurns(text: string): TurnsResult {
       line: no,
     });
   }
-  if (wallClock && first !== null) {
-    // Every chat turn has its time (head.ms).
-    for (const t of turns) t.startMs = (t.startMs as number) - first;
+  if (wallClock) {
+    // Every chat turn has its time (head.ms); wallClock comes with a message, so `first` is set.
+    for (const t of turns) t.startMs = (t.startMs as number) - (first as number);
   }
   return { turns, diagnostics };
 }
@@ -290,7 +290,7 @@ export function chatHead(line: string): ChatHead | null {
   if (tab <= 0) return null;
   return {
     ms,
-    sender: rest.slice(0, tab).trim(),
+    sender: rest.slice(0, tab),
     message: rest.slice(tab + 2).trim(),
     from: false,
   };
@@ -303,7 +303,7 @@ export function chatHead(line: string): ChatHead | null {
 function chatSender(who: string): string {
   const s = who.trim();
   const to = s.lastIndexOf(' to ');
-  return (to > 0 ? s.slice(0, to) : s).trim().replace(/\s+/g, ' ');
+  return (to === -1 ? s : s.slice(0, to)).replace(/\s+/g, ' ');
 }
 
 /** Plain text `Name: text` lines (no timing); lines without a label continue the previous turn. */
@@ -374,16 +374,13 @@ export function gongTurns(json: unknown): TurnsResult {
 }
 
 function seconds(v: unknown): number | null {
-  return typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 1000) : null;
+  return Number.isFinite(v) ? Math.round((v as number) * 1000) : null;
 }
 
+/** The first array of `json[key]`, `json.data[key]`, `json.transcript[key]` (a scalar has none). */
 function findArray(json: unknown, key: string): unknown[] {
-  if (json === null || typeof json !== 'object') return [];
-  const o = json as Record<string, unknown>;
-  if (Array.isArray(o[key])) return o[key] as unknown[];
-  for (const k of ['data', 'transcript']) {
-    const found = (o[k] as Record<string, unknown> | null | undefined)?.[key];
-    if (Array.isArray(found)) return found;
-  }
-  return [];
+  const o = (json ?? {}) as Record<string, Record<string, unknown> | null | undefined>;
+  const found = [o[key], o.data?.[key], o.transcript?.[key]].find((v) => Array.isArray(v));
+  // Stryker disable next-line ArrayDeclaration: both callers skip an element that is no object.
+  return (found as unknown[] | undefined) ?? [];
 }
