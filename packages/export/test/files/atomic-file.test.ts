@@ -19,6 +19,14 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** A file for `target` holding `text`, finished (verified), not yet committed. */
+async function finished(target: string, text: string): Promise<AtomicFile> {
+  const file = await AtomicFile.create(target);
+  await file.write(text);
+  await file.finish();
+  return file;
+}
+
 describe('AtomicFile', () => {
   it('is invisible under its name until committed, then 0600 with the written bytes', async () => {
     const target = join(dir, 'users.jsonl');
@@ -160,15 +168,11 @@ describe('AtomicFile: each step once, in order', () => {
 
   it('commit twice, or after discard, throws and leaves the target as it was', async () => {
     const target = join(dir, 'x.jsonl');
-    const file = await AtomicFile.create(target);
-    await file.write('first');
-    await file.finish();
+    const file = await finished(target, 'first');
     await file.commit();
     await expect(file.commit()).rejects.toThrow(`${target}: commit before finish`);
     expect(await readFile(target, 'utf8')).toBe('first');
-    const discarded = await AtomicFile.create(target);
-    await discarded.write('second');
-    await discarded.finish();
+    const discarded = await finished(target, 'second');
     await discarded.discard();
     await expect(discarded.commit()).rejects.toThrow(`${target}: commit before finish`);
     expect(await readFile(target, 'utf8')).toBe('first');
@@ -177,9 +181,7 @@ describe('AtomicFile: each step once, in order', () => {
 
   it('discard after commit, or a second discard, removes nothing: not even a file now at the partial name', async () => {
     const target = join(dir, 'x.jsonl');
-    const committed = await AtomicFile.create(target);
-    await committed.write('kept');
-    await committed.finish();
+    const committed = await finished(target, 'kept');
     await committed.commit();
     await writeFile(committed.partial, 'not ours');
     await committed.discard();
