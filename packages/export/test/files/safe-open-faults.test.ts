@@ -115,6 +115,14 @@ describe('another process changes the name just before the open', () => {
     expect(await readFile(victim, 'utf8')).toBe('precious');
   });
 
+  it('FreeBSD answers EMLINK where Linux answers ELOOP: refused as a link, even when the link is gone by the look after', async () => {
+    faults.beforeOpen = once(path, () => {
+      throw Object.assign(new Error(`EMLINK: too many links, open '${path}'`), { code: 'EMLINK' });
+    });
+    const error = await refusedOpen(() => openNoFollowSync(path, 'append'));
+    expect(error).toMatchObject({ code: 'ELOOP', path });
+  });
+
   it('a file renamed over it (another regular file) is opened: only a link is refused', async () => {
     await writeFile(path, 'old');
     await writeFile(join(dir, 'next'), 'new');
