@@ -129,9 +129,6 @@ export function scanTiming(s: string, start: number, end: number): boolean {
   lim = end;
   flags = 0;
   skipSpaces(s);
-  const c0 = at(s, pos);
-  // Quick reject: a timing line starts with a digit or '-' (most text lines stop here).
-  if (!((c0 >= 0x30 && c0 <= 0x39) || c0 === 0x2d)) return false;
   const startMs = readTimestamp(s);
   if (Number.isNaN(startMs)) return false;
   let spaced = skipSpaces(s);
@@ -145,7 +142,7 @@ export function scanTiming(s: string, start: number, end: number): boolean {
     // Anything after the end time must be separated by whitespace (WebVTT cue settings, the
     // `X1:40 X2:600` coordinates some SRT writers add); it is ignored.
     if (!isSpace(s.charCodeAt(pos))) return false;
-    while (pos < lim && isSpace(s.charCodeAt(pos))) pos++;
+    skipSpaces(s);
     if (pos < lim) flags |= TIMING_SETTINGS;
   }
   scanned.startMs = startMs;
@@ -251,7 +248,7 @@ function readLoose(s: string, i: number, end: number): LooseStamp {
  */
 export function almostTiming(s: string, start: number, end: number): string | null {
   let i = start;
-  while (i < end && isSpace(s.charCodeAt(i))) i++;
+  while (isSpace(s.charCodeAt(i))) i++; // stops at the line end (CR, LF or none), as `at` notes
   const left = readLoose(s, i, end);
   if (!left.ok) return null;
   let emptyField = left.emptyField;

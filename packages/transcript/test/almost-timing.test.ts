@@ -86,6 +86,54 @@ describe('almost-timing lines', () => {
     expect(parsed.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
+  /** The reason given for `line` in place of cue 2's timing line, or null when it is text. */
+  const reasonFor = (line: string) => {
+    const text = SRT.replace('00:00:04,000 --> 00:00:06,000', line);
+    const d = parseTranscript(text).diagnostics.find((x) => x.code === 'malformed_timing');
+    return d === undefined ? null : /not one: (.*)\. Its cue/.exec(d.message)?.[1];
+  };
+  const FIELDS = 'its fields do not form HH:MM:SS,mmm';
+  const NO_DIGITS = 'a time field has no digits';
+  const char = (c: string, code: string) =>
+    `it has the character "${c}" (U+${code}) where the timing rules allow only ASCII digits, ":", "," or "." and "-->"`;
+
+  it.each([
+    // The reason names the first thing to fix: a character outside ASCII, an empty field, the arrow.
+    ['00:00:04,000 -> 00:00:06,000', 'the arrow is "->" instead of "-->"'],
+    [' \t00:00:04,000 -> 00:00:06,000', 'the arrow is "->" instead of "-->"'],
+    ['0:00:04,000 -> 0:00:06,000', 'the arrow is "->" instead of "-->"'],
+    ['00:00:04,000->00:00:06,000', 'the arrow is "->" instead of "-->"'],
+    ['00:00:04,000 ->> 00:00:06,000', 'the arrow is "->>" instead of "-->"'],
+    ['00:00:04,000 =-> 00:00:06,000', 'the arrow is "=->" instead of "-->"'],
+    ['00:00:-5,000 -> 00:00:01,000', 'the arrow is "->" instead of "-->"'],
+    ['00:00:04:000 --> 00:00:06:000', FIELDS],
+    ['00:00: --> 00:00:06,000', NO_DIGITS],
+    ['00::04,000 --> 00:00:06,000', NO_DIGITS],
+    ['00:00:04,000 --> 00:00:,000', NO_DIGITS],
+    ['00：00：04 --> 00：00：06', char('：', 'FF1A')],
+    ['00:00:04：000 --> 00:00:06,000', char('：', 'FF1A')],
+    ['－00:00:04,000 --> 00:00:06,000', char('－', 'FF0D')],
+    ['９:００:０４,０００ --> ００:００:０６,０００', char('９', 'FF19')],
+    ['00:00:04,000 → 00:00:06,000', char('→', '2192')],
+  ])('%j is almost a timing line: %s', (line, reason) => {
+    expect(reasonFor(line)).toBe(reason);
+  });
+
+  it.each([
+    '10:30 -> 11:00', // a time of day: two groups
+    '10:30 -> 11:00:00',
+    '1,000,000 -> 2,000,000', // no colon
+    '1:: -> 2::', // one field with digits
+    ':00:04,000 -> 00:00:06,000', // no digit or minus first
+    ',00:04,000 -> 00:00:06,000',
+    '00:00:04,000 -- 00:00:06,000', // no arrow head
+    '00:00:04,000 - 00:00:06,000',
+    '00:00:04,000 -> 5 minutes', // the right side is no stamp
+    '00:00:04,000 -> 00:00:06,000ms', // text joined to the right stamp
+  ])('%j is text, with no timing error', (line) => {
+    expect(reasonFor(line)).toBeNull();
+  });
+
   it("read as the service reads it ('text'), the line joins the cue before, label and all (D11)", () => {
     const text = SRT.replace('00:00:04,000 --> 00:00:06,000', '00:00:04：000 --> 00:00:06,000');
     const parsed = parseTranscript(text, { almostTimingLines: 'text' });

@@ -53,6 +53,7 @@ describe('parseTimingLine', () => {
   it('flags 60 or more minutes or seconds, and adds them up as written', () => {
     expect(read('00:00:59,000 --> 00:59:00,000')).toEqual([59_000, 3_540_000, 0]);
     expect(read('00:00:60,000 --> 00:00:61,000')).toEqual([60_000, 61_000, OUT_OF_RANGE]);
+    expect(read('00:00:59,000 --> 00:00:60,000')).toEqual([59_000, 60_000, OUT_OF_RANGE]);
     expect(read('00:60:00,000 --> 01:00:00,000')).toEqual([3_600_000, 3_600_000, OUT_OF_RANGE]);
   });
 
@@ -101,6 +102,7 @@ describe('formatSrtTime', () => {
     expect(formatSrtTime(10_000)).toBe('00:00:10,000');
     expect(formatSrtTime(599_000)).toBe('00:09:59,000');
     expect(formatSrtTime(600_000)).toBe('00:10:00,000');
+    expect(formatSrtTime(-1500)).toBe('00:00:00,000');
     expect(formatSrtTime(3_723_004)).toBe('01:02:03,004');
     expect(formatSrtTime(35_999_999)).toBe('09:59:59,999');
     expect(formatSrtTime(36_000_000)).toBe('10:00:00,000');
