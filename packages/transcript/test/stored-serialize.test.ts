@@ -44,6 +44,10 @@ describe('storedTranscript (D16)', () => {
     expect(storedTranscript(plain)).toBe(plain);
     const srt = '1\n00:00:00,000 --> 00:00:01,000\n10:30 works\n';
     expect(storedTranscript(srt)).toBe(srt);
+    // Plain text with lines shaped like labels, a BOM and mixed line endings: every byte kept.
+    const turns = '\ufeffClient: Hello there\r\nAgent: Hi\r\rClient: bye\n';
+    expect(storedTranscript(turns)).toBe(turns);
+    expect(storedTranscript(turns, parseTranscript(turns))).toBe(turns);
   });
 
   it('stores nothing for a transcript that is not a string', () => {
