@@ -47,6 +47,8 @@ describe('patterns', () => {
       'a@b.co ',
       '',
       42,
+      ['ana@acme.com'], // not a string, though it would print as one
+      { toString: () => 'ana@acme.com' },
     ]) {
       expect(isValidEmail(bad), String(bad)).toBe(false);
     }
@@ -99,5 +101,19 @@ describe('patterns', () => {
     expect(emailDomain('@Acme.com')).toBe('acme.com'); // an '@' at the start still has a domain
     expect(codePointLength('a😀é')).toBe(3);
     expect(codePointLength('\ud800x')).toBe(2); // a lone surrogate counts as one
+    // The edges of the surrogate ranges: a pair is one code point, anything else counts per unit.
+    for (const [s, n] of [
+      ['\ud800\udc00', 1], // U+10000
+      ['\udbff\udfff', 1], // U+10FFFF
+      ['\ud7ff\udc00', 2], // no high surrogate first
+      ['\ue000\udc00', 2],
+      ['\ud800\udbff', 2], // a high surrogate after a high one
+      ['\ud800\ue000', 2],
+      ['\udc00\ud800', 2], // low then high: two lone surrogates
+      ['x\ud800', 2], // a lone high surrogate at the end
+      ['', 0],
+    ] as const) {
+      expect(codePointLength(s), JSON.stringify(s)).toBe(n);
+    }
   });
 });
