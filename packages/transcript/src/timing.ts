@@ -219,22 +219,22 @@ function readLoose(s: string, i: number, end: number): LooseStamp {
   if (c === 0x2d || c === 0xff0d) c = s.charCodeAt(++i);
   let groups = 1;
   let filled = 0;
-  let digits = 0;
+  let hasDigit = false;
   let colons = 0;
   let emptyField = false;
   while (i < end) {
     c = s.charCodeAt(i);
-    if ((c >= 0x30 && c <= 0x39) || isFullWidthDigit(c)) digits++;
+    if ((c >= 0x30 && c <= 0x39) || isFullWidthDigit(c)) hasDigit = true;
     else if (SEPARATORS.has(c)) {
-      if (digits === 0) emptyField = true;
+      if (!hasDigit) emptyField = true;
       else filled++;
       if (c === 0x3a || c === 0xff1a /* full-width */) colons++;
       groups++;
-      digits = 0;
-    } else if (!(c === 0x2d && digits === 0 && groups > 1)) break; // "00:00:-5,000" (negative)
+      hasDigit = false;
+    } else if (!(c === 0x2d && !hasDigit && groups > 1)) break; // "00:00:-5,000" (negative)
     i++;
   }
-  if (digits === 0) emptyField = true;
+  if (!hasDigit) emptyField = true;
   else filled++;
   loose.next = i;
   loose.ok = groups >= 3 && colons >= 1 && filled >= 2;
