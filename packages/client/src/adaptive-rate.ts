@@ -20,12 +20,12 @@ import { sleep } from './backoff.js';
  */
 export interface RatePacer {
   /**
-   * Waits until this request may be sent; resolves with the time it is let go. When no wait is
-   * due (no 429 yet, or a slot free now) that is the time of the call itself, so that the time
-   * a request was held back by a rate limit is that value less the call's time, never the delay
-   * of the event loop in resuming the caller.
+   * Waits until this request may be sent; resolves with the time it is let go and how long the
+   * pacer held it (0 when no wait was due: no 429 yet, or a slot free now). The hold is the
+   * pacer's own wait, never the caller's clock: a process the system did not run for a few
+   * milliseconds between two reads of the clock was not held back by a rate limit.
    */
-  acquire(signal?: AbortSignal): Promise<number>;
+  acquire(signal?: AbortSignal): Promise<{ sentAt: number; heldMs: number }>;
   /**
    * Reports an answer: its status, for a 429 the wait the service asked for (ms), and when its
    * request was sent (the time `acquire` let it go; default: now).
@@ -79,8 +79,10 @@ export function createRatePacer(now: () => number = Date.now): RatePacer {
       return rate;
     },
     async acquire(signal) {
+      // One reading of the clock for the call: let go at once, the hold is exactly 0.
+      const asked = now();
+      let t = asked;
       for (;;) {
-        const t = now();
         settle(t);
         // Reserve the next evenly spaced slot, never inside the service's Retry-After pause.
         let slot = Math.max(t, pausedUntil);
@@ -88,14 +90,15 @@ export function createRatePacer(now: () => number = Date.now): RatePacer {
           slot = Math.max(slot, nextSlot);
           nextSlot = slot + 1000 / rate;
         }
-        if (slot <= t) return t;
+        if (slot <= t) return { sentAt: t, heldMs: t - asked };
         await sleep(slot - t, signal);
         // A 429 meanwhile may have pushed the pause further: then reserve again.
         const woke = now();
         if (woke >= pausedUntil) {
           settle(woke);
-          return woke;
+          return { sentAt: woke, heldMs: woke - asked };
         }
+        t = woke;
       }
     },
     onAnswer(status, retryAfterMs, sentAt = now()) {

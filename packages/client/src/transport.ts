@@ -471,17 +471,14 @@ export function createTransport(config: TransportConfig) {
     try {
       // The pacer's hold after a 429 is part of the attempt: under its timeout and signal.
       if (config.pacer) {
-        const asked = Date.now();
-        sentAt = await config.pacer.acquire(signal);
+        // Held back by the rate controller: its own wait (RatePacer.acquire), not the time this
+        // code takes to resume, nor what two readings of the clock differ by under load.
+        const { sentAt: at, heldMs } = await config.pacer.acquire(signal);
+        sentAt = at;
         released = true;
-        // Held back by the rate controller: the time from the call to the time the pacer let the
-        // request go, not to the time this code resumes (the event loop's delay in resuming it,
-        // which no rate limit caused). (Let go at once: the same instant, or the clock's tick.)
-        const held = sentAt - asked;
-        // Stryker disable next-line EqualityOperator: a hold of 1 ms is the clock's tick (above), not a wait
-        if (held > 1) {
-          ctx.count('rateLimitWaitMs', held);
-          ctx.span?.paced(held);
+        if (heldMs > 0) {
+          ctx.count('rateLimitWaitMs', heldMs);
+          ctx.span?.paced(heldMs);
         }
       }
       ctx.count('requests');

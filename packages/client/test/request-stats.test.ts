@@ -162,6 +162,16 @@ describe('request counts', () => {
     expect(client.stats).toEqual(tally);
   });
 
+  it('no rate-limit wait is counted for a service that never answered 429, however the clock jumps', async () => {
+    // On a loaded machine the clock moves between any two readings: that is no wait.
+    let clock = Date.now();
+    vi.spyOn(Date, 'now').mockImplementation(() => (clock += 5));
+    server.use(http.get(SESSION_URL, () => HttpResponse.json(sessionFixture('DONE'))));
+    const client = createRcsClient({ baseUrl: BASE, apiKey: API_KEY });
+    for (let i = 0; i < 5; i++) await client.sessions.get(SESSION_ID);
+    expect(client.stats).toMatchObject({ requests: 5, rateLimited: 0, rateLimitWaitMs: 0 });
+  });
+
   it('a Retry-After longer than the client waits (maxRetryAfterMs) is not waited for: the 429 is the answer, at once', async () => {
     server.use(
       http.get(SESSION_URL, () =>
