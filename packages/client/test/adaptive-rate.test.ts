@@ -106,12 +106,12 @@ describe('createRatePacer: waiting (on the timer clock)', () => {
     const pacer = createRatePacer(() => (clock += 7));
     for (let i = 0; i < 5; i++) expect((await pacer.acquire()).heldMs).toBe(0);
     // A real hold is the pacer's wait: the pause a 429 asked for.
-    vi.useFakeTimers({ now: 0 });
+    vi.useFakeTimers({ now: 10_000 });
     const paused = createRatePacer();
     paused.onAnswer(429, 2_000);
     const waiting = paused.acquire();
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(await waiting).toEqual({ sentAt: 2_000, heldMs: 2_000 });
+    expect(await waiting).toEqual({ sentAt: 12_000, heldMs: 2_000 });
   });
 
   /** A pacer cut at time 0 from 10 accepted requests/s, with no pause. */
