@@ -89,6 +89,88 @@ describe('prevalidateUpload messages', () => {
     );
   });
 
+  it.each([
+    // [cue times in written order (start, end ms), the call, each of its 2 parts]
+    [
+      [
+        [0, 29_000],
+        [1_000, 2_000],
+      ],
+      '29 s',
+      '15 s',
+    ],
+    [
+      [
+        [0, 1_000],
+        [500, 89_000],
+      ],
+      '1 min',
+      '1 min',
+    ],
+    [
+      [
+        [30_000, 40_000],
+        [5_000, 6_000],
+        [0, 3_545_000],
+      ],
+      '59 min',
+      '30 min',
+    ],
+    [
+      [
+        [0, 3_570_000],
+        [1_000, 2_000],
+      ],
+      '1 h',
+      '30 min',
+    ],
+    [
+      [
+        [1_000, 2_000],
+        [0, 3_900_000],
+        [60_000, 61_000],
+      ],
+      '1 h 05 min',
+      '33 min',
+    ],
+    [
+      [
+        [600_000, 601_000],
+        [300_000, 4_500_000],
+      ],
+      '1 h 10 min',
+      '35 min',
+    ],
+    [
+      [
+        [0, 1_000],
+        [5_000, 9_000_000],
+      ],
+      '2 h 30 min',
+      '1 h 15 min',
+    ],
+  ] as const)('a too-long call timed %j lasts %s, in parts of %s', (times, call, part) => {
+    // The call runs from its earliest start to its latest end, whatever order the cues are in.
+    const text = times
+      .map(
+        ([start, end], i) =>
+          `${i + 1}\n${formatSrtTime(start)} --> ${formatSrtTime(end)}\nrep@acme.com: ${'word '.repeat(12_000)}\n`,
+      )
+      .join('\n');
+    expect(text.length).toBeGreaterThan(TRANSCRIPT_MAX_LENGTH);
+    expect(text.length).toBeLessThanOrEqual(2 * TRANSCRIPT_MAX_LENGTH);
+    const message = prevalidateUpload({ ...base, transcript: text }).problems[0]?.message;
+    expect(message).toContain(` for a call of ${call}, and the service`);
+    expect(message).toContain(`split the call into 2 parts of about ${part} each`);
+  });
+
+  it('a too-long text whose cues have no end after their start gives no duration', () => {
+    const text = `1\n00:00:05,000 --> 00:00:05,000\nrep@acme.com: ${'word '.repeat(25_000)}\n`;
+    expect(prevalidateUpload({ ...base, transcript: text }).problems[0]?.message).toMatch(
+      /^transcript is too long: 125,\d{3} characters, and the service takes at most 100,000\. To score it, split it into 2 parts and upload each/,
+    );
+  });
+
   it('gives both lengths of a transcript that is too long or too short', () => {
     const long = `${SRT}${'a'.repeat(TRANSCRIPT_MAX_LENGTH - SRT.length + 1)}`;
     expect(prevalidateUpload({ ...base, transcript: long }).problems[0]).toStrictEqual(
