@@ -228,7 +228,9 @@ function callDuration(parsed: ParsedTranscript): number | null {
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   for (const c of parsed.cues) {
+    // Stryker disable next-line EqualityOperator: an equal time assigns the same value
     if (c.startMs !== null && c.startMs < first) first = c.startMs;
+    // Stryker disable next-line EqualityOperator: an equal time assigns the same value
     if (c.endMs !== null && c.endMs > last) last = c.endMs;
   }
   return last > first ? last - first : null;

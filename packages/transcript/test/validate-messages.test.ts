@@ -164,6 +164,19 @@ describe('prevalidateUpload messages', () => {
     expect(message).toContain(`split the call into 2 parts of about ${part} each`);
   });
 
+  it('a cue whose timing line is broken (no times) neither starts nor ends the call', () => {
+    const words = `rep@acme.com: ${'word '.repeat(12_000)}\n`;
+    const broken = '00:01:00,000 -> 00:02:00,000'; // almost a timing line: a cue without times
+    for (const text of [
+      `1\n${broken}\n${words}\n2\n00:10:00,000 --> 00:40:00,000\n${words}`,
+      `1\n00:10:00,000 --> 00:40:00,000\n${words}\n2\n${broken}\n${words}`,
+    ]) {
+      expect(prevalidateUpload({ ...base, transcript: text }).problems[0]?.message).toContain(
+        ' for a call of 30 min, and the service',
+      );
+    }
+  });
+
   it('a too-long text whose cues have no end after their start gives no duration', () => {
     const text = `1\n00:00:05,000 --> 00:00:05,000\nrep@acme.com: ${'word '.repeat(25_000)}\n`;
     expect(prevalidateUpload({ ...base, transcript: text }).problems[0]?.message).toMatch(
