@@ -120,7 +120,7 @@ function markup(text: string, start: number, trimmed: string): Lookalike | null 
   // (unanchored, it would be tried from every '</' of the text).
   const root = /^<([A-Za-z][\w:.-]*)[\s>/]/.exec(trimmed);
   if (root === null) return null;
-  const closing = /<\/([A-Za-z][\w:.-]*)\s*>$/.exec(trimmed.slice(trimmed.lastIndexOf('<')));
+  const closing = /^<\/([A-Za-z][\w:.-]*)\s*>$/.exec(trimmed.slice(trimmed.lastIndexOf('<')));
   if (closing && closing[1]!.toLowerCase() === root[1]!.toLowerCase()) {
     const html = /^(html|head|body|div|table|p|span|section|article|main)$/i.test(root[1]!);
     return {
